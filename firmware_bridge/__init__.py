@@ -1,0 +1,1 @@
+"""The sensor-scanning microcontroller and the serial link to it."""

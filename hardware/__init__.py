@@ -1,0 +1,1 @@
+"""The Pi side of the wires: board layout, sensors, LEDs and buttons."""

@@ -1,0 +1,116 @@
+"""``pegs bench``: how long legal move generation takes on three fixed positions.
+
+The positions are frozen here so that figures from different machines and commits
+compare. The worst case is the DESIGN.md budget: 8 players, North Carolina rules,
+a ten (which must be split over any two pegs), 32 pegs on the track.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from referee.cards import CARDS
+from referee.movegen import legal_moves
+from referee.position import Position
+from referee.rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    name: str
+    rules: str
+    cards: tuple[str, ...]
+    position: dict[str, Any]
+    repeat: int
+
+
+CASES = (
+    BenchCase(
+        name="4-player basic opening, every card",
+        rules="basic",
+        cards=CARDS,
+        position={
+            "players": 4,
+            "turn": 0,
+            "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T1:11", "S", "S", "S", "S"]},
+        },
+        repeat=300,
+    ),
+    BenchCase(
+        name="6-player Arizona middle game, every card",
+        rules="arizona",
+        cards=CARDS,
+        position={
+            "players": 6,
+            "turn": 0,
+            "pegs": {
+                "0": ["T0:7", "T0:11", "T0:10", "H0:5", "S"],
+                "1": ["T2:10", "T1:3", "T5:4", "H1:5", "S"],
+                "2": ["T4:13", "T2:3", "T1:14", "H2:5", "S"],
+                "3": ["T4:5", "T1:9", "T5:8", "H3:5", "S"],
+                "4": ["T0:4", "T4:2", "T4:15", "H4:5", "S"],
+                "5": ["T1:2", "T3:1", "T4:9", "H5:5", "S"],
+            },
+        },
+        repeat=100,
+    ),
+    BenchCase(
+        name="worst case: 8 players, north-carolina, 10, 32 pegs on the track",
+        rules="north-carolina",
+        cards=("10",),
+        position={
+            "players": 8,
+            "turn": 0,
+            "pegs": {
+                "0": ["T1:16", "T0:16", "T3:11", "T1:12", "S"],
+                "1": ["T7:0", "T6:7", "T6:12", "T5:7", "S"],
+                "2": ["T2:17", "T1:6", "T6:16", "T0:7", "S"],
+                "3": ["T5:9", "T6:2", "T0:0", "T6:6", "S"],
+                "4": ["T3:14", "T5:2", "T5:12", "T1:11", "S"],
+                "5": ["T4:3", "T7:11", "T0:13", "T7:12", "S"],
+                "6": ["T2:4", "T0:3", "T0:2", "T6:10", "S"],
+                "7": ["T4:11", "T3:15", "T0:1", "T6:4", "S"],
+            },
+        },
+        repeat=40,
+    ),
+)
+
+
+def run_case(case: BenchCase, repeat: int | None = None) -> dict[str, Any]:
+    """Time generating (and consuming) every legal move of the case's cards."""
+    position = Position.from_json(case.position)
+    rules = Ruleset.preset(case.rules)
+    timings: list[float] = []
+    moves = 0
+    for _ in range(repeat or case.repeat):
+        start = time.perf_counter()
+        moves = sum(1 for card in case.cards for _ in legal_moves(position, card, rules))
+        timings.append(time.perf_counter() - start)
+    timings.sort()
+    p99 = timings[min(len(timings) - 1, round(0.99 * (len(timings) - 1)))]
+    return {
+        "name": case.name,
+        "rules": case.rules,
+        "cards": list(case.cards),
+        "moves": moves,
+        "runs": len(timings),
+        "median_ms": round(statistics.median(timings) * 1000, 3),
+        "p99_ms": round(p99 * 1000, 3),
+    }
+
+
+def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
+    return [run_case(case, repeat) for case in CASES]
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    rows = [("position", "moves", "median ms", "p99 ms")]
+    rows += [(r["name"], str(r["moves"]), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}") for r in results]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)

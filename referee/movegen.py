@@ -1,0 +1,420 @@
+"""Legal move generation.
+
+``legal_moves(position, card, rules)`` lazily yields one :class:`Move` per distinct
+resulting position. Every option of the card's :class:`CardPower` is tried: come out,
+each forward and backward count, splits, swaps and jokers.
+
+Splits are the expensive part: a North Carolina ten on a crowded eight-sided board
+has tens of thousands of ordered part pairs. Each possible part is evaluated once on
+the starting position, recording which holes it *reads* (its path, landing and any
+in-spots a bump chain looks at) and which it *writes*. Two parts that do not touch
+each other's reads commute, and their result is the starting position plus both
+changes: a single integer addition, because a position's occupancy is one integer.
+Only the few pairs that interact (the second part starts from, passes or lands where
+the first changed something, or moves a peg the first bumped) are replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from referee.board import Board, HomeMode, Path
+from referee.cards import parse_card
+from referee.moves import Bump, Move, NotationError, Step, parse_notation
+from referee.position import Position
+from referee.rulesets import Ruleset, Split
+
+Result = tuple[int, tuple[Step, ...]]  # (occupancy key of the result, steps)
+
+
+def legal_moves(position: Position, card: str, rules: Ruleset) -> Iterator[Move]:
+    """Every legal move of the seat to play with ``card``, one per distinct result."""
+    card = parse_card(card)
+    seen: set[int] = set()
+    for key, steps in _Generator(position, rules).results(card, both_orders=False):
+        if key not in seen:
+            seen.add(key)
+            yield Move(card, steps, position, key)
+
+
+def parse_move(position: Position, text: str, rules: Ruleset) -> Move:
+    """The legal move that ``text`` names, steps in the order written."""
+    card, wanted = parse_notation(text, position.board)
+    for key, steps in _Generator(position, rules).results(card, both_orders=True):
+        if tuple((step.source, step.target, step.swap) for step in steps) == wanted:
+            return Move(card, steps, position, key)
+    raise NotationError(f"{text!r} is not a legal move for seat {position.turn} under {rules.name} rules")
+
+
+def mover_seats(position: Position, rules: Ruleset) -> tuple[int, ...]:
+    """Whose pegs the seat to play moves: its own until all are home, then the next partner
+    clockwise who still has pegs out (000, "Endgame"), or the whole team (Arizona rule 2)."""
+    board = position.board
+    team = board.partners_clockwise(position.turn)
+    if rules.movers == "team":
+        return team
+    for seat in team:
+        if not position.all_home(seat):
+            return (seat,)
+    return ()
+
+
+@dataclass(slots=True)
+class _State:
+    """A position being generated from: occupancy, its integer key, and a hole mask per colour."""
+
+    occupancy: bytes
+    key: int
+    masks: list[int]
+
+    @classmethod
+    def of(cls, position: Position) -> _State:
+        masks = [0] * position.board.sides
+        for hole, colour in enumerate(position.occupancy):
+            if colour:
+                masks[colour - 1] |= 1 << hole
+        return cls(position.occupancy, position.key, masks)
+
+    def after(self, effect: _Effect) -> _State:
+        occupancy = bytearray(self.occupancy)
+        masks = list(self.masks)
+        for hole, new in effect.changes:
+            old = occupancy[hole]
+            if old:
+                masks[old - 1] &= ~(1 << hole)
+            if new:
+                masks[new - 1] |= 1 << hole
+            occupancy[hole] = new
+        return _State(bytes(occupancy), self.key + effect.delta, masks)
+
+
+@dataclass(slots=True)
+class _Effect:
+    """A legal step on some state, and exactly what it changes there."""
+
+    step: Step
+    delta: int
+    changes: tuple[tuple[int, int], ...]  # (hole, new colour byte)
+    writes: int
+    relocated: tuple[int, ...]  # in-spots where bumped team pegs now sit (movable by a second part)
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """One way one peg could use one part of a split, evaluated on the starting position."""
+
+    index: int
+    source: int
+    colour: int
+    path: Path
+    reads: int
+    effect: _Effect | None
+
+
+class _Generator:
+    def __init__(self, position: Position, rules: Ruleset) -> None:
+        self.position = position
+        self.rules = rules
+        self.board: Board = position.board
+        self.team = frozenset(self.board.team_of[position.turn])
+        self.movers = mover_seats(position, rules)
+        self.home_mode: HomeMode = rules.home_entry
+        self.base = _State.of(position)
+
+    # -- the card's options -------------------------------------------------------
+
+    def results(self, card: str, both_orders: bool) -> Iterator[Result]:
+        if not self.movers:
+            return
+        power = self.rules.power(card)
+        if power.come_out:
+            yield from self._come_outs()
+        for amount in power.forward:
+            yield from self._singles(True, amount)
+        for amount in power.backward:
+            yield from self._singles(False, amount)
+        if power.split:
+            yield from self._splits(power.split, both_orders)
+        if power.swap:
+            yield from self._swaps()
+        if power.joker:
+            yield from self._jokers()
+
+    def _come_outs(self) -> Iterator[Result]:
+        base, board = self.base, self.board
+        for seat in self.movers:
+            if self.position.in_start(seat):
+                path = Path.of(board.come_out(seat), ())
+                effect, _ = self._evaluate(base, board.start(seat), seat, path)
+                if effect:
+                    yield base.key + effect.delta, (effect.step,)
+
+    def _singles(self, forward: bool, amount: int) -> Iterator[Result]:
+        base = self.base
+        for source, colour, may_home in self._pegs(base, self.movers, any_peg=False):
+            for path in self._paths(source, colour, may_home, forward, amount):
+                effect, _ = self._evaluate(base, source, colour, path)
+                if effect:
+                    yield base.key + effect.delta, (effect.step,)
+
+    def _swaps(self) -> Iterator[Result]:
+        """North Carolina rule 5: "exchange the positions of any two different coloured
+        marbles/pegs that are on the main track"."""
+        occupancy, key = self.base.occupancy, self.base.key
+        on_track = [(hole, occupancy[hole]) for hole in range(self.board.track_length) if occupancy[hole]]
+        for (a, colour_a), (b, colour_b) in combinations(on_track, 2):
+            if colour_a != colour_b:
+                delta = ((colour_b - colour_a) << (8 * a)) + ((colour_a - colour_b) << (8 * b))
+                yield key + delta, (Step(a, b, swap=True),)
+
+    def _jokers(self) -> Iterator[Result]:
+        """Any peg of yours (Arizona: from start first) onto another colour's peg on the
+        main track (000, "When you play a joker ..."; Arizona rule 6)."""
+        base, board, position = self.base, self.board, self.position
+        if self.rules.joker_from == "team-start-first":
+            seats = tuple(board.partners_clockwise(position.turn))
+            starters = [seat for seat in seats if position.in_start(seat)]
+            sources = [(board.start(seat), seat) for seat in starters]
+            if not starters:
+                sources = [(hole, seat) for seat in seats for hole in position.on_board(seat) if board.is_track(hole)]
+        else:
+            sources = [(board.start(seat), seat) for seat in self.movers if position.in_start(seat)]
+            sources += [(hole, seat) for seat in self.movers for hole in position.on_board(seat) if board.is_track(hole)]
+        targets = [(hole, base.occupancy[hole] - 1) for hole in range(board.track_length) if base.occupancy[hole]]
+        for source, colour in sources:
+            for target, target_colour in targets:
+                if target_colour != colour:
+                    effect, _ = self._evaluate(base, source, colour, Path.of(target, ()))
+                    if effect:
+                        yield base.key + effect.delta, (effect.step,)
+
+    # -- splits ---------------------------------------------------------------------
+
+    def _splits(self, split: Split, both_orders: bool) -> Iterator[Result]:
+        """Two parts on two different pegs, one after the other, in either order."""
+        groups = _split_groups(split)
+        attempts = {group: self._attempts(split, *group) for group in {g for pair in groups for g in pair}}
+        indexes = {group: _Index(found) for group, found in attempts.items()}
+        for first, second in groups:
+            same = first == second
+            yield from self._pairs(split, attempts[first], second, indexes[second], same, True, both_orders)
+            if not same:
+                yield from self._pairs(split, attempts[second], first, indexes[first], False, False, both_orders)
+
+    def _attempts(self, split: Split, forward: bool, amount: int) -> list[_Attempt]:
+        base, found = self.base, []
+        for source, colour, may_home in self._pegs(base, self.movers, split.any_peg):
+            for path in self._paths(source, colour, may_home, forward, amount):
+                effect, reads = self._evaluate(base, source, colour, path)
+                found.append(_Attempt(len(found), source, colour, path, reads, effect))
+        return found
+
+    def _pairs(
+        self,
+        split: Split,
+        firsts: list[_Attempt],
+        second_group: tuple[bool, int],
+        seconds: _Index,
+        same: bool,
+        canonical: bool,
+        both_orders: bool,
+    ) -> Iterator[Result]:
+        """Every result of a part from ``firsts`` followed by a part from ``second_group``."""
+        base = self.base
+        for first in firsts:
+            effect = first.effect
+            if effect is None:
+                continue
+            after: _State | None = None
+            if self._movers_change(split, effect):
+                after = base.after(effect)
+                movers = mover_seats(self.position.with_occupancy(after.occupancy), self.rules)
+                for second_effect in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
+                    yield after.key + second_effect.delta, (effect.step, second_effect.step)
+                continue
+            handled: set[int] = set()
+            # The second part reads a hole the first changed: replay it after the first.
+            for hole in _holes(effect.writes):
+                for second in seconds.readers.get(hole, ()):
+                    if second.index in handled:
+                        continue
+                    handled.add(second.index)
+                    if (1 << second.source) & effect.writes:
+                        continue  # that peg was moved or bumped by the first part
+                    after = after or base.after(effect)
+                    replayed, _ = self._evaluate(after, second.source, second.colour, second.path)
+                    if replayed:
+                        yield after.key + replayed.delta, (effect.step, replayed.step)
+            # The second changes what the first read: in this order both changes still add up.
+            for hole in _holes(first.reads):
+                for second in seconds.writers.get(hole, ()):
+                    if second.index not in handled and second.source != first.source:
+                        handled.add(second.index)
+                        yield base.key + effect.delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
+            # A team peg the first part sent to its in-spot may make the second part.
+            if effect.relocated:
+                after = after or base.after(effect)
+                colours = self._movable_colours(split)
+                for second_effect in self._attempts_on(after, split, colours, second_group, None, effect.relocated):
+                    yield after.key + second_effect.delta, (effect.step, second_effect.step)
+            # Independent parts commute: emit each unordered pair once.
+            if canonical or both_orders:
+                delta = base.key + effect.delta
+                for second in seconds.legal:
+                    if second.index in handled or second.source == first.source:
+                        continue
+                    if same and not both_orders and second.index < first.index:
+                        continue
+                    yield delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
+
+    def _movers_change(self, split: Split, effect: _Effect) -> bool:
+        """North Carolina rule 2: a split that takes your last peg home goes on with the partner's."""
+        if split.any_peg or not self.rules.split_into_partner or self.rules.movers == "team":
+            return False
+        (seat,) = self.movers
+        step, board = effect.step, self.board
+        return self.position.in_home(seat) == 4 and board.is_home(step.target) and not board.is_home(step.source)
+
+    def _movable_colours(self, split: Split) -> tuple[int, ...]:
+        return tuple(self.board.seats) if split.any_peg else self.movers
+
+    def _attempts_on(
+        self,
+        state: _State,
+        split: Split,
+        seats: Iterable[int],
+        group: tuple[bool, int],
+        exclude: int | None,
+        only: tuple[int, ...] | None,
+    ) -> Iterator[_Effect]:
+        """Second parts evaluated on a state after the first part (the slow path)."""
+        forward, amount = group
+        for source, colour, may_home in self._pegs(state, seats, split.any_peg):
+            if source == exclude or (only is not None and source not in only):
+                continue
+            for path in self._paths(source, colour, may_home, forward, amount):
+                effect, _ = self._evaluate(state, source, colour, path)
+                if effect:
+                    yield effect
+
+    # -- one peg ------------------------------------------------------------------
+
+    def _pegs(self, state: _State, seats: Iterable[int], any_peg: bool) -> Iterator[tuple[int, int, bool]]:
+        """(hole, colour, may enter home) for each peg on the board a part may move.
+
+        With ``any_peg`` (the North Carolina ten) that is every peg on the board except
+        opponents' pegs in their home, and opponents' pegs stay on the main track.
+        """
+        board, occupancy = self.board, state.occupancy
+        if any_peg:
+            for hole, colour in enumerate(occupancy):
+                if colour:
+                    own_team = colour - 1 in self.team
+                    if own_team or board.is_track(hole):
+                        yield hole, colour - 1, own_team
+            return
+        wanted = {seat + 1 for seat in seats}
+        for hole, colour in enumerate(occupancy):
+            if colour in wanted:
+                yield hole, colour - 1, True
+
+    def _paths(self, source: int, colour: int, may_home: bool, forward: bool, amount: int) -> tuple[Path, ...]:
+        board = self.board
+        if not forward:
+            path = board.backward(source, amount)
+            return (path,) if path else ()
+        paths = board.forward(source, amount, colour, self.home_mode)
+        if not may_home:
+            paths = tuple(path for path in paths if board.is_track(path.landing))
+        return paths
+
+    def _evaluate(self, state: _State, source: int, colour: int, path: Path) -> tuple[_Effect | None, int]:
+        """Move one peg along ``path`` on ``state``: its effect (None if illegal) and the holes read.
+
+        No landing on or passing a peg of the same colour (000: "You may never land on
+        or pass over a hole occupied by one of your own pegs"). A peg landed on goes to
+        start if it is an opponent's, or to its in-spot if it is the team's, which is
+        illegal when a peg of its colour is already there (000: "It is illegal to land
+        on your partner's peg if that partner already has a peg on his or her own
+        in-spot"); another colour there is bumped in turn (the "chain reaction" of
+        000's strategy note 3). Team and opponent are the player's (NC rule 8).
+        """
+        board = self.board
+        reads = path.mask | (1 << source)
+        if path.mask & state.masks[colour]:
+            return None, reads
+        occupancy = state.occupancy
+        landing = path.landing
+        changes = {landing: colour + 1}
+        if source < board.board_holes:
+            changes[source] = 0
+        bumps: list[Bump] = []
+        relocated: list[int] = []
+        mover_at = landing
+        hole, occupant = landing, occupancy[landing]
+        while occupant:
+            seat = occupant - 1
+            moving_mover = bool(bumps) and hole == mover_at and occupant == colour + 1
+            if seat not in self.team:
+                bumps.append(Bump(seat, hole, board.start(seat)))
+                if moving_mover:
+                    mover_at = -1
+                break
+            target = board.in_spot(seat)
+            reads |= 1 << target
+            current = changes.get(target, occupancy[target])
+            if target == hole or current == occupant:
+                return None, reads
+            bumps.append(Bump(seat, hole, target))
+            changes[target] = occupant
+            if moving_mover:
+                mover_at = target
+            else:
+                relocated.append(target)
+            hole, occupant = target, current
+        delta = writes = 0
+        for changed, new in changes.items():
+            delta += (new - occupancy[changed]) << (8 * changed)
+            writes |= 1 << changed
+        step = Step(source, landing, tuple(bumps))
+        return _Effect(step, delta, tuple(changes.items()), writes, tuple(relocated)), reads
+
+
+class _Index:
+    """The parts of one split group, indexed by the holes they read and write."""
+
+    def __init__(self, attempts: list[_Attempt]) -> None:
+        self.legal = [attempt for attempt in attempts if attempt.effect]
+        self.readers: dict[int, list[_Attempt]] = {}
+        self.writers: dict[int, list[_Attempt]] = {}
+        for attempt in attempts:
+            for hole in _holes(attempt.reads):
+                self.readers.setdefault(hole, []).append(attempt)
+            if attempt.effect:
+                for hole in _holes(attempt.effect.writes):
+                    self.writers.setdefault(hole, []).append(attempt)
+
+
+def _split_groups(split: Split) -> list[tuple[tuple[bool, int], tuple[bool, int]]]:
+    """Unordered pairs of (forward?, amount) parts that add up to the card's count."""
+    pairs = []
+    for a in range(1, split.total // 2 + 1):
+        b = split.total - a
+        if split.directions in ("forward", "any"):
+            pairs.append(((True, a), (True, b)))
+        if split.directions == "any":
+            pairs.append(((False, a), (False, b)))
+        if split.directions in ("forward-backward", "any"):
+            pairs.append(((True, a), (False, b)))
+            if a != b:
+                pairs.append(((True, b), (False, a)))
+    return pairs
+
+
+def _holes(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low

@@ -1,0 +1,170 @@
+"""Position: where every peg is and whose turn it is.
+
+The sensors see occupancy only, and pegs of one colour are interchangeable, so a
+position *is* its occupancy: for every track and home hole, which colour (if any)
+sits there. Start pegs are whatever a seat has left over. That makes equal
+positions equal bytes, cheap to copy, hash and compare when the move generator
+builds thousands of results.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from referee.board import PEGS_PER_SEAT, Board, BoardError
+
+
+class PositionError(ValueError):
+    """A position that cannot be on a real board."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A board, the seat to play, and the colour in each hole (0 empty, seat + 1)."""
+
+    board: Board
+    turn: int
+    occupancy: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.occupancy) != self.board.board_holes:
+            raise PositionError("occupancy does not cover the board")
+        if self.turn not in self.board.seats:
+            raise PositionError(f"turn {self.turn!r} is not a seat in play {list(self.board.seats)}")
+
+    # -- building -----------------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> Position:
+        """Read the DESIGN.md position format (a dict, or its JSON text)."""
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as error:
+                raise PositionError(f"position is not valid JSON: {error.msg} at line {error.lineno}") from None
+        if not isinstance(data, Mapping):
+            raise PositionError("position must be a JSON object")
+        unknown = set(data) - {"players", "turn", "teams", "pegs"}
+        if unknown:
+            raise PositionError(f"unknown position keys: {', '.join(sorted(unknown))}")
+        players = data.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise PositionError("position needs 'players': 2, 4, 6 or 8")
+        teams = data.get("teams")
+        if teams is not None and not isinstance(teams, list):
+            raise PositionError("'teams' must be a list of lists of seats")
+        try:
+            board = Board.for_players(players, teams)
+        except BoardError as error:
+            raise PositionError(str(error)) from None
+        turn = data.get("turn", board.seats[0])
+        if not isinstance(turn, int) or isinstance(turn, bool) or turn not in board.seats:
+            raise PositionError(f"'turn' must be a seat in play {list(board.seats)}, not {turn!r}")
+        pegs = data.get("pegs", {})
+        if not isinstance(pegs, Mapping):
+            raise PositionError("'pegs' must map seats to lists of five holes")
+        return cls.from_pegs(board, turn, {_seat_key(key): holes for key, holes in pegs.items()})
+
+    @classmethod
+    def from_pegs(cls, board: Board, turn: int, pegs: Mapping[int, Any]) -> Position:
+        """Build from seat -> five hole names; a seat left out has all pegs in start."""
+        occupancy = bytearray(board.board_holes)
+        for seat, holes in pegs.items():
+            if seat not in board.seats:
+                raise PositionError(f"seat {seat} is not in play (seats {list(board.seats)})")
+            if not isinstance(holes, list) or len(holes) != PEGS_PER_SEAT:
+                raise PositionError(f"seat {seat} must list exactly {PEGS_PER_SEAT} holes")
+            for name in holes:
+                if not isinstance(name, str):
+                    raise PositionError(f"seat {seat}: hole {name!r} is not a string")
+                try:
+                    hole = board.hole_index(name, seat)
+                except BoardError as error:
+                    raise PositionError(f"seat {seat}: {error}") from None
+                owner = board.owner(hole)
+                if owner is not None and owner != seat:
+                    raise PositionError(f"seat {seat}: peg cannot be in {name}, another seat's start or home")
+                if board.is_start(hole):
+                    continue
+                if occupancy[hole]:
+                    raise PositionError(f"two pegs in {name}")
+                occupancy[hole] = seat + 1
+        return cls(board, turn, bytes(occupancy))
+
+    def with_occupancy(self, occupancy: bytes) -> Position:
+        return Position(self.board, self.turn, occupancy)
+
+    def with_turn(self, turn: int) -> Position:
+        return Position(self.board, turn, self.occupancy)
+
+    # -- reading ------------------------------------------------------------------
+
+    @cached_property
+    def key(self) -> int:
+        """The occupancy as one integer: results of a move differ from it by small sums."""
+        return int.from_bytes(self.occupancy, "little")
+
+    @cached_property
+    def _holes_by_seat(self) -> dict[int, tuple[int, ...]]:
+        by_seat: dict[int, list[int]] = {seat: [] for seat in self.board.seats}
+        for hole, colour in enumerate(self.occupancy):
+            if colour:
+                by_seat[colour - 1].append(hole)
+        return {seat: tuple(holes) for seat, holes in by_seat.items()}
+
+    def pegs(self, seat: int) -> tuple[int, ...]:
+        """The seat's five holes: track and home holes in board order, then start bins."""
+        on_board = self._holes_by_seat[seat]
+        return on_board + (self.board.start(seat),) * (PEGS_PER_SEAT - len(on_board))
+
+    def on_board(self, seat: int) -> tuple[int, ...]:
+        return self._holes_by_seat[seat]
+
+    def in_start(self, seat: int) -> int:
+        return PEGS_PER_SEAT - len(self._holes_by_seat[seat])
+
+    def in_home(self, seat: int) -> int:
+        return sum(1 for hole in self._holes_by_seat[seat] if self.board.is_home(hole))
+
+    def all_home(self, seat: int) -> bool:
+        return self.in_home(seat) == PEGS_PER_SEAT
+
+    def colour_at(self, hole: int) -> int | None:
+        colour = self.occupancy[hole]
+        return colour - 1 if colour else None
+
+    def winner(self) -> tuple[int, ...] | None:
+        """The team with every peg home, if any (000: "The first team that manages ...")."""
+        for team in self.board.teams:
+            if all(self.all_home(seat) for seat in team):
+                return team
+        return None
+
+    def seat_pegs(self) -> Iterator[tuple[int, tuple[str, ...]]]:
+        for seat in self.board.seats:
+            yield seat, tuple(self._peg_name(hole) for hole in self.pegs(seat))
+
+    def _peg_name(self, hole: int) -> str:
+        return "S" if self.board.is_start(hole) else self.board.hole_name(hole)
+
+    def pegs_json(self) -> dict[str, list[str]]:
+        """``{"0": [5 holes], ...}`` with start pegs as ``S``, as ``pegs moves`` prints."""
+        return {str(seat): list(names) for seat, names in self.seat_pegs()}
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"players": self.board.players, "turn": self.turn}
+        if self.board != Board.for_players(self.board.players):
+            data["teams"] = [list(team) for team in self.board.teams]
+        data["pegs"] = self.pegs_json()
+        return data
+
+
+def _seat_key(key: object) -> int:
+    try:
+        return int(str(key))
+    except ValueError:
+        raise PositionError(f"'pegs' keys must be seat numbers, not {key!r}") from None

@@ -1,0 +1,364 @@
+"""Rule sets as data: what each card does, whose pegs move, and the table procedures.
+
+Every variant in the rule texts is a :class:`Ruleset` value built from ``BASIC`` with
+a few fields replaced, so a family's house rules are just more data (a TOML file)::
+
+    base = "arizona"
+    name = "Grandma's rules"
+    hand_size = 6
+    [cards.10]
+    backward = [1]
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from referee.cards import CARDS, JOKER, CardError, parse_card
+
+Movers = Literal["own-then-partner", "team"]
+JokerFrom = Literal["own", "team-start-first"]
+HomeEntry = Literal["may", "must"]
+Draw = Literal["before", "after"]
+SplitDirections = Literal["forward", "forward-backward", "any"]
+
+
+class RulesetError(ValueError):
+    """A preset name or house-rules file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Split:
+    """How a card's count may be shared between two different pegs.
+
+    ``directions``: "forward" (both parts forward: the 7), "forward-backward" (one part
+    each way: the Arizona 9) or "any" (each part either way: the North Carolina 10).
+    ``required``: the card cannot move one peg its whole count. ``any_peg``: parts may
+    move any peg on the board, opponents' only along the main track (North Carolina 10).
+    """
+
+    total: int
+    directions: SplitDirections = "forward"
+    required: bool = False
+    any_peg: bool = False
+
+
+@dataclass(frozen=True)
+class CardPower:
+    """What one card may do. Each option is a separate legal move."""
+
+    forward: tuple[int, ...] = ()
+    backward: tuple[int, ...] = ()
+    come_out: bool = False
+    swap: bool = False
+    joker: bool = False
+    split: Split | None = None
+
+    def describe(self) -> str:
+        """One line for the rules summary on the page and in the CLI."""
+        options = []
+        if self.come_out:
+            options.append("come out")
+        options += [f"{n} forward" for n in self.forward]
+        options += [f"{n} back" for n in self.backward]
+        if self.split:
+            kind = {"forward": "both forward", "forward-backward": "one forward, one back", "any": "any direction"}
+            needed = "must be split" if self.split.required else "or split"
+            whose = " (any pegs; opponents' on the main track)" if self.split.any_peg else ""
+            options.append(f"{needed} between two pegs, {kind[self.split.directions]}{whose}")
+        if self.swap:
+            options.append("swap two pegs of different colours on the main track")
+        if self.joker:
+            options.append("jump a peg onto any other colour's peg on the main track")
+        return ", ".join(options) or "does not move"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One complete set of rules. Build variants with :func:`dataclasses.replace`."""
+
+    name: str
+    summary: str
+    cards: tuple[tuple[str, CardPower], ...]
+    movers: Movers = "own-then-partner"
+    split_into_partner: bool = False
+    joker_from: JokerFrom = "own"
+    home_entry: HomeEntry = "may"
+    hand_size: int = 5
+    draw: Draw = "before"
+    decks: tuple[tuple[int, int], ...] = ((2, 3), (4, 3), (6, 3), (8, 4))
+    jokers_per_deck: int = 2
+    extra_jokers: int = 0
+    counting: int | None = None
+    bluffing: bool = False
+
+    @cached_property
+    def _powers(self) -> dict[str, CardPower]:
+        return dict(self.cards)
+
+    def power(self, card: str) -> CardPower:
+        return self._powers[parse_card(card)]
+
+    def decks_for(self, players: int) -> int:
+        return dict(self.decks)[players]
+
+    def jokers_for(self, players: int) -> int:
+        """Two players play without jokers (002: "Jokers removed")."""
+        if players == 2:
+            return 0
+        return self.decks_for(players) * self.jokers_per_deck + self.extra_jokers
+
+    def with_card(self, card: str, **changes: Any) -> Ruleset:
+        powers = dict(self.cards)
+        powers[card] = replace(powers[card], **changes)
+        return replace(self, cards=tuple((name, powers[name]) for name in CARDS))
+
+    @staticmethod
+    def preset(name: str) -> Ruleset:
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise RulesetError(f"unknown rule set {name!r}: use one of {', '.join(PRESETS)} or a .toml file") from None
+
+    @staticmethod
+    def load(name_or_path: str) -> Ruleset:
+        """A preset name, or a path to a house-rules TOML file."""
+        if name_or_path in PRESETS:
+            return PRESETS[name_or_path]
+        if name_or_path.endswith(".toml") or Path(name_or_path).exists():
+            return Ruleset.from_toml(name_or_path)
+        return Ruleset.preset(name_or_path)
+
+    @staticmethod
+    def from_toml(path: str | Path) -> Ruleset:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as error:
+            raise RulesetError(f"cannot read house rules {str(path)!r}: {error.strerror}") from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise RulesetError(f"{path}: not valid TOML: {error}") from None
+        try:
+            return from_mapping(data)
+        except RulesetError as error:
+            raise RulesetError(f"{path}: {error}") from None
+
+
+def _standard_cards(**overrides: CardPower) -> tuple[tuple[str, CardPower], ...]:
+    """The basic game's cards (000, "Movement of pegs - effects of individual cards")."""
+    come_out_ten = CardPower(forward=(10,), come_out=True)
+    powers = {
+        "A": CardPower(forward=(1,), come_out=True),
+        **{str(n): CardPower(forward=(n,)) for n in (2, 3, 4, 5, 6, 9, 10)},
+        "7": CardPower(forward=(7,), split=Split(7, "forward")),
+        "8": CardPower(backward=(8,)),
+        "J": come_out_ten,
+        "Q": come_out_ten,
+        "K": come_out_ten,
+        JOKER: CardPower(joker=True),
+    }
+    powers.update({card.replace("_", ""): power for card, power in overrides.items()})
+    return tuple((card, powers[card]) for card in CARDS)
+
+
+NINE_SPLIT = CardPower(forward=(9,), split=Split(9, "forward-backward"))
+TWO_SWAP = CardPower(forward=(2,), swap=True)
+
+BASIC = Ruleset(
+    name="basic",
+    summary="Draw to 6, play one; move only your own pegs until they are all home.",
+    cards=_standard_cards(),
+)
+ARIZONA = replace(
+    BASIC,
+    name="arizona",
+    summary="Play then draw (5 cards); move any team peg; 9 splits forward/back; jokers come from start first.",
+    cards=_standard_cards(_9=NINE_SPLIT),
+    movers="team",
+    joker_from="team-start-first",
+    draw="after",
+    decks=((2, 4), (4, 4), (6, 4), (8, 4)),
+)
+NORTH_CAROLINA = replace(
+    BASIC,
+    name="north-carolina",
+    summary="Ace ±1/+11, 2 swaps, 9 splits forward/back, 10 must split over any pegs; counting frees a peg on the 3rd turn.",
+    cards=_standard_cards(
+        A=CardPower(forward=(1, 11), backward=(1,), come_out=True),
+        _2=TWO_SWAP,
+        _9=NINE_SPLIT,
+        _10=CardPower(split=Split(10, "any", required=True, any_peg=True)),
+    ),
+    split_into_partner=True,
+    counting=3,
+)
+WIZARD_WOODWORKS = replace(
+    BASIC,
+    name="wizard-woodworks",
+    summary="Basic, but play then draw (5 cards), 2 may swap, 9 splits forward/back.",
+    cards=_standard_cards(_2=TWO_SWAP, _9=NINE_SPLIT),
+    draw="after",
+)
+BECKER = replace(
+    BASIC,
+    name="becker",
+    summary="Basic, but 10 goes 10 forward or 1 back; stuck three turns, come out free on the fourth.",
+    cards=_standard_cards(_10=CardPower(forward=(10,), backward=(1,))),
+    counting=4,
+)
+KILPATRICK = replace(
+    ARIZONA,
+    name="kilpatrick",
+    summary="Arizona with 3 cards; a peg must turn home at its in-spot, or it cannot move.",
+    hand_size=3,
+    home_entry="must",
+)
+BLUFFING_JOKER = replace(
+    BASIC,
+    name="bluffing-joker",
+    summary="Basic, but cards are played face down and declared; opponents may doubt.",
+    bluffing=True,
+)
+SOCIAL_SECURITY = replace(
+    BASIC,
+    name="social-security",
+    summary="Basic, but 9 splits back/forward; J, Q and K move 11, 12 and 13.",
+    cards=_standard_cards(
+        _9=NINE_SPLIT,
+        J=CardPower(forward=(11,), come_out=True),
+        Q=CardPower(forward=(12,), come_out=True),
+        K=CardPower(forward=(13,), come_out=True),
+    ),
+)
+
+PRESETS: dict[str, Ruleset] = {
+    rules.name: rules
+    for rules in (BASIC, ARIZONA, NORTH_CAROLINA, WIZARD_WOODWORKS, BECKER, KILPATRICK, BLUFFING_JOKER, SOCIAL_SECURITY)
+}
+
+
+# -- house rules ------------------------------------------------------------------
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "movers": ("own-then-partner", "team"),
+    "joker_from": ("own", "team-start-first"),
+    "home_entry": ("may", "must"),
+    "draw": ("before", "after"),
+}
+_SPLIT_DIRECTIONS = ("forward", "forward-backward", "any")
+MAX_STEPS = 17
+
+
+def from_mapping(data: Mapping[str, Any]) -> Ruleset:
+    """Apply a parsed house-rules table to its ``base`` preset; every key is checked."""
+    data = dict(data)
+    base = data.pop("base", "basic")
+    if not isinstance(base, str):
+        raise RulesetError("'base' must be a preset name")
+    rules = Ruleset.preset(base)
+    changes: dict[str, Any] = {"name": f"{base} (house rules)"}
+    cards = data.pop("cards", {})
+    known = {f.name for f in fields(Ruleset)} - {"cards"}
+    for key, value in data.items():
+        if key not in known:
+            raise RulesetError(f"unknown key {key!r}: use one of {', '.join(sorted(known | {'base', 'cards'}))}")
+        changes[key] = _check_field(key, value)
+    rules = replace(rules, **changes)
+    if not isinstance(cards, Mapping):
+        raise RulesetError("'cards' must be a table of card name -> powers")
+    for card_name, table in cards.items():
+        try:
+            card = parse_card(card_name)
+        except CardError as error:
+            raise RulesetError(f"[cards.{card_name}]: {error}") from None
+        if not isinstance(table, Mapping):
+            raise RulesetError(f"[cards.{card_name}] must be a table")
+        rules = rules.with_card(card, **_card_changes(card_name, table))
+    return rules
+
+
+def _check_field(key: str, value: Any) -> Any:
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise RulesetError(f"{key} must be one of {', '.join(map(repr, _CHOICES[key]))}, not {value!r}")
+        return value
+    if key in ("name", "summary"):
+        if not isinstance(value, str) or not value.strip():
+            raise RulesetError(f"{key} must be a non-empty string")
+        return value
+    if key in ("split_into_partner", "bluffing"):
+        return _bool(key, value)
+    if key == "hand_size":
+        return _int(key, value, 1, 13)
+    if key in ("jokers_per_deck", "extra_jokers"):
+        return _int(key, value, 0, 16)
+    if key == "counting":
+        if value is False:
+            return None
+        return _int(key, value, 2, 10)
+    if key == "decks":
+        if not isinstance(value, Mapping):
+            raise RulesetError("decks must be a table like {4 = 3, 6 = 3, 8 = 4}")
+        decks = dict(BASIC.decks)
+        for players, count in value.items():
+            if str(players) not in ("2", "4", "6", "8"):
+                raise RulesetError(f"decks: {players!r} is not a player count (2, 4, 6 or 8)")
+            decks[int(players)] = _int(f"decks.{players}", count, 1, 8)
+        return tuple(sorted(decks.items()))
+    raise RulesetError(f"unknown key {key!r}")  # pragma: no cover - guarded by the caller
+
+
+def _card_changes(card: str, table: Mapping[str, Any]) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        where = f"cards.{card}.{key}"
+        if key in ("forward", "backward"):
+            if not isinstance(value, list):
+                raise RulesetError(f"{where} must be a list of hole counts, e.g. [10]")
+            changes[key] = tuple(_int(where, n, 1, MAX_STEPS) for n in value)
+        elif key in ("come_out", "swap", "joker"):
+            changes[key] = _bool(where, value)
+        elif key == "split":
+            changes[key] = _split(where, value)
+        else:
+            raise RulesetError(f"unknown key {where!r}: use forward, backward, come_out, swap, joker or split")
+    return changes
+
+
+def _split(where: str, value: Any) -> Split | None:
+    if value is False:
+        return None
+    if not isinstance(value, Mapping):
+        raise RulesetError(f"{where} must be a table like {{total = 7, directions = \"forward\"}} or false")
+    unknown = set(value) - {"total", "directions", "required", "any_peg"}
+    if unknown:
+        raise RulesetError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+    if "total" not in value:
+        raise RulesetError(f"{where} needs a total")
+    directions = value.get("directions", "forward")
+    if directions not in _SPLIT_DIRECTIONS:
+        raise RulesetError(f"{where}.directions must be one of {', '.join(_SPLIT_DIRECTIONS)}")
+    return Split(
+        total=_int(f"{where}.total", value["total"], 2, MAX_STEPS),
+        directions=directions,
+        required=_bool(f"{where}.required", value.get("required", False)),
+        any_peg=_bool(f"{where}.any_peg", value.get("any_peg", False)),
+    )
+
+
+def _int(where: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RulesetError(f"{where} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _bool(where: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RulesetError(f"{where} must be true or false, not {value!r}")
+    return value

@@ -1,0 +1,1 @@
+"""The table's web page: a Flask app factory, routes and live updates."""
