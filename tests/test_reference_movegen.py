@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from referee.board import Board
 from referee.position import Position
 from referee.rulesets import PRESETS
-from tests.reference_movegen import FORWARD, BACKWARD, _walks, reference_results
+from tests.reference_movegen import BACKWARD, FORWARD, _walks, reference_results
 from tests.strategies import crowded_position, positions
 
 BASIC, ARIZONA, NC, KILPATRICK = (PRESETS[name] for name in ("basic", "arizona", "north-carolina", "kilpatrick"))
@@ -139,8 +139,9 @@ def test_basic_moves_the_left_hand_partner_once_all_home():
     # 000: "When, and only when, all five of your pegs are in the home ... you use your turn
     # to move the pegs of your left-hand partner ... If left partner's pegs are also all home,
     # you move the pegs of the next partner around the table who still has playable pegs."
-    home = {"H0:1", "H0:2", "H0:3", "H0:4", "H0:5"}
-    all_home = lambda seat: [h.replace("H0", f"H{seat}") for h in sorted(home)]  # noqa: E731
+    def all_home(seat):
+        return [f"H{seat}:{depth}" for depth in range(1, 6)]
+
     six = dict(players=6)
     got = results({0: all_home(0), 2: ["T2:8"], 4: ["T4:8"]}, "5", BASIC, **six)
     assert got == {seats({0: all_home(0), 2: ["T2:13"], 4: ["T4:8"]}, **six)}

@@ -1,0 +1,103 @@
+"""Rule sets: the presets say what the texts say, and house rules are checked strictly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee import PRESETS, Ruleset, RulesetError, Split
+
+
+def test_every_variant_in_the_texts_has_a_preset() -> None:
+    """INDEX.md / 000 / 002: basic, Arizona, North Carolina, Wizard Woodworks, Becker,
+    Kilpatrick, Bluffing Joker and Social Security."""
+    assert set(PRESETS) == {
+        "basic", "arizona", "north-carolina", "wizard-woodworks",
+        "becker", "kilpatrick", "bluffing-joker", "social-security",
+    }  # fmt: skip
+
+
+def test_table_procedures_per_preset() -> None:
+    """000: basic draws first (6 in hand); Arizona rule 1 plays then draws (5); Kilpatrick
+    "Only 3 cards each"; Wizard Woodworks "players first play a card, then move and draw";
+    NC counting frees a peg on the 3rd turn, Becker "on the fourth turn"."""
+    expected = {
+        "basic": (5, "before", None),
+        "arizona": (5, "after", None),
+        "north-carolina": (5, "before", 3),
+        "wizard-woodworks": (5, "after", None),
+        "becker": (5, "before", 4),
+        "kilpatrick": (3, "after", None),
+        "bluffing-joker": (5, "before", None),
+        "social-security": (5, "before", None),
+    }
+    for name, (hand, draw, counting) in expected.items():
+        rules = Ruleset.preset(name)
+        assert (rules.hand_size, rules.draw, rules.counting) == (hand, draw, counting), name
+    assert Ruleset.preset("bluffing-joker").bluffing
+
+
+def test_decks_and_jokers_per_player_count() -> None:
+    """000: "Three decks (162 cards including 6 jokers) may be enough for up to six
+    players: eight players should use four decks (216 cards including 8 jokers)."
+    Arizona "uses four full decks of cards including 8 Jokers"."""
+    basic = Ruleset.preset("basic")
+    assert [basic.jokers_for(n) for n in (2, 4, 6, 8)] == [0, 6, 6, 8]
+    assert [basic.decks_for(n) for n in (4, 6, 8)] == [3, 3, 4]
+    assert Ruleset.preset("arizona").jokers_for(4) == 8
+
+
+def test_card_powers_differ_where_the_texts_say() -> None:
+    nc = Ruleset.preset("north-carolina")
+    assert nc.power("A").backward == (1,) and nc.power("A").forward == (1, 11)
+    assert nc.power("10").split == Split(10, "any", required=True, any_peg=True)
+    assert nc.power("2").swap and Ruleset.preset("wizard-woodworks").power("2").swap
+    assert not Ruleset.preset("basic").power("2").swap
+    assert Ruleset.preset("becker").power("10").backward == (1,)
+    assert [Ruleset.preset("social-security").power(c).forward for c in "JQK"] == [(11,), (12,), (13,)]
+    assert Ruleset.preset("basic").power("8").describe() == "8 back"
+    assert "must be split" in nc.power("10").describe()
+
+
+def test_house_rules_start_from_a_preset(tmp_path: Path) -> None:
+    house = tmp_path / "ours.toml"
+    house.write_text(
+        'base = "arizona"\nname = "Grandma"\nhand_size = 6\nextra_jokers = 4\ncounting = 4\n'
+        "[cards.10]\nbackward = [1]\n[cards.9]\nsplit = false\n",
+        encoding="utf-8",
+    )
+    rules = Ruleset.from_toml(house)
+    assert rules.name == "Grandma" and rules.hand_size == 6 and rules.movers == "team"
+    assert rules.power("10").forward == (10,) and rules.power("10").backward == (1,)
+    assert rules.power("9").split is None
+    assert rules.jokers_for(6) == 12
+    assert Ruleset.load(str(house)) == rules
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('base = "arizona"\nhandsize = 4\n', "unknown key 'handsize'"),
+        ('base = "texas"\n', "unknown rule set 'texas'"),
+        ("hand_size = 0\n", "hand_size must be a whole number from 1 to 13"),
+        ('draw = "sometimes"\n', "draw must be one of 'before', 'after'"),
+        ("[cards.11]\nforward = [11]\n", "unknown card '11'"),
+        ("[cards.7]\nforward = [-7]\n", "cards.7.forward must be a whole number"),
+        ("[cards.7]\nsplit = {total = 7, directions = \"sideways\"}\n", "directions must be one of"),
+        ("[cards.7]\nleap = true\n", "unknown key 'cards.7.leap'"),
+        ("bluffing = 1\n", "bluffing must be true or false"),
+        ("decks = {5 = 3}\n", "not a player count"),
+        ("hand_size = \n", "not valid TOML"),
+    ],
+)
+def test_house_rules_errors_are_clear(tmp_path: Path, text: str, message: str) -> None:
+    house = tmp_path / "bad.toml"
+    house.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError, match=message):
+        Ruleset.from_toml(house)
+
+
+def test_missing_house_rules_file() -> None:
+    with pytest.raises(RulesetError, match="cannot read house rules"):
+        Ruleset.load("no-such-rules.toml")
