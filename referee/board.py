@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from typing import Literal
 
 SIDE_LENGTH = 18
@@ -49,9 +49,10 @@ class Board:
         Teams default to two teams of alternating seats (000, "They sit alternately");
         six or eight players may name 3 or 4 teams of 2 with partners opposite (003).
         """
+        seats: tuple[int, ...]
+        default: tuple[tuple[int, ...], ...]
         if players == 2:
-            sides, seats = 4, (0, 2)
-            default: tuple[tuple[int, ...], ...] = ((0,), (2,))
+            sides, seats, default = 4, (0, 2), ((0,), (2,))
         elif players in SIDES:
             sides, seats = players, tuple(range(players))
             default = (tuple(range(0, players, 2)), tuple(range(1, players, 2)))
@@ -201,7 +202,7 @@ class Path:
         return cls(landing, passed, mask)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _forward(sides: int, hole: int, steps: int, colour: int, home: HomeMode) -> tuple[Path, ...]:
     track = SIDE_LENGTH * sides
     home0 = track + HOME_SIZE * colour  # H<colour>:1
@@ -226,7 +227,7 @@ def _forward(sides: int, hole: int, steps: int, colour: int, home: HomeMode) -> 
     return tuple(paths)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _backward(sides: int, hole: int, steps: int) -> Path:
     track = SIDE_LENGTH * sides
     return Path.of((hole - steps) % track, tuple((hole - k) % track for k in range(1, steps)))

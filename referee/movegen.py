@@ -204,7 +204,7 @@ class _Generator:
                 yield from self._pairs(split, attempts[second], first, indexes[first], False, False, both_orders)
 
     def _attempts(self, split: Split, forward: bool, amount: int) -> list[_Attempt]:
-        base, found = self.base, []
+        base, found = self.base, list[_Attempt]()
         for source, colour, may_home in self._pegs(base, self.movers, split.any_peg):
             for path in self._paths(source, colour, may_home, forward, amount):
                 effect, reads = self._evaluate(base, source, colour, path)

@@ -54,7 +54,7 @@ class Step:
 class Move:
     """A legal move: its card, its steps, its bumps and the position it leads to."""
 
-    __slots__ = ("card", "steps", "before", "_key", "_result")
+    __slots__ = ("_key", "_result", "before", "card", "steps")
 
     def __init__(self, card: str, steps: tuple[Step, ...], before: Position, key: int) -> None:
         self.card = card

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
@@ -338,7 +338,7 @@ def _split(where: str, value: Any) -> Split | None:
         raise RulesetError(f"{where} must be a table like {{total = 7, directions = \"forward\"}} or false")
     unknown = set(value) - {"total", "directions", "required", "any_peg"}
     if unknown:
-        raise RulesetError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+        raise RulesetError(f"{where}: unknown key {min(unknown)!r}")
     if "total" not in value:
         raise RulesetError(f"{where} needs a total")
     directions = value.get("directions", "forward")

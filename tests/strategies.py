@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from referee.board import Board
 from referee.position import Position
 
+PLAYER_COUNTS = st.sampled_from([2, 4, 6, 8])
 OPPOSITE_TEAMS = {6: [[0, 3], [1, 4], [2, 5]], 8: [[0, 4], [1, 5], [2, 6], [3, 7]]}
 
 # What a seat looks like: (how many pegs home, how many on the track) is drawn per profile.
@@ -59,7 +60,7 @@ def _free_from(occupancy: bytearray, hole: int, track: int) -> int:
 
 
 @st.composite
-def positions(draw, players=st.sampled_from([2, 4, 6, 8]), teams=None) -> Position:
+def positions(draw, players=PLAYER_COUNTS, teams=None) -> Position:
     """Random legal positions.
 
     ``players``: a strategy of player counts. ``teams``: a strategy of "default" or

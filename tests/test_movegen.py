@@ -7,8 +7,8 @@ with Social Security, 003 = the Ukrainian page (teams of 2 opposite).
 from __future__ import annotations
 
 import pytest
-
 from conftest import is_legal, position, results, texts
+
 from referee import NotationError, Ruleset, legal_moves, parse_move
 
 S = "S"

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from referee.board import Board
 from referee.position import Position
 from referee.rulesets import PRESETS
-from tests.reference_movegen import BACKWARD, FORWARD, _walks, reference_results
-from tests.strategies import crowded_position, positions
+from reference_movegen import BACKWARD, FORWARD, _walks, reference_results
+from strategies import crowded_position, positions
 
 BASIC, ARIZONA, NC, KILPATRICK = (PRESETS[name] for name in ("basic", "arizona", "north-carolina", "kilpatrick"))
 
@@ -142,7 +142,7 @@ def test_basic_moves_the_left_hand_partner_once_all_home():
     def all_home(seat):
         return [f"H{seat}:{depth}" for depth in range(1, 6)]
 
-    six = dict(players=6)
+    six = {"players": 6}
     got = results({0: all_home(0), 2: ["T2:8"], 4: ["T4:8"]}, "5", BASIC, **six)
     assert got == {seats({0: all_home(0), 2: ["T2:13"], 4: ["T4:8"]}, **six)}
     got = results({0: all_home(0), 2: all_home(2), 4: ["T4:8"]}, "5", BASIC, **six)
@@ -229,7 +229,7 @@ def test_the_second_part_never_moves_the_peg_the_first_part_moved():
     # 0, 2, 4, 6) seat 4's peg M on T2:0 goes 3 onto seat 0's peg on T2:3 (seat 2's
     # in-spot), which goes to T0:3, bumping seat 2's peg there to T2:3, where it bumps M
     # to T4:3. M is still "the peg part 1 moved", though it no longer sits where it landed.
-    eight = dict(players=8)
+    eight = {"players": 8}
     pegs = {0: ["T2:3"], 2: ["T0:3"], 4: ["T2:0"]}
     chained = {0: ["T0:3"], 2: ["T2:3"], 4: ["T4:3"]}
     got = results(pegs, "3", ARIZONA, **eight)
