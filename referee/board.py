@@ -177,6 +177,8 @@ class Board:
         its in-spot"). Blocking by pegs is the caller's business: a path lists the
         holes it passes.
         """
+        if home not in ("may", "must"):
+            raise ValueError(f"home must be 'may' or 'must', not {home!r}")
         return _forward(self.sides, hole, steps, colour, home)
 
     def backward(self, hole: int, steps: int) -> Path | None:

@@ -230,7 +230,7 @@ class _Generator:
             after: _State | None = None
             if self._movers_change(split, effect):
                 after = base.after(effect)
-                movers = mover_seats(self.position.with_occupancy(after.occupancy), self.rules)
+                movers = mover_seats(self.position._derived(after.occupancy), self.rules)
                 for second_effect in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
                     yield after.key + second_effect.delta, (effect.step, second_effect.step)
                 continue

@@ -72,7 +72,7 @@ class Move:
         """The position after the move; the turn is unchanged (the game decides who is next)."""
         if self._result is None:
             size = self.before.board.board_holes
-            self._result = self.before.with_occupancy(self._key.to_bytes(size, "little"))
+            self._result = self.before._derived(self._key.to_bytes(size, "little"))
         return self._result
 
     @property

@@ -35,6 +35,19 @@ class Position:
             raise PositionError("occupancy does not cover the board")
         if self.turn not in self.board.seats:
             raise PositionError(f"turn {self.turn!r} is not a seat in play {list(self.board.seats)}")
+        counts = dict.fromkeys(self.board.seats, 0)
+        for hole, colour in enumerate(self.occupancy):
+            if colour:
+                seat = colour - 1
+                if seat not in counts:
+                    raise PositionError(f"a peg of seat {seat} in {self.board.hole_name(hole)}, but that seat is not in play")
+                owner = self.board.owner(hole)
+                if owner is not None and owner != seat:
+                    raise PositionError(f"a peg of seat {seat} in another seat's home {self.board.hole_name(hole)}")
+                counts[seat] += 1
+        crowded = [seat for seat, count in counts.items() if count > PEGS_PER_SEAT]
+        if crowded:
+            raise PositionError(f"seat {crowded[0]} has more than {PEGS_PER_SEAT} pegs")
 
     # -- building -----------------------------------------------------------------
 
@@ -97,6 +110,16 @@ class Position:
 
     def with_occupancy(self, occupancy: bytes) -> Position:
         return Position(self.board, self.turn, occupancy)
+
+    def _derived(self, occupancy: bytes) -> Position:
+        """The same board and turn with other occupancy, unchecked: for results the move
+        generator has already proven legal, where checking every hole again costs more
+        than generating the move."""
+        derived = object.__new__(Position)
+        object.__setattr__(derived, "board", self.board)
+        object.__setattr__(derived, "turn", self.turn)
+        object.__setattr__(derived, "occupancy", occupancy)
+        return derived
 
     def with_turn(self, turn: int) -> Position:
         return Position(self.board, turn, self.occupancy)

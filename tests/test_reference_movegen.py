@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from reference_movegen import BACKWARD, FORWARD, _walks, reference_results
+from strategies import crowded_position, positions
 
 from referee.board import Board
 from referee.position import Position
 from referee.rulesets import PRESETS
-from reference_movegen import BACKWARD, FORWARD, _walks, reference_results
-from strategies import crowded_position, positions
 
 BASIC, ARIZONA, NC, KILPATRICK = (PRESETS[name] for name in ("basic", "arizona", "north-carolina", "kilpatrick"))
 
