@@ -8,7 +8,7 @@
 
 from referee.board import Board, BoardError
 from referee.cards import CARDS, CardError, parse_card
-from referee.movegen import legal_moves, mover_seats, parse_move
+from referee.movegen import free_come_outs, legal_moves, mover_seats, parse_move
 from referee.moves import Bump, Move, NotationError, Step
 from referee.position import Position, PositionError
 from referee.rulesets import PRESETS, CardPower, Ruleset, RulesetError, Split
@@ -29,6 +29,7 @@ __all__ = [
     "RulesetError",
     "Split",
     "Step",
+    "free_come_outs",
     "legal_moves",
     "mover_seats",
     "parse_card",

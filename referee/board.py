@@ -68,11 +68,11 @@ class Board:
     def players(self) -> int:
         return len(self.seats)
 
-    @property
+    @cached_property
     def track_length(self) -> int:
         return SIDE_LENGTH * self.sides
 
-    @property
+    @cached_property
     def board_holes(self) -> int:
         """Track and home holes: the holes a position's occupancy covers."""
         return self.track_length + HOME_SIZE * self.sides

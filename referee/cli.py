@@ -1,6 +1,8 @@
 """The ``pegs`` command.
 
     pegs moves position.json --card 7 --rules arizona
+    pegs selfplay --players 4 --rules basic --games 100 --seed 1 --bot greedy --record games/
+    pegs replay games/game-1.jsonl
     pegs bench
 
 Bad input exits with status 2 and one clear line on stderr; nothing else is printed.
@@ -20,9 +22,10 @@ from referee.cards import CARDS, CardError, parse_card
 from referee.movegen import legal_moves
 from referee.moves import NotationError
 from referee.position import Position, PositionError
+from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
 
-USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError)
+USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError)
 
 
 class UsageError(Exception):
@@ -59,6 +62,20 @@ def _build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     moves.set_defaults(func=_moves)
 
+    replay = commands.add_parser("replay", help="print a recorded game move by move, with the board after each turn")
+    replay.add_argument("record", help="a game record (JSON lines)")
+    replay.set_defaults(func=_replay)
+
+    selfplay = commands.add_parser("selfplay", help="bots play whole games: statistics and throughput")
+    selfplay.add_argument("--players", type=int, default=4, choices=(2, 4, 6, 8))
+    selfplay.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
+    selfplay.add_argument("--games", type=_positive, default=10)
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--bot", choices=("random", "greedy"), default="random")
+    selfplay.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    selfplay.add_argument("--record", metavar="DIR", help="save each game's record as DIR/game-<seed>.jsonl")
+    selfplay.set_defaults(func=_selfplay)
+
     bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.add_argument("--repeat", type=int, help="runs per position (default: per position)")
@@ -86,6 +103,43 @@ def _moves(args: argparse.Namespace) -> int:
     position = read_position(args.position)
     _print_json({"moves": [move.to_json() for move in legal_moves(position, card, rules)]})
     return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from referee import record
+
+    for line in record.narrate(record.read(args.record)):
+        print(line)
+    return 0
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    from referee import record, selfplay
+
+    rules = Ruleset.load(args.rules)
+    progress = sys.stderr if selfplay.wants_progress(args.games) else None
+    summary = selfplay.Summary(args.players, rules.name, args.bot)
+    for index in range(args.games):
+        game, stats = selfplay.play_one(rules, args.players, args.seed + index, args.bot)
+        summary.games.append(stats)
+        if args.record:
+            Path(args.record).mkdir(parents=True, exist_ok=True)
+            record.write(Path(args.record) / f"game-{stats.seed}.jsonl", game.events)
+        if progress:
+            selfplay.progress_bar(progress, index + 1, args.games)
+    data = summary.as_dict()
+    if args.json:
+        _print_json(data)
+    else:
+        print(selfplay.table(data))
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def _bench(args: argparse.Namespace) -> int:

@@ -48,6 +48,15 @@ def parse_move(position: Position, text: str, rules: Ruleset) -> Move:
     raise NotationError(f"{text!r} is not a legal move for seat {position.turn} under {rules.name} rules")
 
 
+def free_come_outs(position: Position, card: str, rules: Ruleset) -> Iterator[Move]:
+    """Counting (NC rule 9): "after discarding any card you must move one of your pegs to
+    your 'come out' hole for free". ``card`` is the card discarded for it."""
+    generator = _Generator(position, rules)
+    if generator.movers:
+        for key, steps in generator._come_outs():
+            yield Move(parse_card(card), steps, position, key)
+
+
 def mover_seats(position: Position, rules: Ruleset) -> tuple[int, ...]:
     """Whose pegs the seat to play moves: its own until all are home, then the next partner
     clockwise who still has pegs out (000, "Endgame"), or the whole team (Arizona rule 2)."""
@@ -71,11 +80,7 @@ class _State:
 
     @classmethod
     def of(cls, position: Position) -> _State:
-        masks = [0] * position.board.sides
-        for hole, colour in enumerate(position.occupancy):
-            if colour:
-                masks[colour - 1] |= 1 << hole
-        return cls(position.occupancy, position.key, masks)
+        return cls(position.occupancy, position.key, list(position.colour_masks))
 
     def after(self, effect: _Effect) -> _State:
         occupancy = bytearray(self.occupancy)
@@ -122,6 +127,7 @@ class _Generator:
         self.movers = mover_seats(position, rules)
         self.home_mode: HomeMode = rules.home_entry
         self.base = _State.of(position)
+        self.board_holes = self.board.board_holes
 
     # -- the card's options -------------------------------------------------------
 
@@ -307,18 +313,24 @@ class _Generator:
         With ``any_peg`` (the North Carolina ten) that is every peg on the board except
         opponents' pegs in their home, and opponents' pegs stay on the main track.
         """
-        board, occupancy = self.board, state.occupancy
+        board = self.board
+        holes = self._holes_by_seat(state)
         if any_peg:
-            for hole, colour in enumerate(occupancy):
-                if colour:
-                    own_team = colour - 1 in self.team
-                    if own_team or board.is_track(hole):
-                        yield hole, colour - 1, own_team
+            track = board.track_length
+            for seat in board.seats:
+                own_team = seat in self.team
+                for hole in holes[seat]:
+                    if own_team or hole < track:
+                        yield hole, seat, own_team
             return
-        wanted = {seat + 1 for seat in seats}
-        for hole, colour in enumerate(occupancy):
-            if colour in wanted:
-                yield hole, colour - 1, True
+        for seat in seats:
+            for hole in holes[seat]:
+                yield hole, seat, True
+
+    def _holes_by_seat(self, state: _State) -> dict[int, tuple[int, ...]]:
+        if state is self.base:
+            return self.position.holes_by_seat
+        return self.position._derived(state.occupancy).holes_by_seat
 
     def _paths(self, source: int, colour: int, may_home: bool, forward: bool, amount: int) -> tuple[Path, ...]:
         board = self.board
@@ -348,7 +360,7 @@ class _Generator:
         occupancy = state.occupancy
         landing = path.landing
         changes = {landing: colour + 1}
-        if source < board.board_holes:
+        if source < self.board_holes:
             changes[source] = 0
         bumps: list[Bump] = []
         relocated: list[int] = []

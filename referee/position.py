@@ -122,7 +122,11 @@ class Position:
         return derived
 
     def with_turn(self, turn: int) -> Position:
-        return Position(self.board, turn, self.occupancy)
+        if turn not in self.board.seats:
+            raise PositionError(f"turn {turn!r} is not a seat in play {list(self.board.seats)}")
+        moved = self._derived(self.occupancy)
+        object.__setattr__(moved, "turn", turn)
+        return moved
 
     # -- reading ------------------------------------------------------------------
 
@@ -132,7 +136,7 @@ class Position:
         return int.from_bytes(self.occupancy, "little")
 
     @cached_property
-    def _holes_by_seat(self) -> dict[int, tuple[int, ...]]:
+    def holes_by_seat(self) -> dict[int, tuple[int, ...]]:
         by_seat: dict[int, list[int]] = {seat: [] for seat in self.board.seats}
         for hole, colour in enumerate(self.occupancy):
             if colour:
@@ -141,17 +145,31 @@ class Position:
 
     def pegs(self, seat: int) -> tuple[int, ...]:
         """The seat's five holes: track and home holes in board order, then start bins."""
-        on_board = self._holes_by_seat[seat]
+        on_board = self.holes_by_seat[seat]
         return on_board + (self.board.start(seat),) * (PEGS_PER_SEAT - len(on_board))
 
     def on_board(self, seat: int) -> tuple[int, ...]:
-        return self._holes_by_seat[seat]
+        return self.holes_by_seat[seat]
 
     def in_start(self, seat: int) -> int:
-        return PEGS_PER_SEAT - len(self._holes_by_seat[seat])
+        return PEGS_PER_SEAT - len(self.holes_by_seat[seat])
 
     def in_home(self, seat: int) -> int:
-        return sum(1 for hole in self._holes_by_seat[seat] if self.board.is_home(hole))
+        return self._home_counts[seat]
+
+    @cached_property
+    def _home_counts(self) -> dict[int, int]:
+        first_home = self.board.track_length
+        return {seat: sum(1 for hole in holes if hole >= first_home) for seat, holes in self.holes_by_seat.items()}
+
+    @cached_property
+    def colour_masks(self) -> tuple[int, ...]:
+        """For each colour (seat), a bit mask of the holes its pegs occupy."""
+        masks = [0] * self.board.sides
+        for seat, holes in self.holes_by_seat.items():
+            for hole in holes:
+                masks[seat] |= 1 << hole
+        return tuple(masks)
 
     def all_home(self, seat: int) -> bool:
         return self.in_home(seat) == PEGS_PER_SEAT

@@ -118,6 +118,22 @@ class Ruleset:
         powers[card] = replace(powers[card], **changes)
         return replace(self, cards=tuple((name, powers[name]) for name in CARDS))
 
+    def to_mapping(self) -> dict[str, Any]:
+        """Every field, in the house-rules format: ``from_mapping(r.to_mapping()) == r``.
+        Game records store this, so a replay never depends on a preset or file changing."""
+        data: dict[str, Any] = {"base": "basic"}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "cards":
+                data["cards"] = {card: _power_mapping(power) for card, power in value}
+            elif f.name == "decks":
+                data["decks"] = {str(players): count for players, count in value}
+            elif f.name == "counting":
+                data["counting"] = False if value is None else value
+            else:
+                data[f.name] = value
+        return data
+
     @staticmethod
     def preset(name: str) -> Ruleset:
         try:
@@ -281,6 +297,23 @@ def from_mapping(data: Mapping[str, Any]) -> Ruleset:
             raise RulesetError(f"[cards.{card_name}] must be a table")
         rules = rules.with_card(card, **_card_changes(card_name, table))
     return rules
+
+
+def _power_mapping(power: CardPower) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "forward": list(power.forward),
+        "backward": list(power.backward),
+        "come_out": power.come_out,
+        "swap": power.swap,
+        "joker": power.joker,
+    }
+    split = power.split
+    data["split"] = (
+        {"total": split.total, "directions": split.directions, "required": split.required, "any_peg": split.any_peg}
+        if split
+        else False
+    )
+    return data
 
 
 def _check_field(key: str, value: Any) -> Any:

@@ -1,0 +1,156 @@
+"""Bots that can fill an empty seat: ``random`` (any legal action) and ``greedy``.
+
+A bot is asked to ``act`` whenever the game waits on its seat: to draw, play or discard,
+doubt a declaration, or choose a peg to send back to start.
+
+    bot = GreedyBot(random.Random(1))
+    while game.phase != "over":
+        bot.act(game)          # one bot playing every seat
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from referee.board import Board
+from referee.cards import JOKER, RANKS
+from referee.game import Game
+from referee.moves import Move
+
+
+class Bot(Protocol):
+    def act(self, game: Game) -> None: ...
+
+
+class RandomBot:
+    """Plays a random legal card and move; bluffs and doubts now and then."""
+
+    def __init__(self, rng: random.Random, bluff_rate: float = 0.2, doubt_rate: float = 0.2) -> None:
+        self.rng = rng
+        self.bluff_rate = bluff_rate
+        self.doubt_rate = doubt_rate
+
+    def act(self, game: Game) -> None:
+        if game.phase == "draw":
+            game.draw()
+        elif game.phase == "doubt":
+            seat = game.doubter_to_answer
+            assert seat is not None
+            game.respond(seat, self.rng.random() < self.doubt_rate)
+        elif game.phase == "penalty":
+            _send_back(game, self.rng)
+        elif game.phase == "play":
+            self._play(game)
+
+    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move]:
+        return self.rng.choice(options)
+
+    def _play(self, game: Game) -> None:
+        hand = game.hand(game.turn)
+        playable = game.playable()
+        free = [(card, move) for card in sorted(set(hand)) for move in game.free_come_outs(card)]
+        options = [(card, move) for card, moves in sorted(playable.items()) for move in moves]
+        if not options and not free:
+            game.discard(self.choose_discard(game, hand))
+            return
+        if free and (not options or self.rng.random() < 0.5):
+            card, move = self.choose(game, free)
+            game.play(card, move, free=True)
+            return
+        card, move = self.choose(game, options)
+        if game.rules.bluffing and self.rng.random() < self.bluff_rate:
+            card, move = self._bluff(game, hand) or (card, move)
+            declared = move.card
+            game.play(card, move, declared=declared)
+            return
+        game.play(card, move)
+
+    def _bluff(self, game: Game, hand: list[str]) -> tuple[str, Move] | None:
+        declared = self.rng.choice(RANKS)
+        moves = game.legal(declared)
+        if not moves:
+            return None
+        return self.rng.choice(hand), self.rng.choice(moves)
+
+    def choose_discard(self, game: Game, hand: list[str]) -> str:
+        return self.rng.choice(hand)
+
+
+class GreedyBot(RandomBot):
+    """Takes the move that most improves its team's race against the others, keeps jokers
+    for when they pay, and never bluffs."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng, bluff_rate=0.0, doubt_rate=0.1)
+
+    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move]:
+        team = set(game.board.team_of[game.turn])
+        scored = [(gain(game.board, team, move) - (4 if card == JOKER else 0), self.rng.random(), card, move)
+                  for card, move in options]  # fmt: skip
+        best = max(scored, key=lambda entry: entry[:2])
+        return best[2], best[3]
+
+    def choose_discard(self, game: Game, hand: list[str]) -> str:
+        keep = {JOKER, "A", "K", "Q", "J"}
+        spare = [card for card in hand if card not in keep]
+        return self.rng.choice(spare or hand)
+
+
+def progress(board: Board, seat: int, hole: int) -> int:
+    """How far along its journey a peg is: 0 in start, more the closer to home it gets."""
+    track = board.track_length
+    if board.is_start(hole):
+        return 0
+    if board.is_home(hole):
+        return track + 5 + 2 * board.depth(hole)
+    return track - (board.in_spot(seat) - hole) % track
+
+
+def gain(board: Board, team: set[int], move: Move) -> int:
+    """The change in (our progress - theirs) a move makes, from its steps and bumps alone."""
+    colours: dict[int, int | None] = {}  # holes changed by earlier steps of this move
+
+    def colour_at(hole: int) -> int:
+        if board.is_start(hole):
+            return hole - board.board_holes
+        colour = colours[hole] if hole in colours else move.before.colour_at(hole)
+        assert colour is not None
+        return colour
+
+    def moved(seat: int, source: int, target: int) -> int:
+        return _signed(team, seat, progress(board, seat, target) - progress(board, seat, source))
+
+    total = 0
+    for step in move.steps:
+        colour = colour_at(step.source)
+        if step.swap:
+            other = colour_at(step.target)
+            total += moved(colour, step.source, step.target) + moved(other, step.target, step.source)
+            colours[step.source], colours[step.target] = other, colour
+            continue
+        total += moved(colour, step.source, step.target)
+        colours[step.source], colours[step.target] = None, colour
+        for bump in step.bumps:
+            total += moved(bump.seat, bump.source, bump.target)
+            if not board.is_start(bump.target):
+                colours[bump.target] = bump.seat
+    return total
+
+
+def _signed(team: set[int], seat: int, amount: int) -> int:
+    return amount if seat in team else -amount
+
+
+def _send_back(game: Game, rng: random.Random) -> None:
+    """Choose the victim's peg that has come furthest."""
+    penalty = game.penalty
+    assert penalty is not None
+    chooser, victim = penalty
+    board = game.board
+    holes = [hole for hole in game.position.on_board(victim) if board.is_track(hole)]
+    hole = max(holes, key=lambda h: (progress(board, victim, h), rng.random()))
+    game.send_to_start(chooser, board.hole_name(hole))
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}

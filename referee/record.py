@@ -1,0 +1,110 @@
+"""Game records as JSON lines, one event a line, and their replay as text.
+
+A record holds everything needed to rebuild a game exactly (``Game.from_events``): the
+start (players, teams, the full rule set, card mode, seed), the deal and stock order,
+and every draw, play, move, bump, discard, doubt and win.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from referee.game import Event, Game, GameError
+from referee.render import picture
+
+
+class RecordError(ValueError):
+    """A record file that cannot be read as a game."""
+
+
+def dumps(events: Iterable[Event]) -> str:
+    return "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in events)
+
+
+def write(path: str | Path, events: Iterable[Event]) -> None:
+    Path(path).write_text(dumps(events), encoding="utf-8")
+
+
+def read(path: str | Path) -> list[Event]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read record {str(path)!r}: {error.strerror}") from None
+    return loads(text, str(path))
+
+
+def loads(text: str, name: str = "record") -> list[Event]:
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"{name} line {number}: not JSON ({error.msg})") from None
+        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+            raise RecordError(f"{name} line {number}: an event is an object with an 'event' name")
+        events.append(event)
+    return events
+
+
+def replay(events: list[Event]) -> Game:
+    try:
+        return Game.from_events(events)
+    except GameError as error:
+        raise RecordError(str(error)) from None
+
+
+def narrate(events: list[Event]) -> Iterator[str]:
+    """The game move by move, with a picture of the board after each turn."""
+    game = replay(events[:1])
+    pending: list[str] = []
+    for event in events[1:]:
+        line = _describe(event)
+        if event["event"] == "turn" and pending:
+            yield from pending
+            yield picture(game.position)
+            yield ""
+            pending = []
+        try:
+            game.replay_event(event)
+        except GameError as error:
+            raise RecordError(str(error)) from None
+        if line:
+            pending.append(line)
+    yield from pending
+    yield picture(game.position)
+
+
+def _describe(event: dict[str, Any]) -> str | None:
+    kind, seat = event["event"], event.get("seat")
+    if kind == "turn":
+        return f"-- turn {event['number']}: seat {seat}{' (extra turn)' if event['extra'] else ''}"
+    if kind == "draw":
+        return f"   seat {seat} draws {event['card']}"
+    if kind == "play" and "declared" in event:
+        return f"   seat {seat} plays face down, declaring {event['declared']}"
+    if kind == "move":
+        return f"   seat {seat}: {event['text']}" + (" (free come-out)" if event.get("free") else "")
+    if kind == "bump":
+        return f"   seat {seat} bumped from {event['from']} to {'start' if event['to'].startswith('S') else event['to']}"
+    if kind == "discard":
+        return f"   seat {seat} discards {event.get('card') or 'a card'} without moving"
+    if kind == "doubt":
+        return f"   seat {seat} {'doubts' if event['doubt'] else 'lets it pass'}"
+    if kind == "reveal":
+        return f"   the card is {event['card']}"
+    if kind == "penalty":
+        return f"   seat {event['by']} sends seat {seat}'s peg on {event['hole']} back to start"
+    if kind == "extra":
+        return f"   seat {seat} may take an extra turn"
+    if kind == "reshuffle":
+        return "   the played cards are reshuffled into a new stock"
+    if kind == "win":
+        return f"== team {event['team']} wins"
+    if kind == "undo":
+        return "   (the last turn is taken back)"
+    return None

@@ -1,0 +1,132 @@
+"""``pegs selfplay``: bots play whole games; statistics and throughput.
+
+    pegs selfplay --players 4 --rules basic --games 100 --seed 1 --bot greedy
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from referee.bots import BOTS
+from referee.cards import JOKER
+from referee.game import Game
+from referee.rulesets import Ruleset
+
+MAX_ACTIONS = 200_000  # a game that long is a bug, not a slow game
+
+
+@dataclass
+class GameStats:
+    seed: int
+    turns: int
+    moves: int
+    bumps: int
+    jokers: int
+    generations: int
+    seconds: float
+    winner: tuple[int, ...]
+    finisher: int
+
+
+@dataclass
+class Summary:
+    players: int
+    rules: str
+    bot: str
+    games: list[GameStats] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        games, seconds = self.games, sum(g.seconds for g in self.games)
+        teams = Counter(" ".join(map(str, g.winner)) for g in games)
+        seats = Counter(g.finisher for g in games)
+        return {
+            "players": self.players,
+            "rules": self.rules,
+            "bot": self.bot,
+            "games": len(games),
+            "turns_per_game": _spread([g.turns for g in games]),
+            "bumps_per_game": _spread([g.bumps for g in games]),
+            "jokers_per_game": _spread([g.jokers for g in games]),
+            "win_rate_by_team": {team: round(n / len(games), 3) for team, n in sorted(teams.items())},
+            "win_rate_by_seat": {str(seat): round(n / len(games), 3) for seat, n in sorted(seats.items())},
+            "median_game_ms": round(statistics.median(g.seconds for g in games) * 1000, 2),
+            "games_per_s": round(len(games) / seconds, 2),
+            "moves_per_s": round(sum(g.moves for g in games) / seconds, 1),
+            "generations_per_s": round(sum(g.generations for g in games) / seconds, 1),
+        }
+
+
+def play_one(rules: Ruleset, players: int, seed: int, bot_name: str) -> tuple[Game, GameStats]:
+    """One digital game, every seat played by the same kind of bot."""
+    bot = BOTS[bot_name](random.Random(seed))
+    start = time.perf_counter()
+    game = Game(rules, players, seed=seed)
+    for _ in range(MAX_ACTIONS):
+        if game.phase == "over":
+            break
+        bot.act(game)
+    else:
+        raise RuntimeError(f"seed {seed}: no winner after {MAX_ACTIONS} actions")
+    seconds = time.perf_counter() - start
+    events = game.events
+    moves = [e for e in events if e["event"] == "move"]
+    stats = GameStats(
+        seed=seed,
+        turns=game.turn_number,
+        moves=len(moves),
+        bumps=sum(1 for e in events if e["event"] == "bump"),
+        jokers=sum(1 for e in moves if e["text"].startswith(JOKER)),
+        generations=game.generations,
+        seconds=seconds,
+        winner=game.winner or (),
+        finisher=moves[-1]["seat"] if moves else -1,
+    )
+    return game, stats
+
+
+def run(players: int, rules: Ruleset, games: int, seed: int, bot: str) -> Summary:
+    summary = Summary(players, rules.name, bot)
+    for index in range(games):
+        summary.games.append(play_one(rules, players, seed + index, bot)[1])
+    return summary
+
+
+def table(data: dict[str, Any]) -> str:
+    turns, bumps, jokers = data["turns_per_game"], data["bumps_per_game"], data["jokers_per_game"]
+    lines = [
+        f"{data['games']} games, {data['players']} players, {data['rules']} rules, {data['bot']} bots",
+        f"turns per game     median {turns['median']}  (min {turns['min']}, max {turns['max']})",
+        f"bumps per game     median {bumps['median']}",
+        f"jokers per game    median {jokers['median']}",
+        "wins by team       " + ", ".join(f"[{t}] {r:.0%}" for t, r in data["win_rate_by_team"].items()),
+        "winning move by    " + ", ".join(f"seat {s} {r:.0%}" for s, r in data["win_rate_by_seat"].items()),
+        (
+            f"throughput         {data['games_per_s']} games/s, {data['moves_per_s']} moves/s, "
+            f"{data['generations_per_s']} legal-move generations/s"
+        ),
+        f"median game        {data['median_game_ms']} ms",
+    ]
+    return "\n".join(lines)
+
+
+def _spread(values: list[int]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def progress_bar(out: TextIO, done: int, total: int, width: int = 30) -> None:
+    """A one-line bar redrawn in place; the last call ends the line."""
+    filled = width * done // total
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        out.write("\n")
+    out.flush()
+
+
+def wants_progress(games: int, stream: TextIO = sys.stderr) -> bool:
+    return games > 1 and stream.isatty()

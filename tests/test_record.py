@@ -1,0 +1,73 @@
+"""Game records: JSON lines in, the same game out; ``pegs replay`` and ``pegs selfplay``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import Ruleset
+from referee.record import RecordError, loads, narrate, read, replay, write
+from referee.selfplay import play_one
+
+PEGS = [sys.executable, "-m", "referee.cli"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PEGS, *args], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_record_round_trips_through_a_file(tmp_path: Path) -> None:
+    game, _ = play_one(Ruleset.preset("arizona"), 4, 11, "greedy")
+    write(tmp_path / "g.jsonl", game.events)
+    lines = (tmp_path / "g.jsonl").read_text().splitlines()
+    assert [json.loads(line)["event"] for line in lines[:3]] == ["start", "deal", "turn"]
+    again = replay(read(tmp_path / "g.jsonl"))
+    assert again.position == game.position and again.winner == game.winner
+
+
+def test_narration_shows_each_turn_and_the_board() -> None:
+    game, _ = play_one(Ruleset.preset("basic"), 4, 5, "greedy")
+    text = "\n".join(narrate(game.events))
+    assert "-- turn 1: seat 0" in text and f"== team {list(game.winner or ())} wins" in text
+    assert text.count("side    ---^----*---------") == game.turn_number
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("not json\n", "line 1: not JSON"),
+        ('{"event": "turn"}\n', "starts with a start event"),
+        ('[1, 2]\n', "an event is an object"),
+    ],
+)
+def test_bad_records_are_refused(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        replay(loads(text))
+
+
+def test_a_tampered_record_is_refused() -> None:
+    game, _ = play_one(Ruleset.preset("basic"), 4, 5, "greedy")
+    events = list(game.events)
+    moves = [i for i, e in enumerate(events) if e["event"] == "move"]
+    events[moves[3]] = {**events[moves[3]], "text": "K S0-T0:9"}
+    with pytest.raises(RecordError, match=r"event \d+ \(move\)"):
+        replay(events)
+
+
+def test_selfplay_and_replay_commands(tmp_path: Path) -> None:
+    done = run("selfplay", "--players", "4", "--rules", "basic", "--games", "2", "--seed", "3",
+               "--bot", "random", "--json", "--record", str(tmp_path))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    stats = json.loads(done.stdout)
+    assert stats["games"] == 2 and stats["games_per_s"] > 0 and stats["generations_per_s"] > 0
+    assert set(stats["win_rate_by_team"]) <= {"0 2", "1 3"}
+    shown = run("replay", str(tmp_path / "game-3.jsonl"))
+    assert shown.returncode == 0 and "wins" in shown.stdout
+    missing = run("replay", str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2 and "cannot read record" in missing.stderr
+    table = run("selfplay", "--games", "1", "--bot", "greedy")
+    assert "games/s" in table.stdout and "legal-move generations/s" in table.stdout
