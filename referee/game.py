@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from referee.board import Board
-from referee.cards import JOKER, build_deck, deal, parse_card, shuffled
+from referee.cards import CARDS, JOKER, build_deck, deal, parse_card, shuffled
 from referee.movegen import free_come_outs, legal_moves, parse_move
 from referee.moves import Move, NotationError
 from referee.position import Position
@@ -234,8 +234,6 @@ class Game:
 
     def explain(self, result: Position, card: str | None = None) -> list[Move]:
         """Every legal move (of ``card``, or of any card) that leads to ``result``."""
-        from referee.cards import CARDS
-
         cards = [parse_card(card)] if card else list(CARDS)
         found = [move for c in cards for move in legal_moves(self.position, c, self.rules)
                  if move.result.occupancy == result.occupancy]  # fmt: skip
@@ -310,7 +308,10 @@ class Game:
         assert penalty is not None
         if seat != penalty.chooser:
             raise GameError(f"seat {penalty.chooser} chooses the peg, not seat {seat}")
-        index = self.board.hole_index(hole)
+        try:
+            index = self.board.hole_index(hole)
+        except ValueError as error:
+            raise GameError(str(error)) from None
         if not self.board.is_track(index) or self.position.colour_at(index) != penalty.victim:
             raise GameError(f"{hole} does not hold a peg of seat {penalty.victim} on the track")
         self._emit({"event": "penalty", "seat": penalty.victim, "hole": hole, "by": seat})
@@ -358,7 +359,7 @@ class Game:
         for number, event in enumerate(events, 1):
             try:
                 game.replay_event(event)
-            except (GameError, NotationError, KeyError, TypeError, ValueError) as error:
+            except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
                 raise GameError(f"event {number} ({event.get('event')}): {error}") from None
         return game
 
