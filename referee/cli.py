@@ -1,6 +1,7 @@
 """The ``pegs`` command.
 
     pegs moves position.json --card 7 --rules arizona
+    pegs track position.json --events events.txt --card 7 --rules arizona
     pegs selfplay --players 4 --rules basic --games 100 --seed 1 --bot greedy --record games/
     pegs replay games/game-1.jsonl
     pegs bench
@@ -24,8 +25,9 @@ from referee.moves import NotationError
 from referee.position import Position, PositionError
 from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
+from referee.tracker import EventsError
 
-USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError)
+USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
 
 
 class UsageError(Exception):
@@ -61,6 +63,13 @@ def _build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--card", required=True, help=" ".join(CARDS))
     moves.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     moves.set_defaults(func=_moves)
+
+    track = commands.add_parser("track", help="feed sensor events to the tracker and judge the board, as JSON")
+    track.add_argument("position", help="position file (JSON), - for stdin, or the JSON itself")
+    track.add_argument("--events", required=True, help="events file: '[ms] lift HOLE' / '[ms] place HOLE' lines")
+    track.add_argument("--card", help="the card declared; without it, any card may explain the move")
+    track.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
+    track.set_defaults(func=_track)
 
     replay = commands.add_parser("replay", help="print a recorded game move by move, with the board after each turn")
     replay.add_argument("record", help="a game record (JSON lines)")
@@ -102,6 +111,28 @@ def _moves(args: argparse.Namespace) -> int:
     rules = Ruleset.load(args.rules)
     position = read_position(args.position)
     _print_json({"moves": [move.to_json() for move in legal_moves(position, card, rules)]})
+    return 0
+
+
+def _track(args: argparse.Namespace) -> int:
+    from referee.physical import PhysicalBoard
+    from referee.tracker import Tracker, parse_events
+
+    rules = Ruleset.load(args.rules)
+    card = parse_card(args.card) if args.card else None
+    position = read_position(args.position)
+    try:
+        text = Path(args.events).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"pegs: cannot read events {args.events!r}: {error.strerror}") from None
+    events = parse_events(text, PhysicalBoard(position.board))
+    tracker = Tracker(position, rules, card=card)
+    for event in events:
+        tracker.feed(event)
+    last = events[-1].ms if events else 0
+    report = tracker.poll(last + tracker.settle_ms).to_json()  # as if the board had then settled
+    report.pop("committed", None)
+    _print_json(report)
     return 0
 
 
