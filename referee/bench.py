@@ -7,6 +7,7 @@ a ten (which must be split over any two pegs), 32 pegs on the track.
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
 from dataclasses import dataclass
@@ -90,26 +91,52 @@ def run_case(case: BenchCase, repeat: int | None = None) -> dict[str, Any]:
         start = time.perf_counter()
         moves = sum(1 for card in case.cards for _ in legal_moves(position, card, rules))
         timings.append(time.perf_counter() - start)
-    timings.sort()
+    return {**_timings(case.name, timings, "runs"), "rules": case.rules, "cards": list(case.cards), "moves": moves}
+
+
+def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[str, Any]]:
+    """The tracker on the worst position: every sensor event of ``moves`` random legal
+    moves carried out by hand, and the set-up of each turn (indexing the legal results)."""
+    from referee.physical import by_hand
+    from referee.tracker import Tracker
+
+    worst = CASES[-1]
+    position = Position.from_json(worst.position)
+    rules = Ruleset.preset(worst.rules)
+    rng = random.Random(seed)
+    choices = list(legal_moves(position, "10", rules))
+    setups: list[float] = []
+    events: list[float] = []
+    for _ in range(moves):
+        move = rng.choice(choices)
+        start = time.perf_counter()
+        tracker = Tracker(position, rules, card=card)
+        setups.append(time.perf_counter() - start)
+        for event in by_hand(position, move, rng, bounces=2):
+            start = time.perf_counter()
+            tracker.feed(event)
+            events.append(time.perf_counter() - start)
+    label = f"card {card}" if card else "no card declared"
+    return [_timings(f"tracker: one sensor event, worst case, {label}", events, "events"),
+            _timings(f"tracker: turn set-up, worst case, {label}", setups, "turns")]  # fmt: skip
+
+
+def _timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
+    timings = sorted(timings)
     p99 = timings[min(len(timings) - 1, round(0.99 * (len(timings) - 1)))]
-    return {
-        "name": case.name,
-        "rules": case.rules,
-        "cards": list(case.cards),
-        "moves": moves,
-        "runs": len(timings),
-        "median_ms": round(statistics.median(timings) * 1000, 3),
-        "p99_ms": round(p99 * 1000, 3),
-    }
+    return {"name": name, unit: len(timings), "runs": len(timings),
+            "median_ms": round(statistics.median(timings) * 1000, 3), "p99_ms": round(p99 * 1000, 3)}  # fmt: skip
 
 
 def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
-    return [run_case(case, repeat) for case in CASES]
+    tracker_moves = max(5, min(40, repeat or 40))
+    return ([run_case(case, repeat) for case in CASES]
+            + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4)))  # fmt: skip
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    rows = [("position", "moves", "median ms", "p99 ms")]
-    rows += [(r["name"], str(r["moves"]), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}") for r in results]
+    rows = [("what", "count", "median ms", "p99 ms")]
+    rows += [(r["name"], str(r.get("moves", r["runs"])), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}") for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))

@@ -64,6 +64,11 @@ class Move:
         self._result: Position | None = None
 
     @property
+    def key(self) -> int:
+        """The resulting occupancy as one integer (``Position.key`` of the result)."""
+        return self._key
+
+    @property
     def bumps(self) -> tuple[Bump, ...]:
         return tuple(bump for step in self.steps for bump in step.bumps)
 

@@ -11,16 +11,29 @@ mask is one ``translate`` away, and set algebra is integer algebra.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 from referee.board import PEGS_PER_SEAT, Board, BoardError
+from referee.moves import Move
 from referee.position import Position
 
 ANY_PEG = bytes([0] + [1] * 255)  # bytes.translate table: occupied -> 1
 _START_RE = re.compile(r"^S(\d+):(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class SensorEvent:
+    """What the sensor layer reports: a lift or place of a hole, a full snapshot of the
+    occupied holes, or the "done" button. Holes are physical indices (PhysicalBoard)."""
+
+    ms: int
+    kind: Literal["lift", "place", "snapshot", "done"]
+    holes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,3 +102,80 @@ class PhysicalBoard:
         for seat in position.board.seats:
             mask |= self.mask(self.start_holes(seat)[: position.in_start(seat)])
         return mask
+
+
+# -- carrying out a move by hand ---------------------------------------------------------
+
+
+def transfers(position: Position, move: Move, physical: PhysicalBoard, rng: random.Random) -> list[tuple[int, int]]:
+    """(from, to) physical holes of every peg the move displaces, net of chains: a peg
+    from start comes out of any filled start hole of its seat, a peg bumped to start goes
+    into any free one."""
+    board = position.board
+    occupied = set(physical.holes(physical.fill(position)))
+    # Which physical peg (named by the hole it started in) sits where, as the steps apply.
+    where: dict[int, int] = {hole: hole for hole in occupied}  # current hole -> peg
+    start_full = {seat: [h for h in physical.start_holes(seat) if h in occupied] for seat in board.seats}
+    start_free = {seat: [h for h in physical.start_holes(seat) if h not in occupied] for seat in board.seats}
+
+    def out_of_start(seat: int) -> int:
+        hole = start_full[seat].pop(rng.randrange(len(start_full[seat])))
+        start_free[seat].append(hole)
+        return hole
+
+    def into_start(seat: int) -> int:
+        hole = start_free[seat].pop(rng.randrange(len(start_free[seat])))
+        start_full[seat].append(hole)
+        return hole
+
+    for step in move.steps:
+        if step.swap:
+            where[step.source], where[step.target] = where[step.target], where[step.source]
+            continue
+        owner = board.owner(step.source)
+        source = out_of_start(owner) if owner is not None and board.is_start(step.source) else step.source
+        peg = where.pop(source)
+        carried = where.pop(step.target, None)
+        where[step.target] = peg
+        for bump in step.bumps:  # the chain, in order: each bumped peg knocks on the next
+            assert carried is not None
+            target = into_start(bump.seat) if board.is_start(bump.target) else bump.target
+            victim, carried = carried, where.pop(target, None)
+            where[target] = victim
+    return [(peg, hole) for hole, peg in where.items() if peg != hole]
+
+
+def by_hand(position: Position, move: Move, rng: random.Random, bounces: int = 0) -> list[SensorEvent]:
+    """A plausible sequence of sensor events carrying out ``move``: lifts and places in a
+    random order a person could follow (a hole holds one peg), with ``bounces`` random
+    bounces of other pegs. Tests, benchmarks and the simulated board use it."""
+    physical = PhysicalBoard(position.board)
+    pending = dict(transfers(position, move, physical, rng))  # peg (its first hole) -> destination
+    occupied = set(physical.holes(physical.fill(position)))
+    in_hand: set[int] = set()
+    events: list[SensorEvent] = []
+    ms = 0
+    bounces_left = bounces
+    while pending or in_hand:
+        ms += rng.randint(20, 400)
+        lifts = [peg for peg in pending if peg not in in_hand and peg in occupied]
+        places = [peg for peg in in_hand if pending[peg] not in occupied]
+        if bounces_left and rng.random() < 0.15:
+            bounces_left -= 1
+            still = sorted(occupied - set(pending))
+            if still:
+                hole = rng.choice(still)
+                events += [SensorEvent(ms, "lift", (hole,)), SensorEvent(ms + 3, "place", (hole,))]
+                continue
+        if places and (not lifts or rng.random() < 0.5):
+            peg = rng.choice(sorted(places))
+            hole = pending.pop(peg)
+            in_hand.discard(peg)
+            occupied.add(hole)
+            events.append(SensorEvent(ms, "place", (hole,)))
+        else:
+            peg = rng.choice(sorted(lifts))
+            in_hand.add(peg)
+            occupied.discard(peg)
+            events.append(SensorEvent(ms, "lift", (peg,)))
+    return events

@@ -30,10 +30,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from referee.board import PEGS_PER_SEAT, Board
 from referee.cards import CARDS
 from referee.movegen import legal_moves, mover_seats
 from referee.moves import Move
-from referee.physical import PhysicalBoard
+from referee.physical import ANY_PEG, PhysicalBoard, SensorEvent
 from referee.position import Position
 from referee.rulesets import Ruleset
 
@@ -41,16 +42,6 @@ Status = Literal["synced", "moving", "move", "ambiguous", "illegal"]
 Role = Literal["selected", "destination", "bump", "wrong", "put-back"]
 SETTLE_MS = 700
 MAX_WORLDS = 256
-
-
-@dataclass(frozen=True, slots=True)
-class SensorEvent:
-    """What the sensor layer reports: a lift or place of a hole, a full snapshot of the
-    occupied holes, or the "done" button. Holes are physical indices (PhysicalBoard)."""
-
-    ms: int
-    kind: Literal["lift", "place", "snapshot", "done"]
-    holes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -107,30 +98,48 @@ class _Turn:
 
     def __init__(self, physical: PhysicalBoard, position: Position, moves: Iterable[Move]) -> None:
         self.position = position
-        board_mask = physical.board_mask(position.occupancy)
-        self.mask = board_mask
-        self.starts = tuple(position.in_start(s) if s in position.board.seats else 0 for s in range(position.board.sides))
+        board = position.board
+        self.mask = physical.board_mask(position.occupancy)
+        self.starts = _start_counts(board, position.occupancy)
         self.candidates: list[_Candidate] = []
         self.by_signature: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
         self.by_changed: dict[int, list[_Candidate]] = {}
-        base = int.from_bytes(position.occupancy, "little")
-        seen: set[bytes] = set()
-        sides = position.board.sides
+        base, size = position.key, board.board_holes
+        self.by_start: dict[tuple[int, int], list[_Candidate]] = {}  # (side, +1 or -1) -> results
+        seen: set[int] = set()
         for move in moves:
-            after = move.result
-            if after.occupancy in seen:
+            key = move.key
+            if key in seen:
                 continue
-            seen.add(after.occupancy)
-            changed_bytes = (base ^ int.from_bytes(after.occupancy, "little")).to_bytes(len(after.occupancy), "little")
-            bumped = physical.mask(b.target for b in move.bumps if not position.board.is_start(b.target))
-            starts = tuple(after.in_start(s) if s in position.board.seats else 0 for s in range(sides))
-            candidate = _Candidate(move, after.occupancy, physical.board_mask(after.occupancy), starts,
-                                   physical.board_mask(changed_bytes), bumped)  # fmt: skip
+            seen.add(key)
+            occupancy = key.to_bytes(size, "little")
+            difference = base ^ key
+            changed = int.from_bytes(difference.to_bytes(size, "little").translate(ANY_PEG), "little")
+            starts, bumped = list(self.starts), 0
+            for step in move.steps:
+                if step.source >= size:
+                    starts[step.source - size] -= 1
+                for bump in step.bumps:
+                    if bump.target >= size:
+                        starts[bump.seat] += 1
+                    else:
+                        bumped |= 1 << (8 * bump.target)
+            candidate = _Candidate(move, occupancy, int.from_bytes(occupancy.translate(ANY_PEG), "little"),
+                                   tuple(starts), changed, bumped)  # fmt: skip
             self.candidates.append(candidate)
-            self.by_signature.setdefault((candidate.mask, starts), []).append(candidate)
-            for hole in physical.holes(candidate.changed):
+            self.by_signature.setdefault((candidate.mask, candidate.starts), []).append(candidate)
+            while difference:  # index by each hole whose colour the move changes
+                hole = ((difference & -difference).bit_length() - 1) // 8
+                difference &= ~(0xFF << (8 * hole))
                 self.by_changed.setdefault(hole, []).append(candidate)
-        self.start_movers = [c for c in self.candidates if c.starts != self.starts]
+            for side, (before, after) in enumerate(zip(self.starts, starts)):
+                if before != after:
+                    self.by_start.setdefault((side, 1 if after > before else -1), []).append(candidate)
+
+
+def _start_counts(board: Board, occupancy: bytes) -> tuple[int, ...]:
+    """Pegs in start per side (0 for sides nobody plays)."""
+    return tuple(PEGS_PER_SEAT - occupancy.count(side + 1) if side in board.seats else 0 for side in range(board.sides))
 
 
 class _Worlds:
@@ -358,16 +367,20 @@ class Tracker:
         elif new:
             pool = turn.by_changed.get(self.physical.holes(new)[0], [])
         elif starts != turn.starts:
-            pool = turn.start_movers
+            pool = self._start_pool(turn, starts)
         else:
             pool = []
-        found = []
-        for candidate in pool:
-            if new & ~candidate.mask or emptied & ~candidate.changed:
-                continue
-            if all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, candidate.starts)):
-                found.append(candidate)
-        return found
+        if starts == turn.starts:
+            return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)]
+        return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)
+                and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))]  # fmt: skip
+
+    def _start_pool(self, turn: _Turn, starts: tuple[int, ...]) -> list[_Candidate]:
+        """Results that take pegs out of (or send pegs to) a start area whose count changed."""
+        for side, (now, before) in enumerate(zip(starts, turn.starts)):
+            if now != before:
+                return turn.by_start.get((side, 1 if now > before else -1), [])
+        return []
 
     def _guide(self, candidates: list[_Candidate], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
         physical = self.physical
@@ -393,9 +406,13 @@ class Tracker:
         back = self._fixes(board, starts, turn.mask, turn.starts)
         guidance: dict[str, Role] = {fix.hole: ("wrong" if fix.action == "remove" else "put-back") for fix in back}
         forward: tuple[Fix, ...] = ()
-        if turn.candidates:
-            nearest = min(turn.candidates, key=lambda c: ((board ^ c.mask).bit_count() +
-                                                          sum(abs(a - b) for a, b in zip(starts, c.starts))))  # fmt: skip
+        # The nearest legal result changes at least one of the holes that differ now.
+        pool = {id(c): c for hole in self.physical.holes(board ^ turn.mask) for c in turn.by_changed.get(hole, ())}
+        if not pool and starts != turn.starts:
+            pool = {id(c): c for c in self._start_pool(turn, starts)}
+        if pool:
+            nearest = min(pool.values(), key=lambda c: ((board ^ c.mask).bit_count() +
+                                                       sum(abs(a - b) for a, b in zip(starts, c.starts))))  # fmt: skip
             forward = self._fixes(board, starts, nearest.mask, nearest.starts)
         return Report("illegal", guidance=guidance, back=back, forward=forward)
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from conftest import position
 
 from referee import Position, Ruleset
-from referee.physical import PhysicalBoard
-from referee.tracker import Report, SensorEvent, Tracker, parse_events
+from referee.physical import PhysicalBoard, SensorEvent
+from referee.tracker import Report, Tracker, parse_events
 
 S = "S"
 BASIC = Ruleset.preset("basic")
