@@ -129,9 +129,13 @@ def _timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
 
 
 def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
+    from firmware_bridge.bench import link_latency
+    from hardware.bench import render_frame
+
     tracker_moves = max(5, min(40, repeat or 40))
     return ([run_case(case, repeat) for case in CASES]
-            + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4)))  # fmt: skip
+            + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
+            + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))])  # fmt: skip
 
 
 def table(results: list[dict[str, Any]]) -> str:

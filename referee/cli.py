@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from referee import wiring_commands
 from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
 from referee.movegen import legal_moves
@@ -26,8 +27,10 @@ from referee.position import Position, PositionError
 from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
 from referee.tracker import EventsError
+from referee.wiring_commands import WiringError
 
 USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
+
 
 
 class UsageError(Exception):
@@ -49,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except USAGE_ERRORS as error:
         print(f"pegs: {error}", file=sys.stderr)
+        return 2
+    except WiringError as error:
+        print(str(error), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
@@ -84,6 +90,8 @@ def _build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--json", action="store_true", help="print JSON instead of a table")
     selfplay.add_argument("--record", metavar="DIR", help="save each game's record as DIR/game-<seed>.jsonl")
     selfplay.set_defaults(func=_selfplay)
+
+    wiring_commands.add_commands(commands)
 
     bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -1,0 +1,326 @@
+"""The pixels beside the holes: frames, a renderer for the tracker's guidance, a current cap.
+
+    from hardware.layout import default_layout
+    from hardware.leds import MemoryStrip, Renderer
+
+    layout = default_layout(4)
+    strip = MemoryStrip(layout.pixels)            # or NeoPixelStrip(layout.pixels, "D18")
+    lights = Renderer(layout, brightness=0.5, max_amps=2.0)
+    strip.show(lights.render({"T0:8": "selected", "T0:13": "destination"}, turn=0))
+    strip.frame[layout.pixel("T0:13")]            # (0, 127, 0): green, at half brightness
+    strip.show(lights.render({"T0:8": "selected", "T0:13": "destination"}, turn=0))  # same: not written
+
+A frame is a tuple of ``(r, g, b)`` tuples, one per pixel of the chain, each 0..255.
+``PixelStrip.show(frame)`` writes a frame only when it differs from the last one written;
+``write(colours)`` always writes (it is what a backend implements).
+
+Backends
+--------
+``NeoPixelStrip`` uses adafruit-circuitpython-neopixel through Blinka:
+
+- Pi 4 and older: Blinka drives rpi_ws281x (``pip install rpi_ws281x``, the project's ``pi``
+  extra). Use GPIO18 (``"D18"``, PWM; needs root) or GPIO10 (``"D10"``, SPI; no root, but
+  enable SPI and fix the core clock: ``core_freq=500``/``core_freq_min=500`` on a Pi 4).
+  GPIO12 and GPIO21 also work with rpi_ws281x.
+- Pi 5: Blinka's ``neopixel_write`` uses adafruit-blinka-raspberry-pi5-neopixel, which
+  drives the RP1's PIO and works on any GPIO (four strips at most); the same code runs.
+
+``NeoPixelSpiStrip`` uses adafruit-circuitpython-neopixel-spi: the pixels' data line on the
+SPI MOSI pin (GPIO10), each NeoPixel bit sent as one SPI byte at 6.4 MHz. It needs only
+``/dev/spidev0.0`` (``dtparam=spi=on``), no root and no DMA, and works on every Pi incl. the 5.
+
+``MemoryStrip`` keeps the last frame and a frame counter, for tests, the simulated board
+and the web page's mirror of the LEDs.
+
+Power
+-----
+The estimate follows Adafruit's NeoPixel Überguide ("Powering NeoPixels"): a pixel draws
+up to 60 mA at full white, i.e. about 20 mA per fully lit colour channel, scaling linearly
+with the channel value; and "about 1 milliamp per NeoPixel" for the driver logic even when
+dark ("Sipping Power with NeoPixels": under 1 mA). So 224 pixels at full white would
+draw 224 x 61 mA = 13.7 A. ``Renderer`` applies ``brightness`` first, then scales the whole
+frame down so the estimate stays within ``max_amps``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Self
+
+from hardware.layout import COME_OUT, Layout
+
+RGB = tuple[int, int, int]
+Frame = tuple[RGB, ...]
+BLACK: RGB = (0, 0, 0)
+
+ROLES = ("selected", "destination", "bump", "wrong", "put-back", "hint")
+ROLE_COLOURS: Mapping[str, RGB] = {
+    "selected": (160, 0, 255),  # violet: the hole a peg was lifted from
+    "destination": (0, 255, 0),  # green: a legal destination
+    "bump": (255, 110, 0),  # amber: where a bumped peg must go
+    "wrong": (255, 0, 0),  # red: a peg that should not be there
+    "put-back": (255, 255, 255),  # white: where a peg must go back
+    "hint": (0, 60, 255),  # blue: a hint or the bot's move
+}
+SEAT_COLOURS: tuple[RGB, ...] = (
+    (255, 0, 0),  # seat 0 red
+    (0, 0, 255),  # seat 1 blue
+    (0, 255, 0),  # seat 2 green
+    (255, 180, 0),  # seat 3 yellow
+    (200, 0, 255),  # seat 4 purple
+    (0, 220, 255),  # seat 5 cyan
+    (255, 70, 0),  # seat 6 orange
+    (255, 255, 255),  # seat 7 white
+)
+
+
+# -- power ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PowerModel:
+    """Current drawn by WS2812-type pixels: linear in each channel's value, plus idle logic."""
+
+    ma_per_channel: float = 20.0  # one colour channel at 255 (Überguide: 60 mA per white pixel)
+    idle_ma: float = 1.0  # per pixel, even when dark
+
+    def amps(self, frame: Sequence[RGB]) -> float:
+        lit = sum(r + g + b for r, g, b in frame)
+        return (len(frame) * self.idle_ma + lit * self.ma_per_channel / 255) / 1000
+
+
+def limit_current(frame: Sequence[RGB], max_amps: float, model: PowerModel = PowerModel()) -> Frame:
+    """The frame scaled down, all pixels alike, so its estimated current is at most ``max_amps``."""
+    frame = tuple(frame)
+    lit = sum(r + g + b for r, g, b in frame)
+    if lit == 0:
+        return frame
+    budget_ma = max_amps * 1000 - len(frame) * model.idle_ma
+    lit_ma = lit * model.ma_per_channel / 255
+    if lit_ma <= budget_ma:
+        return frame
+    if budget_ma <= 0:
+        return (BLACK,) * len(frame)
+    scale = budget_ma / lit_ma
+    return tuple(BLACK if p == BLACK else (int(p[0] * scale), int(p[1] * scale), int(p[2] * scale)) for p in frame)
+
+
+# -- strips --------------------------------------------------------------------------------
+
+
+class PixelStrip:
+    """A chain of ``n`` pixels. Subclasses implement ``write``; ``show`` skips repeats."""
+
+    def __init__(self, n: int) -> None:
+        if n <= 0:
+            raise ValueError(f"a strip needs at least one pixel, not {n}")
+        self.n = n
+        self._last: Frame | None = None
+        self._lock = threading.Lock()  # the sensor thread and the web may both show frames
+        self.writes = 0
+
+    def show(self, frame: Sequence[RGB]) -> bool:
+        """Write ``frame`` unless it equals the last frame written; True if written."""
+        frame = frame if isinstance(frame, tuple) else tuple(frame)
+        if len(frame) != self.n:
+            raise ValueError(f"a frame for this strip has {self.n} pixels, not {len(frame)}")
+        with self._lock:
+            if frame == self._last:
+                return False
+            self.write(frame)
+            self._last = frame
+            self.writes += 1
+            return True
+
+    def write(self, colours: Sequence[RGB]) -> None:
+        """Send every pixel's colour to the hardware now."""
+        raise NotImplementedError
+
+    def clear(self) -> bool:
+        return self.show((BLACK,) * self.n)
+
+    @property
+    def last(self) -> Frame | None:
+        """The last frame written by ``show``."""
+        return self._last
+
+    def close(self) -> None:
+        """Turn the pixels off and release the hardware."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class MemoryStrip(PixelStrip):
+    """Pixels in memory: the simulated board, tests, and the web page's mirror of the LEDs."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.frame: Frame = (BLACK,) * n
+        self.frames = 0  # frames written; the web page polls it to see that something changed
+
+    def write(self, colours: Sequence[RGB]) -> None:
+        self.frame = tuple(colours)
+        self.frames += 1
+
+    def hex(self) -> list[str]:
+        """``["#00ff00", ...]``: the frame as the web page draws it."""
+        return [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in self.frame]
+
+    def close(self) -> None:
+        self.clear()
+
+
+class PixelBufStrip(PixelStrip):
+    """Any adafruit_pixelbuf.PixelBuf (NeoPixel, NeoPixel_SPI) as a PixelStrip.
+
+    The PixelBuf is made with ``brightness=1.0`` and ``auto_write=False``: brightness and the
+    current cap are the renderer's business, and one ``show()`` sends the whole frame.
+    """
+
+    def __init__(self, pixels: Any) -> None:
+        super().__init__(len(pixels))
+        self.pixels = pixels
+
+    def write(self, colours: Sequence[RGB]) -> None:
+        self.pixels[:] = colours
+        self.pixels.show()
+
+    def close(self) -> None:
+        deinit = getattr(self.pixels, "deinit", None)
+        if deinit is not None:
+            deinit()  # blanks the pixels and releases the pin
+        else:
+            self.pixels.fill(BLACK)
+            self.pixels.show()
+
+
+class NeoPixelStrip(PixelBufStrip):
+    """NeoPixels on one Pi pin through adafruit-circuitpython-neopixel (see the module docs).
+
+    ``pin`` is a ``board`` pin or its name (``"D18"``, ``"D10"``).
+    """
+
+    def __init__(self, n: int, pin: Any = "D18", *, pixel_order: str = "GRB") -> None:
+        import board
+        import neopixel
+
+        if isinstance(pin, str):
+            if not hasattr(board, pin):
+                names = ", ".join(name for name in dir(board) if name[:1].isupper())
+                raise ValueError(f"this board has no pin {pin!r}; it has {names or 'no pins'}")
+            pin = getattr(board, pin)
+        super().__init__(neopixel.NeoPixel(pin, n, brightness=1.0, auto_write=False, pixel_order=pixel_order))
+
+
+class NeoPixelSpiStrip(PixelBufStrip):
+    """NeoPixels on the SPI MOSI pin (GPIO10) through adafruit-circuitpython-neopixel-spi.
+
+    ``spi`` defaults to ``board.SPI()``; ``frequency`` 6.4 MHz suits 800 kHz pixels.
+    """
+
+    def __init__(self, n: int, spi: Any = None, *, pixel_order: str = "GRB", frequency: int = 6_400_000) -> None:
+        import neopixel_spi
+
+        if spi is None:
+            import board
+
+            spi = board.SPI()
+        super().__init__(
+            neopixel_spi.NeoPixel_SPI(
+                spi, n, brightness=1.0, auto_write=False, pixel_order=pixel_order, frequency=frequency
+            )
+        )
+
+
+# -- guidance -> frame --------------------------------------------------------------------
+
+
+class Renderer:
+    """Turns the tracker's guidance (hole -> role) and the seat to play into a frame.
+
+    Roles: "selected", "destination", "bump", "wrong", "put-back", "hint" (colours in
+    ``ROLE_COLOURS``, overridable). The seat to play glows dimly (``turn_level`` of its seat
+    colour) on its come-out hole ``T<s>:8`` unless guidance lights that hole. ``brightness``
+    (0..1) scales everything; then the frame is scaled to stay within ``max_amps``.
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        *,
+        brightness: float = 0.5,
+        max_amps: float = 2.0,
+        turn_level: float = 0.15,
+        colours: Mapping[str, RGB] | None = None,
+        seat_colours: Sequence[RGB] = SEAT_COLOURS,
+        power: PowerModel = PowerModel(),
+    ) -> None:
+        self.layout = layout
+        self.n = layout.pixels
+        self.max_amps = max_amps
+        self.turn_level = turn_level
+        self.power = power
+        unknown = [role for role in (colours or {}) if role not in ROLES]
+        if unknown:
+            raise ValueError(f"unknown role {unknown[0]!r}: roles are {', '.join(ROLES)}")
+        self.colours = {**ROLE_COLOURS, **(colours or {})}
+        if not seat_colours:
+            raise ValueError("seat_colours needs at least one colour")
+        self.seat_colours = tuple(seat_colours)
+        for colour in [*self.colours.values(), *self.seat_colours]:
+            _check_colour(colour)
+        self._blank: list[RGB] = [BLACK] * self.n
+        self.brightness = brightness
+
+    @property
+    def brightness(self) -> float:
+        return self._brightness
+
+    @brightness.setter
+    def brightness(self, value: float) -> None:
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"brightness runs 0..1, not {value!r}")
+        self._brightness = value
+        self._role = {role: _scale(colour, value) for role, colour in self.colours.items()}
+        self._seat = tuple(_scale(colour, value * self.turn_level) for colour in self.seat_colours)
+
+    def render(self, guidance: Mapping[str, str] | None = None, turn: int | None = None) -> Frame:
+        pixels = self._blank.copy()
+        pixel_of = self.layout.pixel_of
+        if turn is not None:
+            pixels[self.layout.pixel(f"T{turn}:{COME_OUT}")] = self._seat[turn % len(self._seat)]
+        for hole, role in (guidance or {}).items():
+            index = pixel_of.get(hole)
+            if index is None:
+                self.layout.pixel(hole)  # raises, naming the hole
+            colour = self._role.get(role)
+            if colour is None:
+                raise ValueError(f"hole {hole}: unknown role {role!r}: roles are {', '.join(ROLES)}")
+            pixels[index] = colour  # type: ignore[index]
+        return limit_current(pixels, self.max_amps, self.power)
+
+    def amps(self, frame: Sequence[RGB]) -> float:
+        """The estimated current of a frame (see ``PowerModel``)."""
+        return self.power.amps(frame)
+
+
+def _scale(colour: RGB, factor: float) -> RGB:
+    return (
+        math.floor(colour[0] * factor + 1e-9),
+        math.floor(colour[1] * factor + 1e-9),
+        math.floor(colour[2] * factor + 1e-9),
+    )
+
+
+def _check_colour(colour: Any) -> None:
+    if not (
+        isinstance(colour, tuple) and len(colour) == 3 and all(isinstance(c, int) and 0 <= c <= 255 for c in colour)
+    ):
+        raise ValueError(f"a colour is (r, g, b) with each 0..255, not {colour!r}")

@@ -1,0 +1,186 @@
+"""The game store: every accepted event in SQLite, committed before anyone is told.
+
+The embedded default is one SQLite file in the data dir, in WAL mode with
+``synchronous=FULL``: a committed event survives a power cut, so a game resumes
+exactly where it stopped. Games can be listed, resumed and exported as the JSON-lines
+record that ``pegs replay`` reads.
+
+    store = Store.open("data")
+    game_id = store.create(game.events)
+    store.append(game_id, new_events)        # returns only once the events are on disk
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.record import dumps
+
+Event = dict[str, Any]
+DB_NAME = "pegs.sqlite3"
+MIN_FREE_BYTES = 5 * 1024 * 1024
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    rules TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    mode TEXT NOT NULL,
+    winner TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The data dir cannot hold games: missing, read-only, full, or not our database."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    created: float
+    rules: str
+    players: int
+    mode: str
+    winner: list[int] | None
+    events: int
+
+
+class Store:
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, data_dir: str | Path) -> Store:
+        """Open (creating if need be) the store in ``data_dir``, or say clearly why not."""
+        folder = Path(data_dir)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create data dir {str(folder)!r}: {error.strerror}") from None
+        _check_writable(folder)
+        path = folder / DB_NAME
+        try:
+            connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.executescript(SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"cannot use {str(path)!r} as the game store: {error}") from None
+        return cls(connection, path)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- writing ----------------------------------------------------------------------
+
+    def create(self, events: list[Event]) -> int:
+        """A new game from its first events (start, deal, ...); returns its id."""
+        start = events[0]
+        with self._lock, self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO games (created, rules, players, mode) VALUES (?, ?, ?, ?)",
+                (time.time(), start["rules"].get("name", "?"), start["players"], start["mode"]),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            self._insert(game_id, 0, events)
+        return game_id
+
+    def append(self, game_id: int, events: Iterable[Event], first_seq: int) -> None:
+        """Add events numbered from ``first_seq``; on disk when this returns."""
+        events = list(events)
+        if not events:
+            return
+        with self._lock, self._transaction():
+            self._insert(game_id, first_seq, events)
+            for event in events:
+                if event.get("event") == "win":
+                    self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (json.dumps(event["team"]), game_id))
+
+    def _insert(self, game_id: int, first_seq: int, events: list[Event]) -> None:
+        rows = [(game_id, first_seq + n, json.dumps(event, separators=(",", ":"))) for n, event in enumerate(events)]
+        self._db.executemany("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)", rows)
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # -- reading ----------------------------------------------------------------------
+
+    def games(self) -> list[GameInfo]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.created, g.rules, g.players, g.mode, g.winner, COUNT(e.seq) FROM games g "
+                "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id"
+            ).fetchall()
+        return [GameInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None, r[6]) for r in rows]
+
+    def events(self, game_id: int) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        if not rows:
+            raise StoreError(f"no game {game_id} in {self.path}")
+        return [json.loads(row[0]) for row in rows]
+
+    def last_unfinished(self) -> int | None:
+        with self._lock:
+            row = self._db.execute("SELECT id FROM games WHERE winner IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        return int(row[0]) if row else None
+
+    def export(self, game_id: int) -> str:
+        """The game as JSON lines, the format ``pegs replay`` reads."""
+        return dumps(self.events(game_id))
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT; a failure rolls back and says so in plain words."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: BaseException | None, _tb: object) -> None:
+        if error is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as failure:
+                error = failure
+        self.db.execute("ROLLBACK")
+        if isinstance(error, sqlite3.OperationalError):
+            raise StoreError(f"the game store could not save: {error}") from error
+
+
+def _check_writable(folder: Path) -> None:
+    probe = folder / ".pegs-write-test"
+    try:
+        with open(probe, "wb") as handle:
+            handle.write(b"ok")
+            handle.flush()
+            os.fsync(handle.fileno())
+        probe.unlink()
+    except OSError as error:
+        raise StoreError(f"data dir {str(folder)!r} is not writable: {error.strerror}") from None
+    free = shutil.disk_usage(folder).free
+    if free < MIN_FREE_BYTES:
+        raise StoreError(f"data dir {str(folder)!r} has only {free // 1024} KiB free; the game store needs 5 MiB")
