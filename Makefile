@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test bench setup clean
 
 run: $(STAMP)
-	$(BIN)/pegs moves examples/opening.json --card K --rules basic
+	$(BIN)/pegs serve --simulate --data data --port 8080
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

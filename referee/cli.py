@@ -91,6 +91,17 @@ def _build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--record", metavar="DIR", help="save each game's record as DIR/game-<seed>.jsonl")
     selfplay.set_defaults(func=_selfplay)
 
+    serve = commands.add_parser("serve", help="run the referee daemon and its web page")
+    where = serve.add_mutually_exclusive_group(required=True)
+    where.add_argument("--config", help="the daemon's configuration (TOML)")
+    where.add_argument("--simulate", action="store_true", help="no hardware: a simulated board, LEDs in memory")
+    serve.add_argument("--data", help="data dir for the game store (default: ./data with --simulate)")
+    serve.add_argument("--port", type=int, help="web port (default 8080)")
+    serve.add_argument("--host", help="web host (default 127.0.0.1 with --simulate)")
+    serve.add_argument("--rules", help="rule set for a new game (with --simulate)")
+    serve.add_argument("--players", type=int, choices=(2, 4, 6, 8), help="players for a new game (with --simulate)")
+    serve.set_defaults(func=_serve)
+
     wiring_commands.add_commands(commands)
 
     bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
@@ -142,6 +153,12 @@ def _track(args: argparse.Namespace) -> int:
     report.pop("committed", None)
     _print_json(report)
     return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from referee.serve import serve
+
+    return serve(args)
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -231,6 +231,11 @@ class Tracker:
     def report(self) -> Report:
         return self._judge(commit=False)
 
+    def hold(self) -> None:
+        """Commit nothing until the board matches the position again (after an undo, the
+        pegs of the undone move must go back first)."""
+        self._hold = True
+
     def next_turn(self, position: Position, *, card: str | None = None, moves: Iterable[Move] | None = None) -> None:
         """The game accepted the committed move: follow the next seat from ``position``.
         Until that seat lifts one of its pegs, the last move may still be amended."""
@@ -254,6 +259,7 @@ class Tracker:
         self._last_seen = self.occupied
         self._changed_ms = 0
         self._committed: bytes | None = None  # the result committed this turn
+        self._hold = False
         self._next_movers = set(mover_seats(position, self.rules))
 
     def _base_colour(self, turn: _Turn, hole: int) -> int | None:
@@ -286,6 +292,15 @@ class Tracker:
     # -- judging ---------------------------------------------------------------------
 
     def _judge(self, commit: bool) -> Report:
+        if self._hold:
+            board = self.occupied & self._board_only
+            starts = self.physical.start_counts(self.occupied)
+            if board == self._turn.mask and starts == self._turn.starts:
+                self._hold = False
+            else:
+                back = self._fixes(board, starts, self._turn.mask, self._turn.starts)
+                guidance: dict[str, Role] = {f.hole: ("wrong" if f.action == "remove" else "put-back") for f in back}
+                return Report("illegal", guidance=guidance, back=back)
         report = self._evaluate(self._turn, self._worlds, exclude=None)
         if report.status == "illegal" and self._prev is not None:
             amended = self._evaluate(self._prev[0], self._prev[2], exclude=self._prev[1])

@@ -1,0 +1,181 @@
+"""The daemon's configuration: one TOML file, or the simulated board's defaults.
+
+    [board]
+    players = 4                     # 2, 4, 6 or 8; a two-player game uses a 4-sided board
+    layout = "/etc/pegs/layout.toml"   # optional: the standard layout for the sides
+
+    [sensors]
+    backend = "serial"              # "serial", "gpio" or "simulated"
+    port = "/dev/pegs-board"        # or vid_pid = "239a:80f4"
+
+    [leds]
+    backend = "neopixel"            # "neopixel", "neopixel-spi", "memory" or "none"
+    pin = "D18"
+    brightness = 0.4
+    max_amps = 2.0                  # the power budget of the LED supply
+
+    [controls]                      # optional buttons and buzzer (BCM pin numbers)
+    done_pin = 5
+    undo_pin = 6
+    buzzer_pin = 13
+
+    [game]
+    rules = "basic"                 # a preset name or a house-rules .toml file
+    mode = "table"                  # "table": real cards; "digital": the referee deals
+    settle_ms = 700
+
+    [web]
+    host = "0.0.0.0"
+    port = 8080
+
+    [data]
+    dir = "/var/lib/pegs"
+
+Every key is checked; a mistake is reported with the key's name.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from referee.rulesets import Ruleset, RulesetError
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Config:
+    players: int = 4
+    teams: list[list[int]] | None = None
+    layout: str | None = None
+    sensors: str = "simulated"
+    port: str | None = None
+    vid_pid: str | None = None
+    pins: dict[str, int] = field(default_factory=dict)
+    active_low: bool = True
+    leds: str = "memory"
+    led_pin: str = "D18"
+    brightness: float = 0.4
+    max_amps: float = 2.0
+    done_pin: int | None = None
+    undo_pin: int | None = None
+    buzzer_pin: int | None = None
+    rules: str = "basic"
+    mode: str = "table"
+    settle_ms: int = 700
+    host: str = "127.0.0.1"
+    web_port: int = 8080
+    data_dir: str = "data"
+    simulate: bool = False
+
+    @classmethod
+    def simulated(cls, data_dir: str = "data", port: int = 8080, **overrides: Any) -> Config:
+        """The newcomer's default: no hardware, a simulated board, LEDs in memory."""
+        return replace(cls(sensors="simulated", leds="memory", data_dir=data_dir, web_port=port, simulate=True),
+                       **overrides)  # fmt: skip
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Config:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise ConfigError(f"cannot read config {str(path)!r}: {error.strerror}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{path}: not valid TOML: {error}") from None
+        try:
+            return cls.from_mapping(data, base=Path(path).parent)
+        except ConfigError as error:
+            raise ConfigError(f"{path}: {error}") from None
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], base: Path = Path(".")) -> Config:
+        values: dict[str, Any] = {}
+        for section, table in data.items():
+            if section not in _SECTIONS:
+                raise ConfigError(f"unknown section [{section}]: use {', '.join(f'[{s}]' for s in _SECTIONS)}")
+            if not isinstance(table, Mapping):
+                raise ConfigError(f"[{section}] must be a table")
+            for key, value in table.items():
+                name = _SECTIONS[section].get(key)
+                if name is None:
+                    raise ConfigError(f"unknown key {section}.{key}: use {', '.join(_SECTIONS[section])}")
+                values[name] = _check(f"{section}.{key}", name, value)
+        for name in ("layout",):  # relative paths are relative to the config file
+            if values.get(name):
+                values[name] = str((base / values[name]).resolve())
+        if values.get("rules", "basic").endswith(".toml"):
+            values["rules"] = str((base / values["rules"]).resolve())
+        if "data_dir" in values:
+            values["data_dir"] = str((base / values["data_dir"]).resolve())
+        config = cls(**values)
+        if config.sensors == "gpio" and not config.pins:
+            raise ConfigError("sensors.backend = 'gpio' needs sensors.pins = { \"T0:0\" = 17, ... }")
+        config.ruleset()  # refuse unknown rules at start, not at the first move
+        return config
+
+    def ruleset(self) -> Ruleset:
+        try:
+            return Ruleset.load(self.rules)
+        except RulesetError as error:
+            raise ConfigError(f"game.rules: {error}") from None
+
+
+_SECTIONS: dict[str, dict[str, str]] = {
+    "board": {"players": "players", "teams": "teams", "layout": "layout"},
+    "sensors": {"backend": "sensors", "port": "port", "vid_pid": "vid_pid", "pins": "pins", "active_low": "active_low"},
+    "leds": {"backend": "leds", "pin": "led_pin", "brightness": "brightness", "max_amps": "max_amps"},
+    "controls": {"done_pin": "done_pin", "undo_pin": "undo_pin", "buzzer_pin": "buzzer_pin"},
+    "game": {"rules": "rules", "mode": "mode", "settle_ms": "settle_ms"},
+    "web": {"host": "host", "port": "web_port"},
+    "data": {"dir": "data_dir"},
+}
+
+_CHOICES = {
+    "sensors": ("simulated", "serial", "gpio"),
+    "leds": ("memory", "neopixel", "neopixel-spi", "none"),
+    "mode": ("table", "digital"),
+    "players": (2, 4, 6, 8),
+}
+
+
+def _check(where: str, name: str, value: Any) -> Any:
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise ConfigError(f"{where} must be one of {', '.join(map(repr, _CHOICES[name]))}, not {value!r}")
+        return value
+    if name in ("layout", "port", "vid_pid", "rules", "led_pin", "host", "data_dir"):
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{where} must be a non-empty string")
+        return value
+    if name in ("brightness",):
+        if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
+            raise ConfigError(f"{where} must be a number from 0 to 1")
+        return float(value)
+    if name == "max_amps":
+        if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 60:
+            raise ConfigError(f"{where} must be a number of amps above 0")
+        return float(value)
+    if name == "active_low":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false")
+        return value
+    if name in ("done_pin", "undo_pin", "buzzer_pin", "settle_ms", "web_port"):
+        limits = {"settle_ms": (300, 1000), "web_port": (1, 65535)}.get(name, (0, 40))
+        if not isinstance(value, int) or isinstance(value, bool) or not limits[0] <= value <= limits[1]:
+            raise ConfigError(f"{where} must be a whole number from {limits[0]} to {limits[1]}")
+        return value
+    if name == "pins":
+        if not isinstance(value, Mapping) or not all(isinstance(p, int) for p in value.values()):
+            raise ConfigError(f"{where} must map hole names to pin numbers")
+        return dict(value)
+    if name == "teams":
+        if not isinstance(value, list) or not all(isinstance(t, list) for t in value):
+            raise ConfigError(f"{where} must be a list of lists of seats")
+        return value
+    raise ConfigError(f"unknown key {where}")  # pragma: no cover

@@ -1,0 +1,66 @@
+"""``pegs serve``: build the daemon from its configuration and serve the web page."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+from dataclasses import replace
+from types import FrameType
+
+from referee import logs
+from referee.config import Config, ConfigError
+from referee.service import Service
+from referee.store import StoreError
+
+log = logging.getLogger("pegs.serve")
+THREADS = 40  # every phone at the table keeps one server-sent-events stream open
+
+
+def config_from(args: argparse.Namespace) -> Config:
+    if args.config:
+        config = Config.from_toml(args.config)
+    else:
+        config = Config.simulated(args.data or "data")
+    overrides = {"data_dir": args.data, "web_port": args.port, "host": args.host,
+                 "rules": args.rules, "players": args.players}  # fmt: skip
+    config = replace(config, **{key: value for key, value in overrides.items() if value is not None})
+    config.ruleset()
+    return config
+
+
+def serve(args: argparse.Namespace) -> int:
+    import waitress
+
+    from web import create_app
+
+    logs.setup()
+    started = time.monotonic()
+    try:
+        config = config_from(args)
+        service = Service.build(config)
+    except (ConfigError, StoreError) as error:
+        print(f"pegs serve: {error}", file=sys.stderr)
+        return 2
+    service.start()
+    app = create_app(service)
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        log.info("stopping", extra={"signal": signum})
+        service.stop()
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    log.info("serving", extra={"url": f"http://{config.host}:{config.web_port}/", "simulate": config.simulate,
+                               "startup_s": round(time.monotonic() - started, 3)})  # fmt: skip
+    print(f"pegs: the board's page is at http://{config.host}:{config.web_port}/", file=sys.stderr, flush=True)
+    try:
+        waitress.serve(app, host=config.host, port=config.web_port, threads=THREADS, channel_timeout=60)
+    except OSError as error:
+        print(f"pegs serve: cannot listen on {config.host}:{config.web_port}: {error.strerror}", file=sys.stderr)
+        return 2
+    finally:
+        service.stop()
+    return 0

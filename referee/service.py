@@ -1,0 +1,381 @@
+"""The referee daemon: sensors -> tracker -> game -> LEDs, published to the web page.
+
+One ``Service`` owns one board. Sensor changes arrive on the sensor backend's thread; a
+ticker thread commits a move once the board has settled. Everything that touches the
+game happens under one lock, and every accepted event is on disk (``Store``) before the
+LEDs or the page show it, so a power cut never loses an accepted move.
+
+    service = Service.build(Config.simulated("data"))
+    service.start()
+    service.sim_events(["lift S0:1", "place T0:8", "done"])
+    service.state()["moves"]          # ['A S0-T0:8'] (any card that explains it, at a real table)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import resource
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from hardware.layout import Layout, default_layout
+from hardware.leds import MemoryStrip, NeoPixelSpiStrip, NeoPixelStrip, PixelStrip, Renderer
+from hardware.sensors import Change, GpioSensors, SensorBoard, SerialSensors, SimulatedSensors
+from referee.config import Config, ConfigError
+from referee.game import Game, GameError
+from referee.moves import Move
+from referee.physical import PhysicalBoard, SensorEvent
+from referee.rulesets import Ruleset
+from referee.store import Store
+from referee.tracker import Report, Tracker
+
+log = logging.getLogger("pegs.service")
+TICK_S = 0.05
+SIM_BOARD = "simulated-board.json"
+
+
+class Service:
+    """Lock order: a sensor backend calls ``_on_change`` holding its own lock, so the service
+    never calls into the sensors while holding the service lock, except for the simulated
+    board, whose changes come back on the caller's own thread."""
+
+    def __init__(self, config: Config, store: Store, layout: Layout, sensors: SensorBoard, strip: PixelStrip) -> None:
+        self.config = config
+        self.store = store
+        self.layout = layout
+        self.sensors = sensors
+        self.strip = strip
+        self.rules: Ruleset = config.ruleset()
+        self.renderer = Renderer(layout, brightness=config.brightness, max_amps=config.max_amps)
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._version = 0
+        self._stop = threading.Event()
+        self._clock0 = time.monotonic()
+        self.latencies: deque[float] = deque(maxlen=2000)  # sensor change -> LED frame written, seconds
+        self.errors = 0
+        self.started = time.time()
+        self.controls: Any = None
+
+    # -- building and running ----------------------------------------------------------
+
+    @classmethod
+    def build(cls, config: Config) -> Service:
+        """Open the store, the layout, the sensors and the LEDs the configuration names."""
+        store = Store.open(config.data_dir)
+        sides = 4 if config.players == 2 else config.players
+        layout = Layout.from_toml(config.layout) if config.layout else default_layout(sides)
+        if layout.sides != sides:
+            raise ConfigError(f"the layout is for {layout.sides} sides, the game for {config.players} players")
+        return cls(config, store, layout, _sensors(config, layout), _strip(config, layout))
+
+    def start(self) -> None:
+        with self._lock:
+            self._open_game()
+            self.tracker = Tracker(self.game.position, self.rules, moves=self._candidates(),
+                                   settle_ms=self.config.settle_ms, occupied=self._sensed())  # fmt: skip
+            self._report = self.tracker.report()
+            self._unsubscribe = self.sensors.subscribe(self._on_change)
+            self._show(self._report)
+        self._ticker = threading.Thread(target=self._tick_forever, name="pegs-ticker", daemon=True)
+        self._ticker.start()
+        log.info("started", extra={"game": self.game_id, "rules": self.rules.name, "status": self._report.status})
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._unsubscribe()
+        self.sensors.close()
+        self.strip.close()
+        self.store.close()
+
+    def _open_game(self) -> None:
+        game_id = self.store.last_unfinished()
+        if game_id is None:
+            game = Game(self.rules, self.config.players, mode=self.config.mode,  # type: ignore[arg-type]
+                        seed=random.randrange(2**31), teams=self.config.teams)  # fmt: skip
+            self.game_id = self.store.create(game.events)
+            self.game = game
+            self._saved = len(game.events)
+            log.info("new game", extra={"game": self.game_id, "players": self.config.players})
+        else:
+            self.game = Game.from_events(self.store.events(game_id))
+            self.game_id, self._saved = game_id, len(self.game.events)
+            log.info("resumed game", extra={"game": game_id, "moves": len(self.game.moves)})
+        self._auto_draw()
+        self.physical = PhysicalBoard(self.game.board)
+        if isinstance(self.sensors, SimulatedSensors):
+            saved = self._simulated_board()
+            self.sensors.set(saved if saved is not None else self._names(self.physical.fill(self.game.position)))
+
+    # -- sensors in --------------------------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        if change.hole.startswith("C"):
+            return  # colour-marker holes: the rules ignore them
+        with self._lock:
+            try:
+                hole = self.physical.index(change.hole)
+            except ValueError:
+                log.warning("change on a hole the game does not use", extra={"hole": change.hole})
+                return
+            ms = int((change.at - self._clock0) * 1000)
+            report = self.tracker.feed(SensorEvent(ms, "place" if change.occupied else "lift", (hole,)))
+            self._react(report)
+            self.latencies.append(time.monotonic() - change.at)
+        if isinstance(self.sensors, SimulatedSensors):
+            self._save_simulated_board()
+
+    def press_done(self) -> dict[str, Any]:
+        """The "done" button: commit the move the board shows now; on an unchanged board at a
+        real table it means "I cannot move" and discards."""
+        with self._lock:
+            report = self.tracker.feed(SensorEvent(self._now_ms(), "done"))
+            if not report.committed and report.status == "synced" and self.game.phase == "play":
+                self._act(lambda: self.game.discard(None if self.game.mode == "table" else self._worst_card()))
+                return self.state()
+            self._react(report)
+            return self.state()
+
+    def undo(self) -> dict[str, Any]:
+        with self._lock:
+            self._act(self.game.undo, hold=True)
+            return self.state()
+
+    def sim_events(self, events: list[str]) -> dict[str, Any]:
+        """Drive the simulated board: ``"lift T0:8"``, ``"place T0:13"``, ``"done"``."""
+        if not isinstance(self.sensors, SimulatedSensors):
+            raise PermissionError("simulated sensor events are only accepted with --simulate")
+        if not isinstance(events, list) or not events:
+            raise ValueError("'events' must be a non-empty list like [\"lift S0:1\", \"place T0:8\", \"done\"]")
+        steps = [_parse_sim_event(text) for text in events]
+        with self._lock:
+            self._check_sim_steps(steps)  # all of them, before any is applied
+            for kind, hole in steps:
+                if kind == "done":
+                    self.press_done()
+                else:
+                    getattr(self.sensors, kind)(hole)
+            return self.state()
+
+    def _check_sim_steps(self, steps: list[tuple[str, str]]) -> None:
+        occupied = set(self.sensors.snapshot())
+        for kind, hole in steps:
+            if kind == "done":
+                continue
+            if hole not in self.layout.pixel_of:
+                raise ValueError(f"no hole {hole!r} on this board")
+            if kind == "lift" and hole not in occupied:
+                raise ValueError(f"cannot lift from {hole}: it is empty")
+            if kind == "place" and hole in occupied:
+                raise ValueError(f"cannot place in {hole}: it already holds a peg")
+            (occupied.discard if kind == "lift" else occupied.add)(hole)
+
+    # -- the game ----------------------------------------------------------------------------
+
+    def _tick_forever(self) -> None:
+        while not self._stop.wait(TICK_S):
+            with self._lock:
+                try:
+                    self._react(self.tracker.poll(self._now_ms()))
+                except Exception:  # keep refereeing; the log and the health view say what went wrong
+                    self.errors += 1
+                    log.exception("ticker failed")
+
+    def _react(self, report: Report) -> None:
+        if report.committed and report.move is not None:
+            self._accept(report.move, amend=report.amend)
+            return
+        self._publish(report)
+
+    def _accept(self, move: Move, amend: bool) -> None:
+        def play() -> None:
+            if amend:
+                self.game.undo()
+            free = move in self._free
+            card = None if self.game.mode == "table" else move.card
+            declared = move.card if self.rules.bluffing else None
+            self.game.play(card, move, free=free, declared=declared)
+
+        self._act(play)
+        log.info("move", extra={"game": self.game_id, "move": move.text, "amend": amend})
+
+    def _act(self, action: Callable[[], None], hold: bool = False) -> None:
+        """Do something to the game, write its events to disk, then show it."""
+        try:
+            action()
+            self._auto_draw()
+        except GameError as error:
+            log.warning("refused", extra={"reason": str(error)})
+            raise
+        finally:
+            self._save()
+        self.tracker.next_turn(self.game.position, moves=self._candidates())
+        if hold:
+            self.tracker.hold()
+        self._publish(self.tracker.report())
+
+    def _save(self) -> None:
+        new = self.game.events[self._saved :]
+        if new:
+            self.store.append(self.game_id, new, self._saved)  # on disk before anyone is told
+            self._saved = len(self.game.events)
+
+    def _auto_draw(self) -> None:
+        """With the referee's cards, the draw is a formality the daemon does for the player."""
+        while self.game.mode == "digital" and self.game.phase == "draw":
+            self.game.draw()
+
+    def _candidates(self) -> list[Move] | None:
+        """The moves the tracker may accept: any card at a real table, the hand's otherwise."""
+        self._free: set[Move] = set()
+        if self.game.phase == "over":
+            return []
+        if self.game.mode == "table":
+            return None
+        moves: list[Move] = []
+        for card in dict.fromkeys(self.game.hand(self.game.turn)):
+            moves += self.game.legal(card)
+            free = self.game.free_come_outs(card)
+            self._free.update(free)
+            moves += free
+        return moves
+
+    def _worst_card(self) -> str:
+        return self.game.hand(self.game.turn)[0]
+
+    # -- out: LEDs and subscribers -----------------------------------------------------------
+
+    def _publish(self, report: Report) -> None:
+        self._report = report
+        self._show(report)
+        self._version += 1
+        self._changed.notify_all()
+
+    def _show(self, report: Report) -> None:
+        turn = None if self.game.phase == "over" else self.game.turn
+        guidance = {hole: role for hole, role in report.guidance.items() if hole in self.layout.pixel_of}
+        self.strip.show(self.renderer.render(guidance, turn))
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the state is newer than ``version`` (server-sent events)."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._version > version or self._stop.is_set(), timeout)
+            return self._version
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            game, report = self.game, self._report
+            position = game.position.to_json()
+            data = {
+                "version": self._version,
+                "game": self.game_id,
+                "position": position,
+                "turn": game.turn,
+                "phase": game.phase,
+                "mode": game.mode,
+                "winner": list(game.winner) if game.winner else None,
+                "status": report.status,
+                "guidance": report.guidance,
+                "back": [str(fix) for fix in report.back],
+                "forward": [str(fix) for fix in report.forward],
+                "candidates": [move.to_json() for move in report.candidates] if report.status == "ambiguous" else [],
+                "move": report.move.text if report.move else None,
+                "moves": game.moves,
+                "bumps": game.bumps,
+                "rules": {"name": self.rules.name, "summary": self.rules.summary,
+                          "cards": {card: power.describe() for card, power in self.rules.cards}},  # fmt: skip
+                "occupied": self._names(self.tracker.occupied),
+                "simulate": isinstance(self.sensors, SimulatedSensors),
+            }
+            if isinstance(self.strip, MemoryStrip):
+                colours = self.strip.hex()
+                data["leds"] = {hole: colours[pixel] for hole, pixel in self.layout.pixel_of.items()}
+            return data
+
+    def health(self) -> dict[str, Any]:
+        sensors = self.sensors.health()  # not under our lock: sensor threads call us holding theirs
+        with self._lock:
+            latencies = sorted(self.latencies)
+            return {
+                "uptime_s": round(time.time() - self.started, 1),
+                "game": self.game_id,
+                "sensors": sensors,
+                "leds": {"backend": type(self.strip).__name__, "frames": self.strip.writes},
+                "store": str(self.store.path),
+                "errors": self.errors,
+                "latency_ms": _percentiles(latencies),
+                "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            }
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _now_ms(self) -> int:
+        return int((time.monotonic() - self._clock0) * 1000)
+
+    def _sensed(self) -> list[int]:
+        return [self.physical.index(h) for h in self.sensors.snapshot() if not h.startswith("C")]
+
+    def _names(self, mask: int) -> list[str]:
+        return [self.physical.name(h) for h in self.physical.holes(mask)]
+
+    def _simulated_board(self) -> list[str] | None:
+        path = Path(self.config.data_dir) / SIM_BOARD
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return saved if isinstance(saved, list) and all(isinstance(h, str) for h in saved) else None
+
+    def _save_simulated_board(self) -> None:
+        """The simulated board keeps its pegs across restarts, as a wooden one does."""
+        path = Path(self.config.data_dir) / SIM_BOARD
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(sorted(self.sensors.snapshot())), encoding="utf-8")
+        os.replace(temporary, path)
+
+
+def _sensors(config: Config, layout: Layout) -> SensorBoard:
+    if config.sensors == "serial":
+        return SerialSensors.open(layout, port=config.port, vid_pid=config.vid_pid)
+    if config.sensors == "gpio":
+        return GpioSensors(config.pins, active_low=config.active_low)
+    return SimulatedSensors(layout)
+
+
+def _strip(config: Config, layout: Layout) -> PixelStrip:
+    if config.leds == "neopixel":
+        return NeoPixelStrip(layout.pixels, config.led_pin)
+    if config.leds == "neopixel-spi":
+        return NeoPixelSpiStrip(layout.pixels)
+    return MemoryStrip(layout.pixels)
+
+
+def _parse_sim_event(text: Any) -> tuple[str, str]:
+    words = text.split() if isinstance(text, str) else []
+    if words == ["done"]:
+        return "done", ""
+    if len(words) == 2 and words[0] in ("lift", "place"):
+        return words[0], words[1]
+    raise ValueError(f"bad simulated event {text!r}: use 'lift HOLE', 'place HOLE' or 'done'")
+
+
+def _percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"p50": None, "p99": None}
+    return {"p50": round(values[len(values) // 2] * 1000, 3),
+            "p99": round(values[min(len(values) - 1, round(0.99 * (len(values) - 1)))] * 1000, 3)}  # fmt: skip
+
+
+def iter_states(service: Service, timeout: float = 15.0) -> Iterator[dict[str, Any]]:
+    """Each new state as it happens (for server-sent events); a heartbeat every ``timeout``."""
+    version = -1
+    while not service._stop.is_set():
+        version = service.wait(version, timeout)
+        yield service.state()

@@ -1,0 +1,188 @@
+"""The daemon in one process: simulated board, real SQLite file, real pty for the serial link."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.fake_device import FakeDevice
+from hardware.layout import default_layout
+from hardware.leds import MemoryStrip
+from hardware.sensors import SerialSensors
+from referee.config import Config, ConfigError
+from referee.service import Service
+from referee.store import Store, StoreError
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    running = Service.build(Config.simulated(str(tmp_path)))
+    running.start()
+    yield running
+    running.stop()
+
+
+def settle(service: Service, seconds: float = 1.5) -> dict:  # type: ignore[type-arg]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if service.state()["status"] in ("synced", "illegal"):
+            break
+        time.sleep(0.05)
+    return service.state()
+
+
+def test_a_move_on_the_simulated_board_is_accepted_and_stored(service: Service, tmp_path: Path) -> None:
+    state = service.sim_events(["lift S0:1", "place T0:8"])
+    assert state["status"] == "move" and state["move"] == "A S0-T0:8"
+    assert state["guidance"] == {}
+    state = settle(service)  # committed after the settle time, by the ticker
+    assert state["moves"] == ["A S0-T0:8"] and state["turn"] == 1
+    assert state["position"]["pegs"]["0"][0] == "T0:8" and state["position"]["turn"] == 1
+    events = Store.open(tmp_path).events(state["game"])
+    assert [e["event"] for e in events if e["event"] in ("play", "move")] == ["play", "move"]
+
+
+def test_done_commits_and_a_bump_is_logged(service: Service) -> None:
+    service.sim_events(["lift S0:1", "place T0:8", "done"])
+    service.sim_events(["lift S1:1", "place T1:8", "done"])
+    service.sim_events(["lift S2:1", "place T2:8", "done"])
+    service.sim_events(["lift S3:1", "place T3:8", "done"])
+    state = service.sim_events(["lift T1:8", "place S1:1", "lift T0:8", "place T1:8", "done"])  # a joker
+    assert state["moves"][-1] == "JOKER T0:8-T1:8x"
+    assert state["bumps"][-1] == {"event": "bump", "seat": 1, "by": 0, "from": "T1:8", "to": "S1"}
+
+
+def test_bad_simulated_events_change_nothing(service: Service) -> None:
+    before = service.state()
+    for events in (["lift S0:1", "lift S0:1"], ["place Z9"], ["lift S0:1", "hop"], "lift S0:1", []):
+        with pytest.raises(ValueError):
+            service.sim_events(events)  # type: ignore[arg-type]
+    after = service.state()
+    assert after["occupied"] == before["occupied"] and after["version"] == before["version"]
+
+
+def test_done_on_an_unchanged_board_means_i_cannot_move(service: Service) -> None:
+    state = service.press_done()
+    assert state["turn"] == 1 and state["moves"] == []
+
+
+def test_undo_waits_for_the_pegs_to_go_back(service: Service) -> None:
+    service.sim_events(["lift S0:1", "place T0:8", "done"])
+    state = service.undo()
+    assert state["moves"] == [] and state["turn"] == 0
+    assert state["status"] == "illegal" and state["guidance"] == {"T0:8": "wrong", "S0:1": "put-back"}
+    time.sleep(1.0)  # the board still shows the undone move: it must not be taken again
+    assert service.state()["moves"] == []
+    assert service.sim_events(["lift T0:8", "place S0:1"])["status"] == "synced"
+
+
+def test_restart_resumes_the_game_and_the_board(tmp_path: Path) -> None:
+    first = Service.build(Config.simulated(str(tmp_path)))
+    first.start()
+    first.sim_events(["lift S0:1", "place T0:8", "done"])
+    first.sim_events(["lift S1:2", "place T1:8"])  # seat 1 moves, then the power goes
+    first.stop()
+    again = Service.build(Config.simulated(str(tmp_path)))
+    again.start()
+    try:
+        state = again.state()
+        assert state["moves"] == ["A S0-T0:8"]
+        assert state["status"] == "move" and state["move"] == "A S1-T1:8"  # seen on the board at start-up
+        assert settle(again)["moves"] == ["A S0-T0:8", "A S1-T1:8"]
+    finally:
+        again.stop()
+
+
+def test_serial_unplug_during_a_move(tmp_path: Path) -> None:
+    """The link is unplugged between the lift and the place: after the replug its snapshot
+    shows the finished move, and the referee takes it."""
+    layout = default_layout(4)
+    idle = [True] * len(layout.channels)  # empty holes read high (hall sensors, active low)
+    start = ["S0:1", "S0:2", "S0:3", "S0:4", "S0:5"] + [f"S{s}:{i}" for s in (1, 2, 3) for i in range(1, 6)]
+    for hole in start:
+        idle[layout.channel(hole)] = False
+    with FakeDevice(len(idle), heartbeat=0.1, levels=idle) as device:
+        sensors = SerialSensors.open(layout, port=device.path)
+        config = Config.simulated(str(tmp_path), sensors="serial")
+        service = Service(config, Store.open(tmp_path), layout, sensors, MemoryStrip(layout.pixels))
+        assert sensors.wait_connected(5)
+        service.start()
+        try:
+            device.set(layout.channel("S0:3"), True)  # lift
+            _wait(lambda: service.state()["status"] == "moving")
+            device.unplug()
+            device.set(layout.channel("T0:8"), False, send=False)  # placed while unplugged
+            time.sleep(0.3)
+            device.replug()
+            _wait(lambda: service.state()["moves"] == ["A S0-T0:8"], 8)
+            assert sensors.health()["link"]["reconnects"] >= 1
+        finally:
+            service.stop()
+
+
+def test_a_read_only_or_missing_data_dir_is_a_clear_error_at_start(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot create data dir"):
+        Store.open(blocker / "data")
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", str(blocker / "d")],
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 2 and done.stderr.strip().startswith("pegs serve: cannot create data dir")
+
+
+def test_full_and_read_only_filesystems(tmp_path: Path) -> None:
+    """Real filesystems: a read-only mount and a nearly full one (tmpfs, when we may mount)."""
+    readonly, tiny = tmp_path / "ro", tmp_path / "tiny"
+    readonly.mkdir()
+    tiny.mkdir()
+    mounted = []
+    try:
+        for where, options in ((readonly, "ro,size=1m"), (tiny, "size=64k")):
+            done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
+                                  capture_output=True, check=False)  # fmt: skip
+            if done.returncode != 0:
+                pytest.skip("mounting a tmpfs is not allowed here")
+            mounted.append(where)
+        with pytest.raises(StoreError, match="is not writable: Read-only file system"):
+            Store.open(readonly)
+        with pytest.raises(StoreError, match="KiB free; the game store needs 5 MiB"):
+            Store.open(tiny)
+    finally:
+        for where in mounted:
+            subprocess.run(["umount", str(where)], check=False)
+
+
+def test_config_file_errors_name_the_key(tmp_path: Path) -> None:
+    path = tmp_path / "pegs.toml"
+    path.write_text('[game]\nrules = "texas"\n')
+    with pytest.raises(ConfigError, match="game.rules: unknown rule set 'texas'"):
+        Config.from_toml(path)
+    path.write_text("[leds]\nbrightnes = 0.5\n")
+    with pytest.raises(ConfigError, match="unknown key leds.brightnes"):
+        Config.from_toml(path)
+    path.write_text('[sensors]\nbackend = "serial"\nport = "/dev/pegs-board"\n[data]\ndir = "games"\n')
+    config = Config.from_toml(path)
+    assert config.sensors == "serial" and config.data_dir == str(tmp_path / "games")
+
+
+def _wait(condition: object, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out")
+
+
+def test_health_reports_the_parts(service: Service) -> None:
+    service.sim_events(["lift S0:1", "place T0:8"])
+    health = service.health()
+    assert health["sensors"]["backend"] == "simulated" and health["leds"]["backend"] == "MemoryStrip"
+    assert health["latency_ms"]["p99"] is not None and health["rss_mb"] > 0
+    assert json.dumps(health)
