@@ -289,8 +289,11 @@ class Service:
                 "move": report.move.text if report.move else None,
                 "moves": game.moves,
                 "bumps": game.bumps,
-                "rules": {"name": self.rules.name, "summary": self.rules.summary,
-                          "cards": {card: power.describe() for card, power in self.rules.cards}},  # fmt: skip
+                "rules": {
+                    "name": self.rules.name,
+                    "summary": self.rules.summary,
+                    "cards": {card: power.describe() for card, power in self.rules.cards},
+                },
                 "occupied": self._names(self.tracker.occupied),
                 "simulate": isinstance(self.sensors, SimulatedSensors),
             }
