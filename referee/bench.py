@@ -128,6 +128,86 @@ def _timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
             "median_ms": round(statistics.median(timings) * 1000, 3), "p99_ms": round(p99 * 1000, 3)}  # fmt: skip
 
 
+def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
+    """The daemon end to end: simulated sensor change -> tracker -> game -> store -> LED frame
+    written (in process, with a real SQLite file); then the real ``pegs serve`` process:
+    how long until its page answers, and its resident memory after a game's worth of moves."""
+    import tempfile
+
+    from referee.config import Config
+    from referee.physical import PhysicalBoard, by_hand
+    from referee.service import Service
+
+    rng = random.Random(seed)
+    commits: list[float] = []
+    with tempfile.TemporaryDirectory() as data:
+        service = Service.build(Config.simulated(data))
+        service.start()
+        try:
+            for _ in range(moves):
+                position = service.game.position
+                choices = [m for card in rng.sample(CARDS, len(CARDS)) for m in legal_moves(position, card, service.rules)]
+                if not choices:
+                    service.press_done()
+                    continue
+                physical = PhysicalBoard(position.board)
+                filled = [physical.index(hole) for hole in service.state()["occupied"]]
+                events = by_hand(position, rng.choice(choices), rng, occupied=filled)
+                service.sim_events([f"{e.kind} {physical.name(e.holes[0])}" for e in events])
+                start = time.perf_counter()
+                service.press_done()
+                commits.append(time.perf_counter() - start)
+            latencies = list(service.latencies)
+        finally:
+            service.stop()
+        rows = [_timings("daemon: sensor change to LED frame written (simulated board)", latencies, "events"),
+                _timings("daemon: done to move stored (fsync) and LEDs written", commits, "moves")]  # fmt: skip
+        rows += _daemon_process(data)
+    return rows
+
+
+def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
+    import json
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    startup: list[float] = []
+    rss_mb = 0.0
+    for _ in range(starts):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        began = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", data,
+                                    "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as response:
+                        json.load(response)
+                    break
+                except OSError:
+                    if process.poll() is not None or time.perf_counter() - began > 30:
+                        raise RuntimeError("the daemon did not start") from None
+                    time.sleep(0.01)
+            startup.append(time.perf_counter() - began)
+            for _ in range(20):  # a page polling the state
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as response:
+                    json.load(response)
+            status = open(f"/proc/{process.pid}/status", encoding="ascii").read()  # noqa: SIM115
+            rss_mb = max(rss_mb, int(status.split("VmRSS:")[1].split()[0]) / 1024)
+        finally:
+            process.terminate()
+            process.wait(10)
+    return [
+        {**_timings("daemon: start-up, process start to page answering", startup, "starts")},
+        {"name": "daemon: resident memory (VmRSS), MB, resuming that game", "runs": starts,
+         "median_ms": round(rss_mb, 1), "p99_ms": round(rss_mb, 1), "rss_mb": round(rss_mb, 1)},  # fmt: skip
+    ]
+
+
 def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
     from firmware_bridge.bench import link_latency
     from hardware.bench import render_frame
@@ -135,7 +215,8 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
     tracker_moves = max(5, min(40, repeat or 40))
     return ([run_case(case, repeat) for case in CASES]
             + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
-            + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))])  # fmt: skip
+            + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))]
+            + run_daemon(max(5, min(30, repeat or 30))))  # fmt: skip
 
 
 def table(results: list[dict[str, Any]]) -> str:

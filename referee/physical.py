@@ -107,12 +107,14 @@ class PhysicalBoard:
 # -- carrying out a move by hand ---------------------------------------------------------
 
 
-def transfers(position: Position, move: Move, physical: PhysicalBoard, rng: random.Random) -> list[tuple[int, int]]:
+def transfers(
+    position: Position, move: Move, physical: PhysicalBoard, rng: random.Random, occupied: Iterable[int] | None = None
+) -> list[tuple[int, int]]:
     """(from, to) physical holes of every peg the move displaces, net of chains: a peg
     from start comes out of any filled start hole of its seat, a peg bumped to start goes
     into any free one."""
     board = position.board
-    occupied = set(physical.holes(physical.fill(position)))
+    occupied = set(physical.holes(physical.fill(position))) if occupied is None else set(occupied)
     # Which physical peg (named by the hole it started in) sits where, as the steps apply.
     where: dict[int, int] = {hole: hole for hole in occupied}  # current hole -> peg
     start_full = {seat: [h for h in physical.start_holes(seat) if h in occupied] for seat in board.seats}
@@ -145,13 +147,17 @@ def transfers(position: Position, move: Move, physical: PhysicalBoard, rng: rand
     return [(peg, hole) for hole, peg in where.items() if peg != hole]
 
 
-def by_hand(position: Position, move: Move, rng: random.Random, bounces: int = 0) -> list[SensorEvent]:
+def by_hand(
+    position: Position, move: Move, rng: random.Random, bounces: int = 0, occupied: Iterable[int] | None = None
+) -> list[SensorEvent]:
     """A plausible sequence of sensor events carrying out ``move``: lifts and places in a
     random order a person could follow (a hole holds one peg), with ``bounces`` random
-    bounces of other pegs. Tests, benchmarks and the simulated board use it."""
+    bounces of other pegs. ``occupied``: the physical holes filled now, if start pegs do not
+    sit in holes 1 up. Tests, benchmarks and the simulated board use it."""
     physical = PhysicalBoard(position.board)
-    pending = dict(transfers(position, move, physical, rng))  # peg (its first hole) -> destination
-    occupied = set(physical.holes(physical.fill(position)))
+    filled = set(physical.holes(physical.fill(position))) if occupied is None else set(occupied)
+    pending = dict(transfers(position, move, physical, rng, filled))  # peg (its first hole) -> destination
+    occupied = filled
     in_hand: set[int] = set()
     events: list[SensorEvent] = []
     ms = 0

@@ -53,7 +53,10 @@ def games() -> Response:
 
 @api.get("/games/<int:game_id>/record")
 def record(game_id: int) -> Response:
-    text = service().store.export(game_id)
+    try:
+        text = service().store.export(game_id)
+    except StoreError as error:
+        return _error(404, str(error))
     return Response(text, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"})  # fmt: skip
 

@@ -1,0 +1,125 @@
+"""The real daemon process (``pegs serve --simulate``), killed with SIGKILL at random points.
+
+After every restart no accepted move may be lost, and the game must carry on: a move
+half made when the power went is finished on the (simulated) board afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import CARDS, Position, Ruleset, legal_moves
+from referee.physical import PhysicalBoard, by_hand
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Daemon:
+    def __init__(self, data: Path) -> None:
+        self.data, self.port = data, free_port()
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> float:
+        started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", str(self.data), "--port", str(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                self.get("/api/state")
+                return time.monotonic() - started
+            except (urllib.error.URLError, ConnectionError):
+                if self.process.poll() is not None:
+                    raise AssertionError(f"the daemon died: {self.process.stderr.read()}")  # type: ignore[union-attr]
+                time.sleep(0.05)
+        raise AssertionError("the daemon did not answer within 30 s")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as response:
+            return json.load(response)
+
+    def post(self, path: str, body: Any) -> Any:
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")  # fmt: skip
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"POST {path} {body}: {error.code} {error.read().decode()}") from None
+
+
+def pick_move(position: Position, rng: random.Random) -> Any:
+    rules = Ruleset.preset("basic")
+    for card in rng.sample(CARDS, len(CARDS)):
+        moves = list(legal_moves(position, card, rules))
+        if moves:
+            return rng.choice(moves)
+    return None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_kill_9_loses_no_accepted_move(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    accepted: list[str] = []
+    kills = 0
+    try:
+        while len(accepted) < 10:
+            state = daemon.get("/api/state")
+            assert state["moves"] == accepted and state["status"] == "synced", state
+            position = Position.from_json(state["position"])
+            move = pick_move(position, rng)
+            if move is None:
+                accepted = daemon.post("/api/sim/events", {"events": ["done"]})["moves"]
+                continue
+            physical = PhysicalBoard(position.board)
+            filled = [physical.index(hole) for hole in state["occupied"]]
+            by_hand_events = by_hand(position, move, rng, occupied=filled)
+            events = [f"{e.kind} {physical.name(e.holes[0])}" for e in by_hand_events] + ["done"]
+            single = len(move.steps) == 1  # a split's first half alone may be a legal move: don't cut it
+            for event in events:
+                if single and event != "done" and rng.random() < 0.2:
+                    daemon.kill()  # the power goes in the middle of the move
+                    kills += 1
+                    daemon.start()
+                    assert daemon.get("/api/state")["moves"] == accepted
+                state = daemon.post("/api/sim/events", {"events": [event]})
+            assert state["moves"][:-1] == accepted and len(state["moves"]) == len(accepted) + 1
+            assert Position.from_json(state["position"]).occupancy == move.result.occupancy
+            accepted = state["moves"]
+            if rng.random() < 0.3:
+                daemon.kill()  # just after the move was acknowledged
+                kills += 1
+                daemon.start()
+        assert kills >= 2
+    finally:
+        daemon.stop()
