@@ -161,7 +161,7 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
         finally:
             service.stop()
         rows = [_timings("daemon: sensor change to LED frame written (simulated board)", latencies, "events"),
-                _timings("daemon: done to move stored (fsync) and LEDs written", commits, "moves")]  # fmt: skip
+                _timings("daemon: done to move stored (fsync) and LEDs written", commits, "commits")]  # fmt: skip
         rows += _daemon_process(data)
     return rows
 
@@ -203,8 +203,7 @@ def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
             process.wait(10)
     return [
         {**_timings("daemon: start-up, process start to page answering", startup, "starts")},
-        {"name": "daemon: resident memory (VmRSS), MB, resuming that game", "runs": starts,
-         "median_ms": round(rss_mb, 1), "p99_ms": round(rss_mb, 1), "rss_mb": round(rss_mb, 1)},  # fmt: skip
+        {"name": "daemon: resident memory (VmRSS) resuming that game", "runs": starts, "rss_mb": round(rss_mb, 1)},
     ]
 
 
@@ -221,7 +220,11 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
 
 def table(results: list[dict[str, Any]]) -> str:
     rows = [("what", "count", "median ms", "p99 ms")]
-    rows += [(r["name"], str(r.get("moves", r["runs"])), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}") for r in results]
+    for r in results:
+        if "rss_mb" in r:
+            rows.append((r["name"], str(r["runs"]), f"{r['rss_mb']:.1f} MB", ""))
+        else:
+            rows.append((r["name"], str(r.get("moves", r["runs"])), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
