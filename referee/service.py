@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
 from hardware.leds import MemoryStrip, NeoPixelSpiStrip, NeoPixelStrip, PixelStrip, Renderer
 from hardware.sensors import Change, GpioSensors, SensorBoard, SerialSensors, SimulatedSensors
@@ -74,7 +75,27 @@ class Service:
         layout = Layout.from_toml(config.layout) if config.layout else default_layout(sides)
         if layout.sides != sides:
             raise ConfigError(f"the layout is for {layout.sides} sides, the game for {config.players} players")
-        return cls(config, store, layout, _sensors(config, layout), _strip(config, layout))
+        service = cls(config, store, layout, _sensors(config, layout), _strip(config, layout))
+        if any(pin is not None for pin in (config.done_pin, config.undo_pin, config.buzzer_pin)):
+            service.attach_controls(Controls(config.done_pin, config.undo_pin, config.buzzer_pin))
+        return service
+
+    def attach_controls(self, controls: Any) -> None:
+        """The board's buttons and buzzer: "done", "undo", and beeps for accepted and illegal."""
+        self.controls = controls
+        controls.on_done = lambda: self._button(self.press_done)
+        controls.on_undo = lambda: self._button(self.undo)
+
+    def _button(self, action: Callable[[], object]) -> None:
+        try:
+            action()
+        except GameError as error:  # e.g. "done" when the player must move: say so, keep going
+            log.info("button refused", extra={"reason": str(error)})
+            self._beep("illegal")
+
+    def _beep(self, kind: str) -> None:
+        if self.controls is not None:
+            self.controls.beep(kind)
 
     def start(self) -> None:
         with self._lock:
@@ -204,6 +225,7 @@ class Service:
             self.game.play(card, move, free=free, declared=declared)
 
         self._act(play)
+        self._beep("accepted")
         log.info("move", extra={"game": self.game_id, "move": move.text, "amend": amend})
 
     def _act(self, action: Callable[[], None], hold: bool = False) -> None:
@@ -253,6 +275,8 @@ class Service:
     # -- out: LEDs and subscribers -----------------------------------------------------------
 
     def _publish(self, report: Report) -> None:
+        if report.status == "illegal" and self._report.status != "illegal":
+            self._beep("illegal")
         self._report = report
         self._show(report)
         self._version += 1

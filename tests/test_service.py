@@ -186,3 +186,19 @@ def test_health_reports_the_parts(service: Service) -> None:
     assert health["sensors"]["backend"] == "simulated" and health["leds"]["backend"] == "MemoryStrip"
     assert health["latency_ms"]["p99"] is not None and health["rss_mb"] > 0
     assert json.dumps(health)
+
+
+def test_done_and_undo_buttons_through_gpiozero(service: Service) -> None:
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from hardware.controls import Controls
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    service.attach_controls(Controls(5, 6, 13, pin_factory=factory))
+    service.sim_events(["lift S0:1", "place T0:8"])
+    factory.pin(5).drive_low()  # "done"
+    _wait(lambda: service.state()["moves"] == ["A S0-T0:8"])
+    factory.pin(5).drive_high()
+    factory.pin(6).drive_low()  # "undo"
+    _wait(lambda: service.state()["moves"] == [])
+    assert service.state()["status"] == "illegal"  # put the peg back first
