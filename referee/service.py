@@ -34,7 +34,7 @@ from referee.game import Game, GameError
 from referee.moves import Move
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
-from referee.store import Store
+from referee.store import Store, StoreError
 from referee.tracker import Report, Tracker
 
 log = logging.getLogger("pegs.service")
@@ -224,7 +224,11 @@ class Service:
             declared = move.card if self.rules.bluffing else None
             self.game.play(card, move, free=free, declared=declared)
 
-        self._act(play)
+        try:
+            self._act(play)
+        except StoreError:
+            self.tracker.retract()  # not saved, so not taken: the next "done" or tick tries again
+            raise
         self._beep("accepted")
         log.info("move", extra={"game": self.game_id, "move": move.text, "amend": amend})
 
@@ -245,9 +249,17 @@ class Service:
 
     def _save(self) -> None:
         new = self.game.events[self._saved :]
-        if new:
+        if not new:
+            return
+        try:
             self.store.append(self.game_id, new, self._saved)  # on disk before anyone is told
-            self._saved = len(self.game.events)
+        except StoreError:
+            # Not on disk, so not accepted: back to what the store holds, and say so.
+            self.game = Game.from_events(self.store.events(self.game_id))
+            self.errors += 1
+            log.exception("could not store the game's events")
+            raise
+        self._saved = len(self.game.events)
 
     def _auto_draw(self) -> None:
         """With the referee's cards, the draw is a formality the daemon does for the player."""

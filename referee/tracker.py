@@ -231,6 +231,10 @@ class Tracker:
     def report(self) -> Report:
         return self._judge(commit=False)
 
+    def retract(self) -> None:
+        """The owner could not accept the committed move (its store failed): offer it again."""
+        self._committed = None
+
     def hold(self) -> None:
         """Commit nothing until the board matches the position again (after an undo, the
         pegs of the undone move must go back first)."""

@@ -202,3 +202,16 @@ def test_done_and_undo_buttons_through_gpiozero(service: Service) -> None:
     factory.pin(6).drive_low()  # "undo"
     _wait(lambda: service.state()["moves"] == [])
     assert service.state()["status"] == "illegal"  # put the peg back first
+
+
+def test_a_move_the_store_cannot_save_is_not_accepted(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(*_args: object) -> None:
+        raise StoreError("the game store could not save: database or disk is full")
+
+    monkeypatch.setattr(service.store, "append", full)
+    service.sim_events(["lift S0:1", "place T0:8"])
+    with pytest.raises(StoreError):
+        service.press_done()
+    assert service.state()["moves"] == [] and service.game.moves == []
+    monkeypatch.undo()
+    assert service.press_done()["moves"] == ["A S0-T0:8"]
