@@ -197,6 +197,7 @@ class Tracker:
         self.occupied = self.physical.fill(position)
         self._board_only = self.physical.mask(range(position.board.board_holes))
         self._prev: tuple[_Turn, bytes, _Worlds] | None = None  # the turn before, its result, its colours
+        self._committed: bytes | None = None  # the result committed this turn
         self._last_seen = self._turn_start = self.occupied
         self._changed_ms = 0
         self._begin(position, card, moves)
@@ -262,7 +263,7 @@ class Tracker:
         self._turn_start = self.occupied
         self._last_seen = self.occupied
         self._changed_ms = 0
-        self._committed: bytes | None = None  # the result committed this turn
+        self._committed = None  # the result committed this turn
         self._hold = False
         self._next_movers = set(mover_seats(position, self.rules))
 
