@@ -291,6 +291,13 @@ class Renderer:
         self._role = {role: _scale(colour, value) for role, colour in self.colours.items()}
         self._seat = tuple(_scale(colour, value * self.turn_level) for colour in self.seat_colours)
 
+    def set_seat_colours(self, colours: Sequence[RGB]) -> None:
+        """The seats' colours as the table chose them for this game."""
+        for colour in colours:
+            _check_colour(colour)
+        self.seat_colours = tuple(colours)
+        self.brightness = self._brightness
+
     def render(self, guidance: Mapping[str, str] | None = None, turn: int | None = None) -> Frame:
         pixels = self._blank.copy()
         pixel_of = self.layout.pixel_of

@@ -95,6 +95,7 @@ class Game:
         teams: list[list[int]] | None = None,
         first: int | None = None,
         pegs: dict[str, list[str]] | None = None,
+        table: dict[str, Any] | None = None,
         _replaying: bool = False,
     ) -> None:
         if mode not in MODES:
@@ -104,6 +105,7 @@ class Game:
         self.seed = seed
         self.board = Board.for_players(players, teams)
         self.first = self.board.seats[0] if first is None else first
+        self.table = dict(table or {})  # how the table shows the game (seat names, colours): recorded, not ruled
         if self.first not in self.board.seats:
             raise GameError(f"first player {first} is not a seat in play")
         # A game may start from pegs already on the board (a game begun before the box was on).
@@ -126,6 +128,7 @@ class Game:
                 "seed": seed,
                 "first": self.first,
                 **({"pegs": self._start.pegs_json()} if pegs else {}),
+                **({"table": self.table} if self.table else {}),
             }
         )
         if mode == "digital":
@@ -353,7 +356,8 @@ class Game:
         try:
             rules = from_mapping(start["rules"])
             game = cls(rules, start["players"], mode=start["mode"], seed=start["seed"], teams=start["teams"],
-                       first=start["first"], pegs=start.get("pegs"), _replaying=True)  # fmt: skip
+                       first=start["first"], pegs=start.get("pegs"), table=start.get("table"),
+                       _replaying=True)  # fmt: skip
         except (KeyError, TypeError, ValueError) as error:
             raise GameError(f"bad start event: {error}") from None
         for number, event in enumerate(events, 1):

@@ -27,7 +27,7 @@ from typing import Any
 
 from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
-from hardware.leds import MemoryStrip, NeoPixelSpiStrip, NeoPixelStrip, PixelStrip, Renderer
+from hardware.leds import SEAT_COLOURS, MemoryStrip, NeoPixelSpiStrip, NeoPixelStrip, PixelStrip, Renderer
 from hardware.sensors import Change, GpioSensors, SensorBoard, SerialSensors, SimulatedSensors
 from referee.config import Config, ConfigError
 from referee.game import Game, GameError
@@ -53,8 +53,8 @@ class Service:
         self.layout = layout
         self.sensors = sensors
         self.strip = strip
-        self.rules: Ruleset = config.ruleset()
         self.renderer = Renderer(layout, brightness=config.brightness, max_amps=config.max_amps)
+        self._declared: str | None = None
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._version = 0
@@ -97,6 +97,10 @@ class Service:
         if self.controls is not None:
             self.controls.beep(kind)
 
+    @property
+    def rules(self) -> Ruleset:
+        return self.game.rules
+
     def start(self) -> None:
         with self._lock:
             self._open_game()
@@ -119,8 +123,8 @@ class Service:
     def _open_game(self) -> None:
         game_id = self.store.last_unfinished()
         if game_id is None:
-            game = Game(self.rules, self.config.players, mode=self.config.mode,  # type: ignore[arg-type]
-                        seed=random.randrange(2**31), teams=self.config.teams)  # fmt: skip
+            game = Game(self.config.ruleset(), self.config.players, mode=self.config.mode,  # type: ignore[arg-type]
+                        seed=random.randrange(2**31), teams=self.config.teams, table=_default_table(self.config.players))  # fmt: skip
             self.game_id = self.store.create(game.events)
             self.game = game
             self._saved = len(game.events)
@@ -131,6 +135,7 @@ class Service:
             log.info("resumed game", extra={"game": game_id, "moves": len(self.game.moves)})
         self._auto_draw()
         self.physical = PhysicalBoard(self.game.board)
+        self.renderer.set_seat_colours(self._seat_rgb())
         if isinstance(self.sensors, SimulatedSensors):
             saved = self._simulated_board()
             self.sensors.set(saved if saved is not None else self._names(self.physical.fill(self.game.position)))
@@ -198,6 +203,120 @@ class Service:
                 raise ValueError(f"cannot place in {hole}: it already holds a peg")
             (occupied.discard if kind == "lift" else occupied.add)(hole)
 
+    # -- the table's page: seats, cards, new games -------------------------------------------
+
+    def seats(self) -> list[dict[str, Any]]:
+        game = self.game
+        table = {**_default_table(game.board.players), **game.table}
+        team_index = {seat: n for n, team in enumerate(game.board.teams) for seat in team}
+        return [{"seat": seat, "name": table["names"][n], "colour": table["colours"][n], "team": team_index[seat],
+                 "home": game.position.in_home(seat), "start": game.position.in_start(seat)}
+                for n, seat in enumerate(game.board.seats)]  # fmt: skip
+
+    def new_game(self, players: int, rules: Ruleset, *, mode: str = "table", teams: list[list[int]] | None = None,
+                 names: list[str] | None = None, colours: list[str] | None = None,
+                 pegs: dict[str, list[str]] | None = None) -> dict[str, Any]:  # fmt: skip
+        """Start a new game (the old one stays in the store). The board must have the sides."""
+        sides = 4 if players == 2 else players
+        simulated = isinstance(self.sensors, SimulatedSensors)
+        if sides != self.layout.sides and not simulated:
+            raise ValueError(f"this board has {self.layout.sides} sides: {players} players need {sides}")
+        table = _default_table(players)
+        for key, given in (("names", names), ("colours", colours)):
+            if given is not None:
+                if len(given) != len(table[key]):
+                    raise ValueError(f"'{key}' needs one entry per player ({len(table[key])})")
+                table[key] = list(given)
+        game = Game(rules, players, mode=mode, seed=random.randrange(2**31), teams=teams, pegs=pegs,  # type: ignore[arg-type]
+                    table=table)  # fmt: skip
+        with self._lock:
+            self.game, self.game_id = game, self.store.create(game.events)
+            self._saved = len(game.events)
+            self._auto_draw()
+            self._save()
+            if sides != self.layout.sides:
+                self._resize(sides)
+            self.physical = PhysicalBoard(game.board)
+            self.renderer.set_seat_colours(self._seat_rgb())
+            self._declared = None
+            if simulated:  # a simulated board's pegs jump to their places; a wooden one shows what to fix
+                self.sensors.set(self._names(self.physical.fill(game.position)))  # type: ignore[attr-defined]
+            self.tracker = Tracker(game.position, self.rules, moves=self._candidates(),
+                                   settle_ms=self.config.settle_ms, occupied=self._sensed())  # fmt: skip
+            self._publish(self.tracker.report())
+            log.info("new game", extra={"game": self.game_id, "players": players, "rules": rules.name})
+            return self.state()
+
+    def _resize(self, sides: int) -> None:
+        """A simulated board of another size: new holes, new LEDs."""
+        self._unsubscribe()
+        self.layout = default_layout(sides)
+        self.sensors = SimulatedSensors(self.layout)
+        self.strip = MemoryStrip(self.layout.pixels)
+        self.renderer = Renderer(self.layout, brightness=self.config.brightness, max_amps=self.config.max_amps)
+        self._unsubscribe = self.sensors.subscribe(self._on_change)
+
+    def hand(self, seat: int) -> dict[str, Any]:
+        """A phone's view of its own cards (digital card mode)."""
+        with self._lock:
+            game = self.game
+            if game.mode != "digital":
+                raise ValueError("the cards are real at this table: there is no hand to show")
+            if seat not in game.board.seats:
+                raise ValueError(f"no seat {seat} in this game")
+            mine = seat == game.turn and game.phase == "play"
+            playable = sorted(game.playable()) if mine else []
+            return {"seat": seat, "hand": game.hand(seat), "playable": playable, "your_turn": mine,
+                    "must_move": game.must_move() if mine else False,
+                    "free_come_out": mine and game.free_come_out_due(), "declared": self._declared if mine else None}  # fmt: skip
+
+    def declare(self, seat: int, card: str) -> dict[str, Any]:
+        """The player to move says which card they play: only its moves are accepted now."""
+        from referee.cards import parse_card
+
+        with self._lock:
+            self._check_turn(seat)
+            card = parse_card(card)
+            if self.game.mode == "digital" and card not in self.game.hand(seat):
+                raise ValueError(f"seat {seat} does not hold {card}")
+            self._declared = card
+            self.tracker.restrict(moves=self._candidates())
+            self._publish(self.tracker.report())
+            return self.state()
+
+    def discard(self, seat: int, card: str | None) -> dict[str, Any]:
+        with self._lock:
+            self._check_turn(seat)
+            self._act(lambda: self.game.discard(card if self.game.mode == "digital" else None))
+            return self.state()
+
+    def resolve(self, text: str | None) -> dict[str, Any]:
+        """Someone taps the move that was made, of several that fit (or "nothing moved")."""
+        with self._lock:
+            report = self._report
+            if report.status != "ambiguous":
+                raise ValueError("there is no ambiguous move to resolve now")
+            if text is None:
+                self.tracker.forget_colours()
+                self._publish(self.tracker.report())
+                return self.state()
+            chosen = [move for move in report.candidates if move.text == text]
+            if not chosen:
+                raise ValueError(f"{text!r} is not one of the moves that fit")
+            self._accept(chosen[0], amend=False)
+            return self.state()
+
+    def _check_turn(self, seat: int | None) -> None:
+        if seat is not None and seat != self.game.turn:
+            raise PermissionError(f"it is seat {self.game.turn}'s turn, not seat {seat}'s")
+        if self.game.phase != "play":
+            raise GameError(f"cannot play now: the game is in its {self.game.phase} phase")
+
+    def _seat_rgb(self) -> list[tuple[int, int, int]]:
+        colours = {**_default_table(self.game.board.players), **self.game.table}["colours"]
+        by_seat = dict(zip(self.game.board.seats, colours, strict=True))
+        return [_rgb(by_seat.get(side, "#000000")) for side in range(self.game.board.sides)]
+
     # -- the game ----------------------------------------------------------------------------
 
     def _tick_forever(self) -> None:
@@ -236,6 +355,7 @@ class Service:
         """Do something to the game, write its events to disk, then show it."""
         try:
             action()
+            self._declared = None
             self._auto_draw()
         except GameError as error:
             log.warning("refused", extra={"reason": str(error)})
@@ -271,10 +391,11 @@ class Service:
         self._free: set[Move] = set()
         if self.game.phase == "over":
             return []
-        if self.game.mode == "table":
+        if self.game.mode == "table" and self._declared is None:
             return None
         moves: list[Move] = []
-        for card in dict.fromkeys(self.game.hand(self.game.turn)):
+        cards = [self._declared] if self._declared else list(dict.fromkeys(self.game.hand(self.game.turn)))
+        for card in cards:
             moves += self.game.legal(card)
             free = self.game.free_come_outs(card)
             self._free.update(free)
@@ -331,6 +452,11 @@ class Service:
                     "cards": {card: power.describe() for card, power in self.rules.cards},
                 },
                 "occupied": self._names(self.tracker.occupied),
+                "seats": self.seats(),
+                "teams": [list(team) for team in game.board.teams],
+                "sides": game.board.sides,
+                "last_card": _last_card(game.events),
+                "declared": self._declared,
                 "simulate": isinstance(self.sensors, SimulatedSensors),
             }
             if isinstance(self.strip, MemoryStrip):
@@ -378,6 +504,30 @@ class Service:
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(sorted(self.sensors.snapshot())), encoding="utf-8")
         os.replace(temporary, path)
+
+
+SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Cyan", "Orange", "White")
+
+
+def _default_table(players: int) -> dict[str, list[str]]:
+    """Names and colours for the seats in play, matching the LEDs' seat colours."""
+    seats = (0, 2) if players == 2 else tuple(range(players))
+    return {"names": [SEAT_NAMES[s] for s in seats],
+            "colours": ["#{:02x}{:02x}{:02x}".format(*SEAT_COLOURS[s]) for s in seats]}  # fmt: skip
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _last_card(events: list[dict[str, Any]]) -> str | None:
+    for event in reversed(events):
+        if event["event"] == "play":
+            card = event.get("declared") or event.get("card")
+            return str(card) if card else None
+        if event["event"] == "start":
+            return None
+    return None
 
 
 def _sensors(config: Config, layout: Layout) -> SensorBoard:

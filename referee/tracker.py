@@ -181,6 +181,9 @@ class _Worlds:
 class Tracker:
     """Follows one physical board through the turns of a game."""
 
+    _turn: _Turn
+    _worlds: _Worlds
+
     def __init__(
         self,
         position: Position,
@@ -231,6 +234,19 @@ class Tracker:
 
     def report(self) -> Report:
         return self._judge(commit=False)
+
+    def restrict(self, *, card: str | None = None, moves: Iterable[Move] | None = None) -> None:
+        """Narrow (or widen) this turn's candidates, e.g. to a card just declared, keeping
+        what the sensors have seen so far."""
+        position = self._turn.position
+        if moves is None:
+            cards = [card] if card else list(CARDS)
+            moves = (move for c in cards for move in legal_moves(position, c, self.rules))
+        self._turn = _Turn(self.physical, position, moves)
+
+    def forget_colours(self) -> None:
+        """Someone at the table says nothing moved: stop guessing swaps from the history."""
+        self._worlds = _Worlds()
 
     def retract(self) -> None:
         """The owner could not accept the committed move (its store failed): offer it again."""
