@@ -10,6 +10,7 @@ run: $(STAMP)
 	$(BIN)/pegs serve --simulate --data data --port 8080
 
 test: $(STAMP)
+	scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

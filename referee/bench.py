@@ -215,7 +215,13 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
     return ([run_case(case, repeat) for case in CASES]
             + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
             + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))]
-            + run_daemon(max(5, min(30, repeat or 30))))  # fmt: skip
+            + run_daemon(max(5, min(30, repeat or 30))) + _web(repeat))  # fmt: skip
+
+
+def _web(repeat: int | None) -> list[dict[str, Any]]:
+    from web.bench import page_weight, sse_latency
+
+    return [sse_latency(16, max(10, min(40, repeat or 40))), page_weight()]
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -223,6 +229,8 @@ def table(results: list[dict[str, Any]]) -> str:
     for r in results:
         if "rss_mb" in r:
             rows.append((r["name"], str(r["runs"]), f"{r['rss_mb']:.1f} MB", ""))
+        elif "bytes" in r:
+            rows.append((r["name"], str(r["runs"]), f"{r['bytes'] / 1000:.1f} KB", ""))
         else:
             rows.append((r["name"], str(r.get("moves", r["runs"])), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]

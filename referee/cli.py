@@ -100,6 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="web host (default 127.0.0.1 with --simulate)")
     serve.add_argument("--rules", help="rule set for a new game (with --simulate)")
     serve.add_argument("--players", type=int, choices=(2, 4, 6, 8), help="players for a new game (with --simulate)")
+    serve.add_argument("--pin", help="the table PIN for setup and undo (default: kept in the data dir)")
     serve.set_defaults(func=_serve)
 
     wiring_commands.add_commands(commands)

@@ -27,6 +27,7 @@
     [web]
     host = "0.0.0.0"
     port = 8080
+    pin = "4821"                    # the table PIN for setup and undo (default: a new one, logged)
 
     [data]
     dir = "/var/lib/pegs"
@@ -71,6 +72,7 @@ class Config:
     settle_ms: int = 700
     host: str = "127.0.0.1"
     web_port: int = 8080
+    pin: str | None = None
     data_dir: str = "data"
     simulate: bool = False
 
@@ -132,7 +134,7 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "leds": {"backend": "leds", "pin": "led_pin", "brightness": "brightness", "max_amps": "max_amps"},
     "controls": {"done_pin": "done_pin", "undo_pin": "undo_pin", "buzzer_pin": "buzzer_pin"},
     "game": {"rules": "rules", "mode": "mode", "settle_ms": "settle_ms"},
-    "web": {"host": "host", "port": "web_port"},
+    "web": {"host": "host", "port": "web_port", "pin": "pin"},
     "data": {"dir": "data_dir"},
 }
 
@@ -148,6 +150,10 @@ def _check(where: str, name: str, value: Any) -> Any:
     if name in _CHOICES:
         if value not in _CHOICES[name]:
             raise ConfigError(f"{where} must be one of {', '.join(map(repr, _CHOICES[name]))}, not {value!r}")
+        return value
+    if name == "pin":
+        if not isinstance(value, str) or not value.isdigit() or not 4 <= len(value) <= 8:
+            raise ConfigError(f"{where} must be 4 to 8 digits, as a string")
         return value
     if name in ("layout", "port", "vid_pid", "rules", "led_pin", "host", "data_dir"):
         if not isinstance(value, str) or not value:

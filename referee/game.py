@@ -161,6 +161,11 @@ class Game:
         return list(self._state.moves)
 
     @property
+    def history(self) -> list[tuple[int, str]]:
+        """(seat, move text) of every accepted move, undone ones left out."""
+        return [(event["seat"], event["text"]) for event in self._effective if event["event"] == "move"]
+
+    @property
     def bumps(self) -> list[Event]:
         return list(self._state.bumps)
 

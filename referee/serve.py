@@ -25,8 +25,10 @@ def config_from(args: argparse.Namespace) -> Config:
     else:
         config = Config.simulated(args.data or "data")
     overrides = {"data_dir": args.data, "web_port": args.port, "host": args.host,
-                 "rules": args.rules, "players": args.players}  # fmt: skip
+                 "rules": args.rules, "players": args.players, "pin": args.pin}  # fmt: skip
     config = replace(config, **{key: value for key, value in overrides.items() if value is not None})
+    if config.pin is not None and not (config.pin.isdigit() and 4 <= len(config.pin) <= 8):
+        raise ConfigError("--pin must be 4 to 8 digits")
     config.ruleset()
     return config
 
@@ -46,6 +48,8 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     service.start()
     app = create_app(service)
+    print(f"pegs: the table PIN is {app.config['TABLE_PIN']} (setup and undo on the page ask for it)",
+          file=sys.stderr, flush=True)  # fmt: skip
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         log.info("stopping", extra={"signal": signum})

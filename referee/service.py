@@ -107,6 +107,7 @@ class Service:
             self.tracker = Tracker(self.game.position, self.rules, moves=self._candidates(),
                                    settle_ms=self.config.settle_ms, occupied=self._sensed())  # fmt: skip
             self._report = self.tracker.report()
+            self._published_board = self.tracker.occupied
             self._unsubscribe = self.sensors.subscribe(self._on_change)
             self._show(self._report)
         self._ticker = threading.Thread(target=self._tick_forever, name="pegs-ticker", daemon=True)
@@ -134,6 +135,10 @@ class Service:
             self.game_id, self._saved = game_id, len(self.game.events)
             log.info("resumed game", extra={"game": game_id, "moves": len(self.game.moves)})
         self._auto_draw()
+        if self.game.board.sides != self.layout.sides:
+            if not isinstance(self.sensors, SimulatedSensors):
+                raise ConfigError(f"the last game is for {self.game.board.sides} sides, this board has {self.layout.sides}")
+            self._resize(self.game.board.sides)
         self.physical = PhysicalBoard(self.game.board)
         self.renderer.set_seat_colours(self._seat_rgb())
         if isinstance(self.sensors, SimulatedSensors):
@@ -234,6 +239,7 @@ class Service:
             self._saved = len(game.events)
             self._auto_draw()
             self._save()
+            self._unsubscribe()  # the old tracker must not hear the board being reset
             if sides != self.layout.sides:
                 self._resize(sides)
             self.physical = PhysicalBoard(game.board)
@@ -241,20 +247,20 @@ class Service:
             self._declared = None
             if simulated:  # a simulated board's pegs jump to their places; a wooden one shows what to fix
                 self.sensors.set(self._names(self.physical.fill(game.position)))  # type: ignore[attr-defined]
+                self._save_simulated_board()
             self.tracker = Tracker(game.position, self.rules, moves=self._candidates(),
                                    settle_ms=self.config.settle_ms, occupied=self._sensed())  # fmt: skip
+            self._unsubscribe = self.sensors.subscribe(self._on_change)
             self._publish(self.tracker.report())
             log.info("new game", extra={"game": self.game_id, "players": players, "rules": rules.name})
             return self.state()
 
     def _resize(self, sides: int) -> None:
-        """A simulated board of another size: new holes, new LEDs."""
-        self._unsubscribe()
+        """A simulated board of another size: new holes, new LEDs (not yet listened to)."""
         self.layout = default_layout(sides)
         self.sensors = SimulatedSensors(self.layout)
         self.strip = MemoryStrip(self.layout.pixels)
         self.renderer = Renderer(self.layout, brightness=self.config.brightness, max_amps=self.config.max_amps)
-        self._unsubscribe = self.sensors.subscribe(self._on_change)
 
     def hand(self, seat: int) -> dict[str, Any]:
         """A phone's view of its own cards (digital card mode)."""
@@ -332,7 +338,7 @@ class Service:
         if report.committed and report.move is not None:
             self._accept(report.move, amend=report.amend)
             return
-        self._publish(report)
+        self._publish(report, force=False)
 
     def _accept(self, move: Move, amend: bool) -> None:
         def play() -> None:
@@ -407,10 +413,13 @@ class Service:
 
     # -- out: LEDs and subscribers -----------------------------------------------------------
 
-    def _publish(self, report: Report) -> None:
+    def _publish(self, report: Report, force: bool = True) -> None:
+        if not force and _same(report, self._report) and self.tracker.occupied == self._published_board:
+            return  # the ticker polls 20 times a second: tell the page only what changed
         if report.status == "illegal" and self._report.status != "illegal":
             self._beep("illegal")
         self._report = report
+        self._published_board = self.tracker.occupied
         self._show(report)
         self._version += 1
         self._changed.notify_all()
@@ -445,6 +454,7 @@ class Service:
                 "candidates": [move.to_json() for move in report.candidates] if report.status == "ambiguous" else [],
                 "move": report.move.text if report.move else None,
                 "moves": game.moves,
+                "history": [{"seat": seat, "move": text} for seat, text in game.history],
                 "bumps": game.bumps,
                 "rules": {
                     "name": self.rules.name,
@@ -521,9 +531,13 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 
 def _last_card(events: list[dict[str, Any]]) -> str | None:
+    """The card last played: as declared or dealt, or at a real table the card the move shows."""
+    shown = None
     for event in reversed(events):
-        if event["event"] == "play":
-            card = event.get("declared") or event.get("card")
+        if event["event"] == "move" and shown is None:
+            shown = event["text"].split()[0]
+        if event["event"] in ("play", "discard"):
+            card = event.get("declared") or event.get("card") or (shown if event["event"] == "play" else None)
             return str(card) if card else None
         if event["event"] == "start":
             return None
@@ -553,6 +567,12 @@ def _parse_sim_event(text: Any) -> tuple[str, str]:
     if len(words) == 2 and words[0] in ("lift", "place"):
         return words[0], words[1]
     raise ValueError(f"bad simulated event {text!r}: use 'lift HOLE', 'place HOLE' or 'done'")
+
+
+def _same(a: Report, b: Report) -> bool:
+    """Reports that would look the same on the page and the LEDs."""
+    return (a.status, a.move, a.candidates, a.guidance, a.back, a.forward, a.amend) == (
+        b.status, b.move, b.candidates, b.guidance, b.back, b.forward, b.amend)  # fmt: skip
 
 
 def _percentiles(values: list[float]) -> dict[str, float | None]:

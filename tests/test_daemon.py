@@ -31,14 +31,15 @@ def free_port() -> int:
 
 
 class Daemon:
-    def __init__(self, data: Path) -> None:
-        self.data, self.port = data, free_port()
+    def __init__(self, data: Path, extra: list[str] | None = None) -> None:
+        self.data, self.port, self.extra = data, free_port(), extra or []
         self.process: subprocess.Popen[str] | None = None
 
     def start(self) -> float:
         started = time.monotonic()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", str(self.data), "--port", str(self.port)],
+            [sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", str(self.data), "--port", str(self.port),
+             *self.extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         deadline = time.monotonic() + 30

@@ -1,24 +1,50 @@
-"""The HTTP contract (DESIGN.md), through Flask's test client: good and bad requests."""
+"""Every route of the API through Flask's test client: good requests, bad input (400),
+no right to do it (403), CSRF safety."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.config import Config
 from referee.service import Service
 from web import create_app
 
+PIN = "2468"
+
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[FlaskClient]:
-    service = Service.build(Config.simulated(str(tmp_path)))
+def app(tmp_path: Path) -> Iterator[Flask]:
+    service = Service.build(Config.simulated(str(tmp_path), pin=PIN))
     service.start()
-    yield create_app(service).test_client()
+    yield create_app(service)
     service.stop()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def csrf(client: FlaskClient) -> dict[str, str]:
+    return {"X-CSRF-Token": client.get("/api/me").get_json()["csrf"]}
+
+
+def admin(client: FlaskClient) -> dict[str, str]:
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    return csrf(client)
+
+
+def post(client: FlaskClient, path: str, body: Any, headers: dict[str, str] | None = None) -> Any:
+    return client.post(path, json=body, headers=headers or {})
+
+
+# -- the DESIGN.md contract ------------------------------------------------------------------
 
 
 def test_state_has_the_contract_fields(client: FlaskClient) -> None:
@@ -26,12 +52,12 @@ def test_state_has_the_contract_fields(client: FlaskClient) -> None:
     assert {"position", "status", "moves", "bumps"} <= set(state)
     assert state["position"]["players"] == 4 and state["position"]["turn"] == 0
     assert state["status"] == "synced" and state["moves"] == [] and state["bumps"] == []
+    assert [seat["name"] for seat in state["seats"]] == ["Red", "Blue", "Green", "Yellow"]
 
 
-def test_sim_events_drive_the_board(client: FlaskClient) -> None:
-    reply = client.post("/api/sim/events", json={"events": ["lift S0:1", "place T0:8", "done"]})
-    assert reply.status_code == 200
-    assert reply.get_json()["moves"] == ["A S0-T0:8"]
+def test_sim_events_drive_the_board_without_a_login(client: FlaskClient) -> None:
+    reply = post(client, "/api/sim/events", {"events": ["lift S0:1", "place T0:8", "done"]})
+    assert reply.status_code == 200 and reply.get_json()["moves"] == ["A S0-T0:8"]
     assert client.get("/api/state").get_json()["position"]["turn"] == 1
     record = client.get("/api/games/1/record")
     assert record.status_code == 200 and record.data.decode().splitlines()[0].startswith('{"event":"start"')
@@ -45,39 +71,140 @@ def test_sim_events_drive_the_board(client: FlaskClient) -> None:
         ({"events": ["jump S0:1"]}, "bad simulated event"),
         ({"events": ["lift T0:8"]}, "cannot lift from T0:8: it is empty"),
         ({"events": "lift S0:1"}, "must be a non-empty list"),
-        ({"evnts": []}, 'send {"events": ['),
+        ({"evnts": []}, "this request takes {events}"),
         ([1, 2], "must be a JSON object"),
     ],
 )
 def test_bad_sim_events_get_400_and_change_nothing(client: FlaskClient, body: object, message: str) -> None:
     before = client.get("/api/state").get_json()
-    reply = client.post("/api/sim/events", json=body)
+    reply = post(client, "/api/sim/events", body)
     assert reply.status_code == 400 and message in reply.get_json()["error"]
     assert client.get("/api/state").get_json()["occupied"] == before["occupied"]
 
 
-def test_not_json_and_unknown_routes(client: FlaskClient) -> None:
-    reply = client.post("/api/sim/events", data="lift S0:1", content_type="text/plain")
-    assert reply.status_code == 400
+def test_csrf_safety(client: FlaskClient) -> None:
+    """A form post or a request from another site is refused before anything happens."""
+    form = client.post("/api/sim/events", data="events=lift+S0:1", content_type="application/x-www-form-urlencoded")
+    assert form.status_code == 400 and "send JSON" in form.get_json()["error"]
+    other = client.post("/api/sim/events", json={"events": ["lift S0:1"]}, headers={"Origin": "http://evil.example"})
+    assert other.status_code == 403 and "another site" in other.get_json()["error"]
+    client.post("/api/login", json={"pin": PIN})
+    no_token = post(client, "/api/undo", {})
+    assert no_token.status_code == 403 and "X-CSRF-Token" in no_token.get_json()["error"]
+    assert client.get("/api/state").get_json()["occupied"][0] == "S0:1"
+
+
+def test_unknown_routes_and_methods_answer_json(client: FlaskClient) -> None:
+    assert client.get("/api/nothing").get_json()["error"]
     assert client.get("/api/nothing").status_code == 404
     assert client.get("/api/sim/events").status_code == 405
     missing = client.get("/api/games/99/record")
     assert missing.status_code == 404 and "no game 99" in missing.get_json()["error"]
 
 
-def test_sim_events_refused_without_a_simulated_board(tmp_path: Path) -> None:
-    from hardware.layout import default_layout
-    from hardware.leds import MemoryStrip
-    from hardware.sensors import GpioSensors
-    from referee.store import Store
+# -- the table PIN ---------------------------------------------------------------------------
 
-    layout = default_layout(4)
-    gpiozero = pytest.importorskip("gpiozero")
-    from gpiozero.pins.mock import MockFactory
 
-    sensors = GpioSensors({"T0:8": 17}, pin_factory=MockFactory())
-    service = Service(Config(data_dir=str(tmp_path), sensors="gpio"), Store.open(tmp_path), layout, sensors,
-                      MemoryStrip(layout.pixels))  # fmt: skip
-    assert gpiozero
-    reply = create_app(service).test_client().post("/api/sim/events", json={"events": ["done"]})
-    assert reply.status_code == 403 and "only accepted with --simulate" in reply.get_json()["error"]
+def test_pin_guards_setup_and_undo(client: FlaskClient) -> None:
+    assert post(client, "/api/undo", {}).status_code == 403
+    assert client.get("/api/seats").status_code == 403
+    assert post(client, "/api/games", {"players": 2}).status_code == 403
+    wrong = post(client, "/api/login", {"pin": "0000"})
+    assert wrong.status_code == 403 and wrong.get_json()["error"] == "wrong PIN"
+    headers = admin(client)
+    assert client.get("/api/me").get_json()["admin"] is True
+    post(client, "/api/sim/events", {"events": ["lift S0:1", "place T0:8", "done"]})
+    undone = post(client, "/api/undo", {}, headers)
+    assert undone.status_code == 200 and undone.get_json()["moves"] == []
+    assert post(client, "/api/logout", {}).get_json() == {"admin": False}
+    assert post(client, "/api/undo", {}, headers).status_code == 403
+
+
+def test_too_many_wrong_pins_lock_out(client: FlaskClient) -> None:
+    for _ in range(5):
+        post(client, "/api/login", {"pin": "0000"})
+    locked = post(client, "/api/login", {"pin": PIN})
+    assert locked.status_code == 403 and "too many wrong PINs" in locked.get_json()["error"]
+
+
+def test_new_game_with_names_colours_and_house_rules(client: FlaskClient) -> None:
+    headers = admin(client)
+    house = 'base = "arizona"\nname = "Grandma"\n[cards.10]\nbackward = [1]\n'
+    reply = post(client, "/api/games", {"players": 6, "teams": [[0, 3], [1, 4], [2, 5]], "house_rules": house,
+                                        "mode": "digital", "names": list("ABCDEF"),
+                                        "colours": ["#112233"] * 6}, headers)  # fmt: skip
+    assert reply.status_code == 200, reply.get_json()
+    state = reply.get_json()
+    assert state["sides"] == 6 and state["rules"]["name"] == "Grandma" and state["mode"] == "digital"
+    assert state["teams"] == [[0, 3], [1, 4], [2, 5]] and state["seats"][5]["name"] == "F"
+    assert "S5:1" in state["occupied"] and state["game"] == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"players": 5}, "'players' must be 2, 4, 6 or 8"),
+        ({"players": 4, "rules": "texas"}, "unknown rule set 'texas'"),
+        ({"players": 4, "house_rules": "base = 'arizona'\nhandsize = 3\n"}, "unknown key 'handsize'"),
+        ({"players": 4, "house_rules": "= nope"}, "not valid TOML"),
+        ({"players": 4, "mode": "poker"}, "'mode' must be 'table' or 'digital'"),
+        ({"players": 4, "names": ["A", "B"]}, "one entry per player"),
+        ({"players": 4, "colours": ["red"] * 4}, "is not like #e53935"),
+        ({"players": 4, "teams": [[0, 1], [2, 3]]}, "do not fit"),
+        ({"players": 4, "seats": 4}, "unexpected ['seats']"),
+    ],
+)
+def test_new_game_bad_input(client: FlaskClient, body: dict[str, Any], message: str) -> None:
+    headers = admin(client)
+    reply = post(client, "/api/games", body, headers)
+    assert reply.status_code == 400 and message in reply.get_json()["error"]
+    assert client.get("/api/state").get_json()["game"] == 1
+
+
+# -- seats, phones and cards ---------------------------------------------------------------------
+
+
+def test_seat_links_and_digital_hands(app: Flask) -> None:
+    table, phone, other = app.test_client(), app.test_client(), app.test_client()
+    headers = admin(table)
+    post(table, "/api/games", {"players": 4, "mode": "digital"}, headers)
+    links = table.get("/api/seats").get_json()
+    assert len(links) == 4 and links[0]["qr"].startswith("<svg") and "/join/0/" in links[0]["link"]
+    assert phone.get("/api/hand").status_code == 403
+    assert phone.get("/join/0/not-the-token").status_code == 403
+    assert phone.get(links[0]["link"].split("localhost", 1)[1]).status_code == 302
+    mine = phone.get("/api/hand").get_json()
+    assert mine["seat"] == 0 and len(mine["hand"]) in (5, 6) and mine["your_turn"]
+    other.get(links[1]["link"].split("localhost", 1)[1])
+    assert other.get("/api/hand").get_json()["seat"] == 1
+    not_mine = post(other, "/api/declare", {"card": mine["hand"][0]}, csrf(other))
+    assert not_mine.status_code == 403 and "only seat 0's phone" in not_mine.get_json()["error"]
+    card = mine["hand"][0]
+    declared = post(phone, "/api/declare", {"card": card}, csrf(phone))
+    assert declared.status_code == 200 and declared.get_json()["declared"] == card
+    assert post(phone, "/api/declare", {"card": "11"}, csrf(phone)).status_code == 400
+
+
+def test_resolving_an_ambiguous_move(app: Flask) -> None:
+    client = app.test_client()
+    headers = admin(client)
+    pegs = {"0": ["T0:10", "S", "S", "S", "S"], "2": ["T0:11", "S", "S", "S", "S"]}
+    post(client, "/api/games", {"players": 4, "rules": "arizona", "pegs": pegs}, headers)
+    assert post(client, "/api/resolve", {"move": None}, headers).status_code == 400  # nothing ambiguous yet
+    state = post(client, "/api/sim/events", {"events": ["lift T0:10", "lift T0:11", "place T0:12", "place T0:16"]}).get_json()
+    assert state["status"] == "ambiguous" and len(state["candidates"]) >= 2
+    wanted = state["candidates"][0]["text"]
+    assert post(client, "/api/resolve", {"move": "7 nonsense"}, headers).status_code == 400
+    resolved = post(client, "/api/resolve", {"move": wanted}, headers).get_json()
+    assert resolved["moves"][-1] == wanted and resolved["turn"] == 1
+
+
+def test_server_sent_events_stream_the_state(app: Flask) -> None:
+    client = app.test_client()
+    response = client.get("/api/events", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = response.response  # type: ignore[attr-defined]
+    assert next(chunks).decode().startswith("retry:")
+    first = next(chunks).decode()
+    assert first.startswith("event: state\nid: ") and '"position"' in first
+    response.close()

@@ -1,20 +1,66 @@
 """The table's web page: a Flask app factory over one running referee ``Service``.
 
     app = create_app(service)
-    waitress.serve(app, host="0.0.0.0", port=8080, threads=32)
+    waitress.serve(app, host="0.0.0.0", port=8080, threads=40)
+
+Blueprints: ``api`` (the JSON API and server-sent events), ``join`` (per-seat links) and
+``pages`` (the page itself). The table PIN comes from the config or is made once and kept
+in the data dir.
 """
 
 from __future__ import annotations
 
+import secrets
+from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
 
-from web.api import api
+from web.api import api, join
+from web.auth import secret_key
+from web.pages import pages
+
+
+def table_pin(data_dir: str, configured: str | None) -> str:
+    """The configured PIN, or one made on first start and kept in ``data_dir/pin.txt``."""
+    if configured:
+        return configured
+    path = Path(data_dir) / "pin.txt"
+    try:
+        pin = path.read_text(encoding="ascii").strip()
+        if pin.isdigit() and len(pin) >= 4:
+            return pin
+    except OSError:
+        pass
+    pin = f"{secrets.randbelow(10_000):04d}"
+    path.write_text(pin + "\n", encoding="ascii")
+    path.chmod(0o600)
+    return pin
 
 
 def create_app(service: Any, **settings: Any) -> Flask:
     app = Flask(__name__)
-    app.config.update(SERVICE=service, **settings)
+    config = service.config
+    app.config.update(
+        SERVICE=service,
+        SECRET_KEY=secret_key(config.data_dir),
+        TABLE_PIN=table_pin(config.data_dir, config.pin),
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_HTTPONLY=True,
+        JSON_SORT_KEYS=False,
+        **settings,
+    )
     app.register_blueprint(api)
+    app.register_blueprint(join)
+    app.register_blueprint(pages)
+
+    @app.errorhandler(HTTPException)
+    def json_errors_under_api(error: HTTPException) -> Response | HTTPException:
+        if request.path.startswith("/api/"):
+            response = jsonify({"error": error.description or error.name})
+            response.status_code = error.code or 500
+            return response
+        return error
+
     return app

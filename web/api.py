@@ -1,21 +1,44 @@
-"""The HTTP contract for scripts and tests (DESIGN.md): ``GET /api/state`` and, with a
-simulated board, ``POST /api/sim/events``; also health, done, undo and game records."""
+"""The HTTP API: the DESIGN.md contract (``GET /api/state``, ``POST /api/sim/events``) and
+what the table's page needs. Errors are JSON ``{"error": "..."}``: 400 bad input, 403 no
+right to do it, 404 nothing there, 409 the game refuses it now."""
 
 from __future__ import annotations
 
+import json
+import tomllib
+from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+import segno
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, session, stream_with_context, url_for
 from werkzeug.exceptions import HTTPException
 
 from referee.game import GameError
+from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
+from referee.service import iter_states
 from referee.store import StoreError
+from web.auth import (
+    Forbidden,
+    check_pin,
+    csrf_token,
+    is_admin,
+    my_seat,
+    need_admin,
+    need_player,
+    seat_token,
+    state_changing,
+)
 
 api = Blueprint("api", __name__, url_prefix="/api")
+join = Blueprint("join", __name__)
+HEARTBEAT_S = 15.0
 
 
 def service() -> Any:
     return current_app.config["SERVICE"]
+
+
+# -- reading --------------------------------------------------------------------------------
 
 
 @api.get("/state")
@@ -23,27 +46,36 @@ def state() -> Response:
     return jsonify(service().state())
 
 
+@api.get("/events")
+def events() -> Response:
+    """Server-sent events: the whole state each time it changes; a comment line as heartbeat."""
+    running = service()
+
+    def stream() -> Iterator[str]:
+        yield "retry: 1000\n\n"
+        for state in iter_states(running, HEARTBEAT_S):
+            yield f"event: state\nid: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+
+    return Response(stream_with_context(stream()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
+
+
 @api.get("/health")
 def health() -> Response:
     return jsonify(service().health())
 
 
-@api.post("/sim/events")
-def sim_events() -> Response:
-    body = _json_body()
-    if set(body) != {"events"}:
-        return _error(400, "send {\"events\": [\"lift S0:1\", \"place T0:8\", \"done\"]}")
-    return jsonify(service().sim_events(body["events"]))
+@api.get("/me")
+def me() -> Response:
+    return jsonify({"seat": my_seat(service().game_id), "admin": is_admin(), "csrf": csrf_token()})
 
 
-@api.post("/done")
-def done() -> Response:
-    return jsonify(service().press_done())
-
-
-@api.post("/undo")
-def undo() -> Response:
-    return jsonify(service().undo())
+@api.get("/hand")
+def hand() -> Response:
+    seat = my_seat(service().game_id)
+    if seat is None:
+        raise Forbidden("join a seat first (its link or QR code) to see its cards")
+    return jsonify(service().hand(seat))
 
 
 @api.get("/games")
@@ -61,43 +93,174 @@ def record(game_id: int) -> Response:
                     headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"})  # fmt: skip
 
 
-def _json_body() -> dict[str, Any]:
+@api.get("/seats")
+def seats() -> Response:
+    if not is_admin():
+        raise Forbidden("seat links need the table PIN")
+    running = service()
+    links = []
+    for seat in running.seats():
+        link = url_for("join.join_seat", seat=seat["seat"], token=seat_token(running.game_id, seat["seat"]),
+                       _external=True)  # fmt: skip
+        qr = segno.make(link, error="m").svg_inline(scale=3, dark="#000000", light="#ffffff")  # scans in any colour
+        links.append({**seat, "link": link, "qr": qr})
+    return jsonify(links)
+
+
+# -- changing -------------------------------------------------------------------------------
+
+
+@api.post("/sim/events")
+@state_changing
+def sim_events() -> Response:
+    """DESIGN.md: drives the simulated board, for scripts, tests and the page's clicks."""
+    body = _json_body({"events"})
+    return jsonify(service().sim_events(body["events"]))
+
+
+@api.post("/login")
+@state_changing
+def login() -> Response:
+    body = _json_body({"pin"})
+    if not check_pin(body["pin"]):
+        raise Forbidden("wrong PIN")
+    session["admin"] = True
+    return jsonify({"admin": True, "csrf": csrf_token()})
+
+
+@api.post("/logout")
+@state_changing
+def logout() -> Response:
+    session.pop("admin", None)
+    return jsonify({"admin": False})
+
+
+@api.post("/done")
+@state_changing
+@need_player
+def done() -> Response:
+    _json_body(set())
+    return jsonify(service().press_done())
+
+
+@api.post("/undo")
+@state_changing
+@need_admin
+def undo() -> Response:
+    _json_body(set())
+    return jsonify(service().undo())
+
+
+@api.post("/declare")
+@state_changing
+@need_player
+def declare() -> Response:
+    body = _json_body({"card"})
+    return jsonify(service().declare(service().game.turn, body["card"]))
+
+
+@api.post("/discard")
+@state_changing
+@need_player
+def discard() -> Response:
+    body = _json_body({"card"})
+    return jsonify(service().discard(service().game.turn, body["card"]))
+
+
+@api.post("/resolve")
+@state_changing
+@need_player
+def resolve() -> Response:
+    body = _json_body({"move"})
+    if body["move"] is not None and not isinstance(body["move"], str):
+        raise ValueError("'move' is a candidate's text, or null for 'nothing moved'")
+    return jsonify(service().resolve(body["move"]))
+
+
+@api.post("/games")
+@state_changing
+@need_admin
+def new_game() -> Response:
+    body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs"}, required=False)
+    players = body.get("players", 4)
+    if players not in (2, 4, 6, 8):
+        raise ValueError("'players' must be 2, 4, 6 or 8")
+    mode = body.get("mode", "table")
+    if mode not in ("table", "digital"):
+        raise ValueError("'mode' must be 'table' or 'digital'")
+    rules = _rules(body.get("rules"), body.get("house_rules"))
+    for key in ("names", "colours"):
+        values = body.get(key)
+        if values is not None and (not isinstance(values, list) or not all(isinstance(v, str) for v in values)):
+            raise ValueError(f"'{key}' must be a list of strings")
+    for colour in body.get("colours") or []:
+        if len(colour) != 7 or colour[0] != "#" or any(c not in "0123456789abcdefABCDEF" for c in colour[1:]):
+            raise ValueError(f"colour {colour!r} is not like #e53935")
+    for name in body.get("names") or []:
+        if not name.strip() or len(name) > 24:
+            raise ValueError("a seat name is 1 to 24 characters")
+    return jsonify(service().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
+                                      colours=body.get("colours"), pegs=body.get("pegs")))  # fmt: skip
+
+
+def _rules(name: Any, house: Any) -> Ruleset:
+    if house is not None:
+        if not isinstance(house, str):
+            raise ValueError("'house_rules' is the text of a house-rules TOML file")
+        try:
+            return from_mapping(tomllib.loads(house))
+        except tomllib.TOMLDecodeError as error:
+            raise ValueError(f"house rules: not valid TOML: {error}") from None
+        except RulesetError as error:
+            raise ValueError(f"house rules: {error}") from None
+    if name is None:
+        return Ruleset.preset("basic")
+    if name not in PRESETS:
+        raise ValueError(f"unknown rule set {name!r}: use one of {', '.join(PRESETS)} or house rules")
+    return Ruleset.preset(name)
+
+
+# -- joining a seat -------------------------------------------------------------------------
+
+
+@join.get("/join/<int:seat>/<token>")
+def join_seat(seat: int, token: str) -> Response:
+    running = service()
+    if seat not in running.game.board.seats or token != seat_token(running.game_id, seat):
+        raise Forbidden("this seat link is not for the game being played: ask for a new one")
+    session["seat"] = {"game": running.game_id, "seat": seat}
+    return redirect("/")  # type: ignore[return-value]
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+def _json_body(allowed: set[str], required: bool = True) -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object")
+        raise ValueError("the request body must be a JSON object")  # noqa: TRY004 - a bad value of the request: 400
+    unknown = set(body) - allowed
+    missing = allowed - set(body) if required else set()
+    if unknown or missing:
+        wanted = ", ".join(sorted(allowed)) or "nothing"
+        raise ValueError(f"this request takes {{{wanted}}}; unexpected {sorted(unknown)}, missing {sorted(missing)}")
     return body
 
 
-class BadRequest(ValueError):
-    pass
+def register_errors(blueprint: Blueprint) -> None:
+    blueprint.register_error_handler(ValueError, lambda error: _error(400, str(error)))
+    blueprint.register_error_handler(GameError, lambda error: _error(409, str(error)))
+    blueprint.register_error_handler(PermissionError, lambda error: _error(403, str(error)))
+    blueprint.register_error_handler(StoreError, lambda error: _error(503, str(error)))
+    blueprint.register_error_handler(HTTPException, lambda error: _error(error.code or 500, error.description or ""))
 
 
-@api.errorhandler(ValueError)
-def bad_request(error: ValueError) -> Response:
-    return _error(400, str(error))
-
-
-@api.errorhandler(GameError)
-def refused(error: GameError) -> Response:
-    return _error(409, str(error))
-
-
-@api.errorhandler(PermissionError)
-def forbidden(error: PermissionError) -> Response:
-    return _error(403, str(error))
-
-
-@api.errorhandler(StoreError)
-def store_failed(error: StoreError) -> Response:
-    return _error(503, str(error))
-
-
-@api.errorhandler(HTTPException)
-def http_error(error: HTTPException) -> Response:
-    return _error(error.code or 500, error.description or error.name)
+register_errors(api)
+register_errors(join)
 
 
 def _error(status: int, message: str) -> Response:
     response = jsonify({"error": message})
     response.status_code = status
     return response
+

@@ -55,22 +55,15 @@ def geometry(sides: int, markers: bool = False) -> BoardGeometry:
     corners = tuple(_corner(sides, side) for side in range(sides))
     holes: dict[str, tuple[float, float]] = {}
     for side in range(sides):
-        x0, y0 = corners[side]
-        ax, ay = _along(sides, side)
-        nx, ny = _inward(sides, side)
-
-        def at(k: float, depth: float) -> tuple[float, float]:
-            # k pitches along the side from its corner, depth pitches inside the track
-            return (round(x0 + PITCH * (k * ax + depth * nx), 2), round(y0 + PITCH * (k * ay + depth * ny), 2))
-
+        frame = (corners[side], _along(sides, side), _inward(sides, side))
         for k in range(SIDE_LENGTH):
-            holes[f"T{side}:{k}"] = at(k, 0)
+            holes[f"T{side}:{k}"] = _at(frame, k, 0)
         for depth in range(1, HOME_SIZE + 1):
-            holes[f"H{side}:{depth}"] = at(IN_SPOT, depth)
+            holes[f"H{side}:{depth}"] = _at(frame, IN_SPOT, depth)
         for i in range(1, START_SIZE + 1):
-            holes[f"S{side}:{i}"] = at(COME_OUT + i - 3, START_DEPTH)
+            holes[f"S{side}:{i}"] = _at(frame, COME_OUT + i - 3, START_DEPTH)
         if markers:
-            holes[f"C{side}"] = at(COME_OUT, MARKER_DEPTH)
+            holes[f"C{side}"] = _at(frame, COME_OUT, MARKER_DEPTH)
     xs = [x for x, _ in holes.values()]
     ys = [y for _, y in holes.values()]
     pad = RADIUS + MARGIN
@@ -78,6 +71,15 @@ def geometry(sides: int, markers: bool = False) -> BoardGeometry:
     width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     view_box = f"{left:.1f} {top:.1f} {width:.1f} {height:.1f}"
     return BoardGeometry(sides, view_box, holes, RADIUS, PITCH, corners)
+
+
+Point = tuple[float, float]
+
+
+def _at(frame: tuple[Point, Point, Point], k: float, depth: float) -> Point:
+    """``k`` pitches along a side from its corner and ``depth`` pitches inside the track."""
+    (x0, y0), (ax, ay), (nx, ny) = frame
+    return (round(x0 + PITCH * (k * ax + depth * nx), 2), round(y0 + PITCH * (k * ay + depth * ny), 2))
 
 
 def _normal_angle(sides: int, side: int) -> float:

@@ -1,0 +1,110 @@
+"""The page in a real browser: Debian's chromium driven by Playwright, against the real
+daemon (``pegs serve --simulate``). A whole short game is played by clicking holes.
+
+Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import shutil
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_daemon import Daemon
+
+playwright = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]  # fmt: skip
+PIN = "1357"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: scripts/ensure-chromium.sh installs it")
+    with playwright.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    running = Daemon(tmp_path, extra=["--pin", PIN])
+    running.start()
+    yield running
+    running.stop()
+
+
+def new_game(daemon: Daemon, body: dict[str, object]) -> None:
+    """Set the game up through the API, logged in with the table PIN, as the page does."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    base = f"http://127.0.0.1:{daemon.port}"
+
+    def call(path: str, data: object | None = None, headers: dict[str, str] | None = None) -> dict[str, object]:
+        request = urllib.request.Request(base + path, data=None if data is None else json.dumps(data).encode(),
+                                         headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+        with opener.open(request, timeout=10) as response:
+            return json.load(response)  # type: ignore[no-any-return]
+
+    call("/api/login", {"pin": PIN})
+    token = str(call("/api/me")["csrf"])
+    call("/api/games", body, {"X-CSRF-Token": token})
+
+
+def click_holes(page: object, *holes: str) -> None:
+    for hole in holes:
+        page.click(f'[data-hole="{hole}"]', force=True)  # type: ignore[attr-defined]
+        page.wait_for_function(  # type: ignore[attr-defined]
+            "hole => document.querySelector(`[data-hole='${hole}']`) !== null", arg=hole)
+
+
+def test_a_whole_short_game_by_clicking_holes(browser: object, daemon: Daemon) -> None:
+    """Two players, most pegs home already: Red bumps Green, Green comes out, Red goes home."""
+    new_game(daemon, {"players": 2, "rules": "basic", "mode": "table", "pegs": {
+        "0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]}})  # fmt: skip
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.goto(f"http://127.0.0.1:{daemon.port}/")
+    turn = page.locator("#turn")
+    playwright.expect(turn).to_have_text("Red to play")
+
+    click_holes(page, "T3:16", "S2:1", "T3:14")  # Green's peg off to its start, Red's peg lifted
+    playwright.expect(page.locator('[data-hole="T3:16"]')).to_have_attribute("data-guide", "destination")
+    click_holes(page, "T3:16")
+    page.click("#done")
+    playwright.expect(turn).to_have_text("Green to play")
+    playwright.expect(page.locator("#bumps")).to_contain_text("Red bumped Green back to start")
+    page.screenshot(path=str(ARTIFACTS / "game-1-bump.png"))
+
+    click_holes(page, "S2:1", "T2:8")  # Green comes out with an ace or a picture
+    page.click("#done")
+    playwright.expect(turn).to_have_text("Red to play")
+
+    click_holes(page, "T3:16", "H0:1")  # a 6 takes Red's last peg home: Red wins
+    page.click("#done")
+    playwright.expect(turn).to_contain_text("Red wins")
+    playwright.expect(page.locator("#moves li")).to_have_count(3)
+    page.screenshot(path=str(ARTIFACTS / "game-2-win.png"), full_page=True)
+    state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{daemon.port}/api/state", timeout=10))
+    assert state["winner"] == [0] and len(state["moves"]) == 3
+    page.close()
+
+
+def test_the_page_is_usable_at_phone_size(browser: object, daemon: Daemon) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    page.goto(f"http://127.0.0.1:{daemon.port}/")
+    playwright.expect(page.locator("#turn")).to_have_text("Red to play")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    board = page.locator("svg").first.bounding_box()
+    assert board is not None and board["width"] >= 340  # the board fills the width
+    page.tap('[data-hole="S0:1"]')
+    playwright.expect(page.locator('[data-hole="T0:8"]')).to_have_attribute("data-guide", "destination")
+    page.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
+    page.close()

@@ -1,0 +1,222 @@
+"""The table's page (web/pages.py, templates, static files) and its board geometry.
+
+The board is the one of the rule texts (seed 000, "Players and Equipment"): one side per
+player, 18 holes a side counting the corner, the come-out hole the 8th after the corner,
+the in-spot the 3rd, five start holes beside the come-out hole and five home holes
+branching off at the in-spot.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from referee.config import Config
+from referee.service import Service
+from web import create_app
+from web.geometry import PITCH, geometry
+from web.pages import pages
+
+BUDGET = 100 * 1024  # HTML + JS + CSS, bytes
+IDS = ("turn", "status", "bumps", "moves", "candidates", "hand", "done", "undo", "login", "new-game")
+
+
+def hole_names(sides: int) -> set[str]:
+    names = set()
+    for s in range(sides):
+        names |= {f"T{s}:{k}" for k in range(18)}
+        names |= {f"H{s}:{d}" for d in range(1, 6)}
+        names |= {f"S{s}:{i}" for i in range(1, 6)}
+    return names
+
+
+class Tags(HTMLParser):
+    """Every start tag with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = Tags()
+    parser.feed(html)
+    return parser.tags
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> Iterator[object]:
+    services: list[Service] = []
+
+    def make(players: int) -> Flask:
+        service = Service.build(Config.simulated(str(tmp_path / f"p{players}"), players=players))
+        service.start()
+        services.append(service)
+        app = create_app(service)
+        if "pages" not in app.blueprints:
+            app.register_blueprint(pages)
+        return app
+
+    yield make
+    for service in services:
+        service.stop()
+
+
+def page(make_app: object, players: int) -> tuple[FlaskClient, str]:
+    client = make_app(players).test_client()  # type: ignore[operator]
+    reply = client.get("/")
+    assert reply.status_code == 200 and reply.mimetype == "text/html"
+    return client, reply.get_data(as_text=True)
+
+
+# -- geometry -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sides", [4, 6, 8])
+@pytest.mark.parametrize("markers", [False, True])
+def test_every_hole_has_a_place_and_none_overlap(sides: int, markers: bool) -> None:
+    board = geometry(sides, markers=markers)
+    expected = hole_names(sides) | ({f"C{s}" for s in range(sides)} if markers else set())
+    assert set(board.holes) == expected and len(board.holes) == sides * (28 + markers)
+    closest = min(math.dist(a, b) for a, b in itertools.combinations(board.holes.values(), 2))
+    assert closest >= 2 * board.radius + 1.5, "holes need a visible gap between them"
+    left, top, width, height = map(float, board.view_box.split())
+    for x, y in board.holes.values():
+        assert left + board.radius < x < left + width - board.radius
+        assert top + board.radius < y < top + height - board.radius
+
+
+@pytest.mark.parametrize("sides", [4, 6, 8])
+def test_seats_go_clockwise_from_the_bottom(sides: int) -> None:
+    """Seat 0 faces the viewer; seat 1 sits to its left (clockwise, as pegs travel)."""
+    board = geometry(sides)
+
+    def angle(side: int) -> float:
+        x, y = board.holes[f"T{side}:9"]  # the middle of the side
+        # SVG's y points down, so clockwise on screen is a growing atan2 angle
+        return math.degrees(math.atan2(y, x)) % 360
+
+    for side in range(sides):
+        assert angle(side) == pytest.approx((90 + 360 * side / sides) % 360, abs=1.0)
+    # pegs travel clockwise: along the bottom, from right to left
+    assert board.holes["T0:0"][0] > board.holes["T0:17"][0]
+    assert board.holes["T0:0"][1] == pytest.approx(board.holes["T0:17"][1])
+
+
+@pytest.mark.parametrize("sides", [4, 6, 8])
+def test_track_corners_homes_and_starts(sides: int) -> None:
+    board = geometry(sides)
+    holes = board.holes
+    for s in range(sides):
+        nxt = (s + 1) % sides
+        # 18 equal steps from one corner to the next
+        assert math.dist(holes[f"T{s}:17"], holes[f"T{nxt}:0"]) == pytest.approx(PITCH, abs=0.02)
+        assert all(
+            math.dist(holes[f"T{s}:{k}"], holes[f"T{s}:{k + 1}"]) == pytest.approx(PITCH, abs=0.02) for k in range(17)
+        )
+        # home: a straight row inward from the in-spot, H1 next to it, H5 deepest
+        row = [holes[f"T{s}:3"]] + [holes[f"H{s}:{d}"] for d in range(1, 6)]
+        assert [math.hypot(*point) for point in row] == sorted((math.hypot(*p) for p in row), reverse=True)
+        assert all(math.dist(a, b) == pytest.approx(PITCH, abs=0.02) for a, b in itertools.pairwise(row))
+        # start: inside the track, beside the come-out hole
+        track = {name: xy for name, xy in holes.items() if name.startswith("T")}
+        for i in range(1, 6):
+            start = holes[f"S{s}:{i}"]
+            assert math.hypot(*start) < math.hypot(*holes[f"T{s}:8"])
+        middle = holes[f"S{s}:3"]
+        assert min(track, key=lambda name: math.dist(track[name], middle)) == f"T{s}:8"
+
+
+def test_only_boards_of_four_six_or_eight_sides() -> None:
+    for sides in (2, 3, 5, 10):
+        with pytest.raises(ValueError, match="4, 6 or 8"):
+            geometry(sides)
+
+
+# -- the page -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 4, 6, 8])
+def test_the_page_draws_every_hole_once(make_app: object, players: int) -> None:
+    _, html = page(make_app, players)
+    sides = 4 if players == 2 else players
+    circles = [attrs for tag, attrs in tags(html) if tag == "circle" and "data-hole" in attrs]
+    names = [attrs["data-hole"] for attrs in circles]
+    assert sorted(names) == sorted(hole_names(sides)), "every hole exactly once"
+    points = [(float(a["cx"] or 0), float(a["cy"] or 0)) for a in circles]
+    radius = geometry(sides).radius
+    assert min(math.dist(a, b) for a, b in itertools.combinations(points, 2)) >= 2 * radius
+    assert f'data-sides="{sides}"' in html
+    # in-spot and come-out markings, one per side, in seat colours
+    assert html.count('class="in-spot s') == sides and html.count('class="come-out s') == sides
+
+
+def test_the_page_has_the_stable_ids(make_app: object) -> None:
+    _, html = page(make_app, 4)
+    ids = [attrs.get("id") for _, attrs in tags(html)]
+    for wanted in IDS:
+        assert ids.count(wanted) == 1, wanted
+    buttons = {attrs.get("id") for tag, attrs in tags(html) if tag == "button"}
+    assert {"done", "undo", "new-game"} <= buttons, "actions are real buttons"
+    labelled = {attrs.get("for") for tag, attrs in tags(html) if tag == "label"}
+    inputs = {
+        attrs.get("id") for tag, attrs in tags(html) if tag in ("input", "select") and attrs.get("type") != "radio"
+    }
+    assert inputs <= labelled, "every text input and select has a label"
+
+
+def local_assets(html: str) -> list[str]:
+    return [
+        str(attrs.get("src") or attrs.get("href"))
+        for tag, attrs in tags(html)
+        if (tag == "script" and attrs.get("src")) or (tag == "link" and attrs.get("rel") == "stylesheet")
+    ]
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_page_weight_is_under_budget(make_app: object, players: int) -> None:
+    client, html = page(make_app, players)
+    assets = local_assets(html)
+    assert any(".js" in url for url in assets) and any(".css" in url for url in assets)
+    total = len(html.encode())
+    for url in assets:
+        reply = client.get(url)
+        assert reply.status_code == 200, url
+        total += len(reply.data)
+    assert total < BUDGET, f"{total} bytes"
+
+
+def test_no_external_urls(make_app: object) -> None:
+    client, html = page(make_app, 6)
+    for tag, attrs in tags(html):
+        for key in ("src", "href", "action", "srcset"):
+            value = attrs.get(key) or ""
+            assert not re.match(r"^(https?:)?//", value), f"<{tag} {key}={value!r}>"
+    texts = [html] + [client.get(url).get_data(as_text=True) for url in local_assets(html)]
+    for text in texts:
+        assert "@import" not in text and "url(http" not in text.replace(" ", "")
+        # the only absolute URL allowed is SVG's namespace name, which is never fetched
+        assert set(re.findall(r"https?://[^\s\"'`)]+", text)) <= {"http://www.w3.org/2000/svg"}
+
+
+def test_static_files_are_served(make_app: object) -> None:
+    client, html = page(make_app, 4)
+    js = client.get("/static/app.js")
+    css = client.get("/static/app.css")
+    assert js.status_code == 200 and "javascript" in js.mimetype
+    assert css.status_code == 200 and css.mimetype == "text/css"
+    assert b"EventSource" in js.data and b"/api/state" in js.data
+    # the page asks for them with a content hash, so a browser never keeps a stale copy
+    assert re.search(r'src="/static/app\.js\?v=[0-9a-f]{10}"', html)
+    assert client.get("/static/missing.js").status_code == 404

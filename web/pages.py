@@ -1,0 +1,101 @@
+"""The table's web page: ``GET /`` draws the board as SVG; ``static/app.js`` brings it to life.
+
+The server draws only what never changes during a game (the holes and the seat markings);
+the pegs, the LEDs, the guidance and every panel come from the live state
+(``/api/events``, or ``/api/state`` when server-sent events are not available).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, url_for
+
+from referee.rulesets import PRESETS
+from web.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
+
+pages = Blueprint("pages", __name__, template_folder="templates")
+
+STATIC = Path(__file__).parent / "static"
+OUTLINE_PAD = 7.0  # how far the board's edge lies outside the track holes
+LABEL_DEPTH = 3.3  # the seat's name: this many pitches inside its come-out hole, past the start row
+# Until the state names the seats: the LED strip's seat colours (hardware/leds.py), in words.
+DEFAULT_SEATS = (
+    ("Red", "#e53935"),
+    ("Blue", "#1e88e5"),
+    ("Green", "#43a047"),
+    ("Yellow", "#fdd835"),
+    ("Purple", "#8e24aa"),
+    ("Cyan", "#00acc1"),
+    ("Orange", "#fb8c00"),
+    ("White", "#f5f5f5"),
+)
+
+
+@pages.get("/")
+def index() -> str:
+    service = current_app.config["SERVICE"]
+    sides = service.game.board.sides
+    layout = getattr(service, "layout", None)
+    markers = any(hole.startswith("C") for hole in getattr(layout, "pixel_of", ()))
+    board = geometry(sides, markers=markers)
+    defaults = [{"seat": s, "name": name, "colour": colour} for s, (name, colour) in enumerate(DEFAULT_SEATS)]
+    return render_template(
+        "index.html",
+        board=board,
+        sides=sides,
+        seats_in_play=list(service.game.board.seats),
+        marks=_markings(board),
+        defaults=defaults,
+        defaults_json=json.dumps(defaults),
+        presets=[(key, rules.summary) for key, rules in PRESETS.items()],
+        css=_static_url("app.css"),
+        js=_static_url("app.js"),
+    )
+
+
+def _markings(board: BoardGeometry) -> dict[str, Any]:
+    """Shapes in seat colours: each side's home channel, start area, in-spot and come-out
+    rings, the board's edge, and where each seat's name and the last card go."""
+    holes, pitch = board.holes, board.pitch
+    sides = []
+    for s in range(board.sides):
+        nx, ny = board.inward(s)
+        in_spot, deepest = holes[f"T{s}:{IN_SPOT}"], holes[f"H{s}:{HOME_SIZE}"]
+        first, last = holes[f"S{s}:1"], holes[f"S{s}:{START_SIZE}"]
+        come_out = holes[f"T{s}:{COME_OUT}"]
+        label = (come_out[0] + pitch * LABEL_DEPTH * nx, come_out[1] + pitch * LABEL_DEPTH * ny)
+        # On the left and right the name runs inward from there, never back over the start row.
+        anchor = "start" if nx > 0.5 else "end" if nx < -0.5 else "middle"
+        sides.append({"seat": s, "home": (in_spot, deepest), "start": (first, last), "in_spot": in_spot,
+                      "come_out": come_out, "label": (round(label[0], 1), round(label[1], 1)), "anchor": anchor})  # fmt: skip
+    # The edge: the corners pushed outward so that it clears the track holes by OUTLINE_PAD.
+    scale = 1 + OUTLINE_PAD / _apothem(board)
+    outline = " ".join(_point((x * scale, y * scale)) for x, y in board.corners)
+    track = " ".join(_point(corner) for corner in board.corners)
+    card_size = round(_apothem(board) * 0.32, 1)
+    return {"sides": sides, "outline": outline, "track": track, "card_size": card_size}
+
+
+def _apothem(board: BoardGeometry) -> float:
+    x, y = board.corners[0]
+    return math.hypot(x, y) * math.cos(math.pi / board.sides)
+
+
+def _point(point: tuple[float, float]) -> str:
+    return f"{point[0]:.1f},{point[1]:.1f}"
+
+
+def _static_url(name: str) -> str:
+    """The file's URL with a hash of its content: a browser never runs yesterday's script."""
+    return url_for("static", filename=name, v=_digest(name))
+
+
+@cache
+def _digest(name: str) -> str:
+    return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]

@@ -1,0 +1,694 @@
+// The table's page: draws the live state on the server-rendered board and sends the
+// players' actions to the JSON API. Plain JavaScript, no libraries: it runs on whatever
+// phone is at the table, served by a Raspberry Pi with no internet.
+"use strict";
+
+const $ = (selector) => document.querySelector(selector);
+const PEG_R = 3.9, HOLE_R = 2.2, GUIDED_R = 3.2, LED_R = 4.55;
+const GLYPHS = { selected: "↑", destination: "↓", bump: "!", wrong: "×", "put-back": "↩" };
+const GUIDE_WORDS = { selected: "lifted", destination: "may go here", bump: "bumped peg goes here",
+  wrong: "take this peg off", "put-back": "put a peg back" };
+const PHASE_WORDS = { draw: "draws a card", doubt: "waiting: does anyone doubt the card?",
+  reveal: "waiting for the doubted card to be shown", penalty: "a bluff penalty is due" };
+const SVG_NS = "http://www.w3.org/2000/svg";
+const DEFAULT_SEATS = JSON.parse(document.body.dataset.seats);
+const RENDERED_SIDES = Number(document.body.dataset.sides);
+
+let state = null;
+let me = { seat: null, admin: false, csrf: "" };
+let queue = Promise.resolve(); // board taps run one after another, each on the newest state
+let handRequest = 0;
+
+const svg = $("#board");
+const holes = new Map(); // name -> <circle>
+const spots = []; // [name, x, y] for finding the hole nearest a tap
+for (const circle of svg.querySelectorAll("[data-hole]")) {
+  const name = circle.dataset.hole;
+  holes.set(name, circle);
+  spots.push([name, Number(circle.getAttribute("cx")), Number(circle.getAttribute("cy"))]);
+}
+const ledRings = new Map();
+const pitch = Number(svg.dataset.pitch);
+
+// -- seats and teams ------------------------------------------------------------------
+
+function seatInfo(seat) {
+  const named = state && Array.isArray(state.seats) ? state.seats.find((s) => s.seat === seat) : null;
+  return Object.assign({ seat, name: `Seat ${seat}`, colour: "#9e9e9e" }, DEFAULT_SEATS[seat] || {}, named || {});
+}
+const seatName = (seat) => seatInfo(seat).name;
+
+function sidesOf(s) {
+  const players = s.position.players;
+  return s.sides || (players === 2 ? 4 : players);
+}
+
+function seatsInPlay(s) {
+  const players = s.position.players;
+  return players === 2 ? [0, 2] : Array.from({ length: players }, (_, i) => i);
+}
+
+function teamsOf(s) {
+  if (Array.isArray(s.teams)) return s.teams;
+  if (Array.isArray(s.position.teams)) return s.position.teams;
+  const seats = seatsInPlay(s);
+  if (seats.length === 2) return seats.map((seat) => [seat]);
+  return [seats.filter((seat) => seat % 2 === 0), seats.filter((seat) => seat % 2 === 1)];
+}
+
+const teamName = (team) => team.map(seatName).join(" & ");
+
+// Black or white text, whichever reads better on the seat's colour.
+function textOn(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return lum > 0.5 ? "#000" : "#fff";
+}
+
+// LED colours come scaled down by the strip's brightness: show their hue at full strength.
+function brighten(hex) {
+  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const top = Math.max(...rgb);
+  if (!top) return null;
+  return "#" + rgb.map((v) => Math.round((v * 255) / top).toString(16).padStart(2, "0")).join("");
+}
+
+// -- the state ----------------------------------------------------------------------------
+
+// `live` states come from the stream or the poll and always win; a POST's reply is shown
+// only if nothing newer has arrived meanwhile.
+let shownKey = "";
+function accept(next, live) {
+  if (!next || !next.position) return;
+  if (!live && state && next.game === state.game && next.version < state.version) return;
+  if (sidesOf(next) !== RENDERED_SIDES) {
+    // A new game on a board with another number of sides: the server draws the new board.
+    // (At most every 10 s, so that a confused server cannot make the page reload forever.)
+    const last = Number(sessionStorage.getItem("pegs-reloaded") || 0);
+    if (Date.now() - last > 10000) {
+      sessionStorage.setItem("pegs-reloaded", String(Date.now()));
+      location.reload();
+      return;
+    }
+  }
+  // The daemon may publish the same state many times a second: draw only what changed.
+  const key = JSON.stringify(Object.assign({}, next, { version: 0 }));
+  if (state && next.game !== state.game) loadMe(); // a seat joined belongs to one game only
+  state = next;
+  if (key === shownKey) return;
+  shownKey = key;
+  render();
+  refreshHand();
+}
+
+function render() {
+  renderSeats();
+  renderTurn();
+  renderStatus();
+  renderBoard();
+  renderLists();
+  renderProgress();
+  renderRules();
+  renderControls();
+}
+
+function renderSeats() {
+  const root = document.documentElement.style;
+  for (let seat = 0; seat < 8; seat++) root.setProperty(`--seat${seat}`, seatInfo(seat).colour);
+  const inPlay = seatsInPlay(state);
+  for (const label of svg.querySelectorAll(".seat-label")) {
+    const seat = Number(label.dataset.seat);
+    label.textContent = inPlay.includes(seat) ? seatName(seat) : "";
+  }
+}
+
+function renderTurn() {
+  let text, colour;
+  if (state.winner && state.winner.length) {
+    const team = state.winner;
+    text = team.length > 1 ? `Team ${teamName(team)} wins!` : `${seatName(team[0])} wins!`;
+    colour = seatInfo(team[0]).colour;
+  } else {
+    text = `${seatName(state.turn)} to play`;
+    colour = seatInfo(state.turn).colour;
+  }
+  $("#turn").textContent = text;
+  document.title = `${text} — Pegs and Jokers`;
+  const top = $("#top").style;
+  top.setProperty("--turn", colour);
+  top.setProperty("--turn-text", textOn(colour));
+}
+
+function renderStatus() {
+  const who = seatName(state.turn);
+  let text;
+  if (state.phase === "over") text = "Game over";
+  else if (PHASE_WORDS[state.phase]) text = `${who}: ${PHASE_WORDS[state.phase]}`;
+  else if (state.status === "moving") text = `${who} is moving…`;
+  else if (state.status === "move") text = `${who}'s move: ${state.move} — settling`;
+  else if (state.status === "ambiguous") text = `${who}'s move could be one of these — which one?`;
+  else if (state.status === "illegal") text = `Not a legal move: ${(state.back || []).join(", ") || "put the board back"}`;
+  else text = `${who} to play`;
+  if (state.declared && state.phase !== "over") text += ` (declared ${cardName(state.declared)})`;
+  $("#status").textContent = text;
+
+  const candidates = $("#candidates");
+  const list = state.status === "ambiguous" ? state.candidates || [] : [];
+  candidates.replaceChildren(...list.map((candidate) =>
+    button(candidate.text, () => post("/api/resolve", { move: candidate.text }))));
+  if (list.length) candidates.append(button("Nothing moved — put the pegs back", () => post("/api/resolve", { move: null })));
+  candidates.hidden = !list.length;
+
+  // The fixes again, one per line, next to the buttons (the header may be far away on a phone).
+  const fixes = $("#fixes");
+  const back = state.status === "illegal" ? state.back || [] : [];
+  const forward = state.status === "illegal" ? state.forward || [] : [];
+  const items = back.map((fix) => li(fix));
+  if (forward.length) {
+    const other = li(`or, to finish a legal move: ${forward.join(", ")}`);
+    other.className = "alt";
+    items.push(other);
+  }
+  fixes.replaceChildren(...items);
+  fixes.hidden = !items.length;
+}
+
+function renderBoard() {
+  // Whose peg is where: the logical position for track and home holes ...
+  const owner = new Map();
+  const pegs = state.position.pegs || {};
+  for (const [seat, places] of Object.entries(pegs)) {
+    for (const hole of places) if (hole[0] !== "S") owner.set(hole, Number(seat));
+  }
+  // ... and what the sensors feel now (without sensors, the position fills the start holes).
+  let occupied = state.occupied;
+  if (!Array.isArray(occupied)) {
+    occupied = [...owner.keys()];
+    for (const seat of seatsInPlay(state)) {
+      const inStart = (pegs[seat] || ["S", "S", "S", "S", "S"]).filter((h) => h[0] === "S").length;
+      for (let i = 1; i <= inStart; i++) occupied.push(`S${seat}:${i}`);
+    }
+  }
+  const full = new Set(occupied);
+  const guidance = state.guidance || {};
+  const leds = state.leds || {};
+  const glyphs = [];
+
+  for (const [name, circle] of holes) {
+    let seat = null, kind = "";
+    if (full.has(name)) {
+      seat = owner.has(name) ? owner.get(name) : name[0] === "S" ? Number(name.slice(1, name.indexOf(":"))) : null;
+      kind = seat === null ? "stray" : "peg";
+    } else if (owner.has(name)) {
+      seat = owner.get(name); // its peg is in someone's hand
+      kind = "ghost";
+    }
+    const guide = guidance[name];
+    circle.setAttribute("class", kind + (seat === null ? "" : ` s${seat}`));
+    circle.setAttribute("r", kind === "peg" || kind === "stray" ? PEG_R : guide || kind === "ghost" ? GUIDED_R : HOLE_R);
+    if (guide) circle.dataset.guide = guide;
+    else delete circle.dataset.guide;
+    if (guide) glyphs.push(glyph(circle, guide));
+    showLed(name, circle, leds[name]);
+  }
+  $("#guides").replaceChildren(...glyphs);
+
+  const last = state.last_card;
+  $("#board-card").textContent = last ? cardName(last) : "";
+  $("#last-card").textContent = last ? cardName(last) : "—";
+}
+
+function glyph(circle, role) {
+  const text = document.createElementNS(SVG_NS, "text");
+  text.setAttribute("x", circle.getAttribute("cx"));
+  text.setAttribute("y", circle.getAttribute("cy"));
+  text.textContent = GLYPHS[role] || "?";
+  return text;
+}
+
+// The LED beside each hole, as a ring round it (dark pixels draw nothing).
+function showLed(name, circle, colour) {
+  const bright = colour && colour !== "#000000" ? brighten(colour) : null;
+  let ring = ledRings.get(name);
+  if (!bright) {
+    if (ring) ring.setAttribute("visibility", "hidden");
+    return;
+  }
+  if (!ring) {
+    ring = document.createElementNS(SVG_NS, "circle");
+    ring.setAttribute("cx", circle.getAttribute("cx"));
+    ring.setAttribute("cy", circle.getAttribute("cy"));
+    ring.setAttribute("r", LED_R);
+    $("#leds").append(ring);
+    ledRings.set(name, ring);
+  }
+  ring.setAttribute("stroke", bright);
+  ring.setAttribute("visibility", "visible");
+}
+
+function renderLists() {
+  const moves = state.moves || [];
+  const shown = moves.slice(-10).reverse();
+  const list = $("#moves");
+  list.start = moves.length;
+  list.replaceChildren(...shown.map((text) => li(text)));
+
+  const bumps = (state.bumps || []).slice(-10).reverse();
+  $("#bumps").replaceChildren(...bumps.map((bump) => {
+    const item = li(bumpWords(bump));
+    if (bump.from) item.title = `from ${bump.from}`;
+    return item;
+  }));
+}
+
+function bumpWords(bump) {
+  const by = seatName(bump.by), victim = seatName(bump.seat);
+  const toStart = String(bump.to || "S").startsWith("S");
+  if (bump.penalty) return `${by} sent ${victim} back to start (bluff)`;
+  return toStart ? `${by} bumped ${victim} back to start` : `${by} sent ${victim} to its in-spot`;
+}
+
+function homeCount(seat) {
+  const info = state.seats && state.seats.find((s) => s.seat === seat);
+  if (info && typeof info.home === "number") return info.home;
+  return ((state.position.pegs || {})[seat] || []).filter((hole) => hole[0] === "H").length;
+}
+
+function renderProgress() {
+  const rows = teamsOf(state).map((team) => {
+    const total = team.length * 5;
+    const home = team.reduce((sum, seat) => sum + homeCount(seat), 0);
+    const row = el("div", "team");
+    const head = el("p");
+    head.append(el("strong", "", team.length > 1 ? teamName(team) : seatName(team[0])), el("span", "", `${home} of ${total} home`));
+    const bar = el("div", "bar");
+    bar.setAttribute("role", "progressbar");
+    bar.setAttribute("aria-valuemin", "0");
+    bar.setAttribute("aria-valuemax", String(total));
+    bar.setAttribute("aria-valuenow", String(home));
+    bar.setAttribute("aria-label", `${teamName(team)}: pegs home`);
+    for (const seat of team) {
+      const part = el("span", `s${seat}`);
+      part.style.width = `${(100 * homeCount(seat)) / total}%`;
+      part.title = `${seatName(seat)}: ${homeCount(seat)} home`;
+      bar.append(part);
+    }
+    row.append(head, bar);
+    return row;
+  });
+  $("#progress").replaceChildren(...rows);
+}
+
+let rulesShown = "";
+function renderRules() {
+  const rules = state.rules || {};
+  const key = JSON.stringify(rules);
+  if (key === rulesShown) return; // keep the reader's place in the list
+  rulesShown = key;
+  $("#rules-name").textContent = rules.name || "?";
+  $("#rules-summary").textContent = rules.summary || "";
+  const items = [];
+  for (const [card, text] of Object.entries(rules.cards || {})) items.push(el("dt", "", cardName(card)), el("dd", "", text));
+  $("#rules-cards").replaceChildren(...items);
+}
+
+// The daemon lets the seat to play (its phone) or the table PIN press done and choose.
+const canAct = () => me.admin || (me.seat !== null && me.seat === state.turn);
+
+function renderControls() {
+  const over = state.phase === "over";
+  $("#done").disabled = over || (!state.simulate && !canAct());
+  $("#done").title = $("#done").disabled && !over ? "Unlock with the table PIN, or press done on the board" : "";
+  for (const choice of $("#candidates").querySelectorAll("button")) choice.disabled = !canAct();
+  $("#act-note").hidden = canAct() || (state.status !== "ambiguous" && state.simulate);
+  $("#undo").hidden = !me.admin;
+  $("#login").hidden = me.admin;
+  $("#admin-tools").hidden = !me.admin;
+  $("#sim").hidden = !state.simulate;
+  document.body.classList.toggle("sim", !!state.simulate);
+  const who = $("#whoami");
+  who.hidden = me.seat === null || me.seat === undefined;
+  if (!who.hidden) who.textContent = `This phone plays ${seatName(me.seat)}`;
+}
+
+const cardName = (card) => (card === "JOKER" ? "Joker" : card);
+
+// -- digital cards: this phone's own hand ---------------------------------------------
+
+async function refreshHand() {
+  const box = $("#hand-box");
+  const mine = me.seat !== null && me.seat !== undefined && state && state.mode === "digital";
+  box.hidden = !mine;
+  if (!mine) return;
+  const ticket = ++handRequest; // only the newest answer is drawn
+  let hand;
+  try {
+    hand = await getJSON("/api/hand");
+  } catch (error) {
+    if (ticket === handRequest) $("#hand-note").textContent = error.message;
+    return;
+  }
+  if (ticket !== handRequest) return;
+  const myTurn = "your_turn" in hand ? !!hand.your_turn : state.turn === hand.seat && state.phase === "play";
+  const playable = new Set(hand.playable || []);
+  const canDiscard = myTurn && hand.must_move === false;
+  $("#hand-title").textContent = `Your hand — ${seatName(hand.seat)}`;
+  let note = myTurn ? "Your turn: tap a card to play it, then move the pegs." : `Waiting for ${seatName(state.turn)}.`;
+  if (canDiscard) note = "Nothing can move: discard a card.";
+  if (myTurn && hand.free_come_out) note += " You may also come out free (no card needed).";
+  $("#hand-note").textContent = note;
+  $("#hand").replaceChildren(...(hand.hand || []).map((card) => {
+    const wrap = el("div", "card");
+    const face = button(cardName(card), () => post("/api/declare", { card }));
+    face.className = "face" + (playable.has(card) ? " playable" : "") + (state.declared === card ? " declared" : "");
+    face.disabled = !myTurn || !playable.has(card);
+    face.setAttribute("aria-label", `${playable.has(card) ? "Play" : "Card"} ${cardName(card)}`);
+    wrap.append(face);
+    if (canDiscard) {
+      const discard = button("Discard", () => post("/api/discard", { card }));
+      discard.className = "discard";
+      discard.setAttribute("aria-label", `Discard ${cardName(card)}`);
+      wrap.append(discard);
+    }
+    return wrap;
+  }));
+}
+
+// -- talking to the daemon ----------------------------------------------------------------
+
+async function getJSON(url) {
+  const reply = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+  const data = await reply.json().catch(() => null);
+  if (!reply.ok) throw new Error((data && data.error) || `${url}: ${reply.status} ${reply.statusText}`);
+  return data;
+}
+
+// Every POST carries the CSRF token; a refusal's {"error": ...} is shown to the player.
+async function post(url, body) {
+  let reply;
+  try {
+    reply = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf || "" },
+      body: JSON.stringify(body || {}),
+    });
+  } catch (error) {
+    showError("The referee cannot be reached.");
+    throw error;
+  }
+  const data = await reply.json().catch(() => null);
+  if (!reply.ok) {
+    const message = (data && data.error) || `${reply.status} ${reply.statusText}`;
+    showError(message);
+    if (reply.status === 403) loadMe(); // perhaps a stale token: fetch a fresh one for next time
+    throw new Error(message);
+  }
+  hideError();
+  if (data && data.position) accept(data, false);
+  return data;
+}
+
+async function loadMe() {
+  try {
+    me = Object.assign({ seat: null, admin: false, csrf: "" }, await getJSON("/api/me"));
+  } catch {
+    me = { seat: null, admin: false, csrf: "" };
+  }
+  if (state) {
+    renderControls();
+    refreshHand();
+  }
+}
+
+function setConnection(ok, text) {
+  const conn = $("#conn");
+  conn.textContent = text;
+  conn.classList.toggle("bad", !ok);
+}
+
+// Live state over server-sent events. After repeated errors, or a silence longer than the
+// daemon's 15 s heartbeat (a buffering proxy), poll every 2 s, and now and then try again.
+function connect() {
+  if (!window.EventSource) return poll();
+  const source = new EventSource("/api/events");
+  let failures = 0;
+  let watchdog = 0;
+  const fallBack = () => {
+    clearTimeout(watchdog);
+    source.close();
+    poll();
+  };
+  const awake = () => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(fallBack, 40000);
+  };
+  const onState = (event) => {
+    failures = 0;
+    awake();
+    setConnection(true, "Live");
+    accept(JSON.parse(event.data), true);
+  };
+  source.addEventListener("state", onState);
+  source.onmessage = onState;
+  source.onerror = () => {
+    failures += 1;
+    setConnection(false, "Connection lost — reconnecting…");
+    if (source.readyState === EventSource.CLOSED || failures >= 3) fallBack();
+  };
+  awake();
+}
+
+let polling = false;
+function poll() {
+  if (polling) return;
+  polling = true;
+  let good = 0;
+  const once = async () => {
+    try {
+      accept(await getJSON("/api/state"), true);
+      setConnection(true, "Updated every 2 s");
+      good += 1;
+    } catch {
+      setConnection(false, "Cannot reach the referee — retrying…");
+      good = 0;
+    }
+    if (good >= 30 && window.EventSource) {
+      polling = false; // the daemon answers again: back to the live stream
+      connect();
+      return;
+    }
+    setTimeout(once, 2000);
+  };
+  once();
+}
+
+// -- the board under a finger or a mouse ------------------------------------------------
+
+function holeAt(event) {
+  const matrix = svg.getScreenCTM();
+  if (!matrix) return null;
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+  let best = null, bestDistance = pitch * 0.62; // the whole cell round a hole is its target
+  for (const [name, x, y] of spots) {
+    const distance = Math.hypot(point.x - x, point.y - y);
+    if (distance < bestDistance) [best, bestDistance] = [name, distance];
+  }
+  return best;
+}
+
+function describe(name) {
+  if (!name) return "";
+  const guide = state && state.guidance && state.guidance[name];
+  return guide ? `${name}: ${GUIDE_WORDS[guide]}` : name;
+}
+
+svg.addEventListener("pointermove", (event) => {
+  $("#hover").textContent = describe(holeAt(event));
+});
+
+svg.addEventListener("click", (event) => {
+  const name = holeAt(event);
+  $("#hover").textContent = describe(name);
+  if (!name || !state || !state.simulate || name[0] === "C") return;
+  // Decide lift or place when the tap's turn comes, from the state the previous tap left.
+  queue = queue.then(() => {
+    const lift = (state.occupied || []).includes(name);
+    return post("/api/sim/events", { events: [`${lift ? "lift" : "place"} ${name}`] });
+  }).catch(() => {});
+});
+
+$("#sim").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("#sim-events");
+  const events = input.value.split(/[,;\n]/).map((text) => text.trim()).filter(Boolean);
+  if (events.length) post("/api/sim/events", { events }).then(() => { input.value = ""; }, () => {});
+});
+
+$("#zoom").addEventListener("click", (event) => {
+  const wrap = $("#board-wrap");
+  const zoomed = wrap.classList.toggle("zoomed");
+  event.currentTarget.setAttribute("aria-pressed", String(zoomed));
+  event.currentTarget.textContent = zoomed ? "Whole board" : "Zoom board";
+  // start at the bottom middle: seat 0's side, the one facing the screen
+  wrap.scrollLeft = (wrap.scrollWidth - wrap.clientWidth) / 2;
+  if (zoomed) wrap.scrollIntoView({ block: "end" });
+});
+
+// -- buttons and forms ----------------------------------------------------------------------
+
+$("#done").addEventListener("click", () => {
+  const done = state && state.simulate ? post("/api/sim/events", { events: ["done"] }) : post("/api/done", {});
+  done.catch(() => {});
+});
+$("#undo").addEventListener("click", () => post("/api/undo", {}).catch(() => {}));
+
+$("#login").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const pin = $("#pin");
+  try {
+    await post("/api/login", { pin: pin.value });
+    pin.value = "";
+    await loadMe();
+  } catch {
+    pin.select();
+  }
+});
+$("#logout").addEventListener("click", () => post("/api/logout", {}).then(loadMe, () => {}));
+
+$("#seat-links").addEventListener("click", async () => {
+  const dialog = $("#seats-dialog");
+  const list = $("#seat-list");
+  list.textContent = "Loading…";
+  dialog.showModal();
+  try {
+    const seats = await getJSON("/api/seats");
+    list.replaceChildren(...seats.map((seat) => {
+      const row = el("div", "seat-link");
+      const qr = el("div", "qr");
+      qr.innerHTML = seat.qr || ""; // our own daemon's SVG
+      const text = el("div");
+      const link = el("a", "", seat.link);
+      link.href = seat.link;
+      text.append(el("strong", "", seat.name), el("br"), link);
+      row.append(qr, text);
+      return row;
+    }));
+  } catch (error) {
+    list.textContent = error.message;
+  }
+});
+
+// New game: one name and colour per seat in play, defaults from the seats now.
+const playersSelect = $("#ng-players");
+function seatRows() {
+  const players = Number(playersSelect.value);
+  const seats = players === 2 ? [0, 2] : Array.from({ length: players }, (_, i) => i);
+  const rows = seats.map((seat) => {
+    const info = seatInfo(seat);
+    const row = el("div", "seat-row");
+    const label = el("label", "", `Seat ${seat}`);
+    const name = el("input");
+    name.type = "text";
+    name.id = label.htmlFor = `ng-name-${seat}`;
+    name.value = info.name;
+    name.required = true;
+    const colour = el("input");
+    colour.type = "color";
+    colour.value = info.colour;
+    colour.setAttribute("aria-label", `Colour of seat ${seat}`);
+    row.append(label, name, colour);
+    return row;
+  });
+  $("#ng-seats").replaceChildren(...rows);
+  const opposite = players === 6 || players === 8;
+  const radio = document.querySelector('input[name="teams"][value="opposite"]');
+  radio.disabled = !opposite;
+  if (!opposite) document.querySelector('input[name="teams"][value="alternating"]').checked = true;
+}
+playersSelect.addEventListener("change", seatRows);
+// A house-rules file names its own base, so the preset list no longer applies.
+$("#ng-house").addEventListener("change", (event) => {
+  $("#ng-rules").disabled = event.currentTarget.files.length > 0;
+});
+
+$("#new-game").addEventListener("click", () => {
+  if (state) {
+    playersSelect.value = String(state.position.players);
+    const mode = document.querySelector(`input[name="mode"][value="${state.mode}"]`);
+    if (mode) mode.checked = true;
+    const rules = $("#ng-rules");
+    if ([...rules.options].some((option) => option.value === state.rules.name)) rules.value = state.rules.name;
+  }
+  seatRows();
+  $("#ng-error").textContent = "";
+  $("#ng-house").value = "";
+  $("#ng-rules").disabled = false;
+  if (state && Array.isArray(state.teams) && state.teams.length > 2) {
+    document.querySelector('input[name="teams"][value="opposite"]').checked = true; // 3 or 4 teams of 2
+  }
+  $("#new-game-dialog").showModal();
+});
+
+$("#new-game-form").addEventListener("submit", async (event) => {
+  if (!event.submitter || event.submitter.value !== "start") return; // Cancel closes the dialog
+  event.preventDefault();
+  const form = event.currentTarget;
+  const players = Number(playersSelect.value);
+  const opposite = form.elements.teams.value === "opposite" && (players === 6 || players === 8);
+  const half = players / 2;
+  const file = $("#ng-house").files[0];
+  const body = {
+    players,
+    teams: opposite ? Array.from({ length: half }, (_, s) => [s, s + half]) : null,
+    rules: $("#ng-rules").value,
+    house_rules: file ? await file.text() : null,
+    mode: form.elements.mode.value,
+    names: [...form.querySelectorAll('.seat-row input[type="text"]')].map((input) => input.value.trim()),
+    colours: [...form.querySelectorAll('.seat-row input[type="color"]')].map((input) => input.value),
+  };
+  try {
+    await post("/api/games", body);
+    $("#new-game-dialog").close();
+  } catch (error) {
+    $("#ng-error").textContent = error.message; // the dialog covers the toast: say it here too
+  }
+});
+
+// -- small helpers ------------------------------------------------------------------------
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+const li = (text) => el("li", "", text);
+function button(text, action) {
+  const node = el("button", "", text);
+  node.type = "button";
+  node.addEventListener("click", () => { Promise.resolve(action()).catch(() => {}); });
+  return node;
+}
+
+let toastTimer = 0;
+function showError(message) {
+  $("#toast-text").textContent = message;
+  $("#toast").hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(hideError, 10000);
+}
+function hideError() {
+  $("#toast").hidden = true;
+}
+$("#toast-close").addEventListener("click", hideError);
+
+// First the state (so the page is drawn at once), then the live stream.
+(async () => {
+  await loadMe();
+  try {
+    accept(await getJSON("/api/state"), true);
+  } catch {
+    setConnection(false, "Cannot reach the referee — retrying…");
+  }
+  connect();
+})();
