@@ -312,11 +312,37 @@ class Service:
             self._accept(chosen[0], amend=False)
             return self.state()
 
+    def doubt(self, seat: int, doubt: bool) -> dict[str, Any]:
+        """Bluffing Joker: the next opponent clockwise doubts the declaration, or lets it pass."""
+        with self._lock:
+            self._act(lambda: self.game.respond(seat, doubt))
+            return self.state()
+
+    def reveal(self, card: str) -> dict[str, Any]:
+        """Bluffing Joker at a real table: the doubted card, turned face up."""
+        with self._lock:
+            self._act(lambda: self.game.reveal(card))
+            return self.state()
+
+    def send_to_start(self, seat: int, hole: str) -> dict[str, Any]:
+        """Bluffing Joker: the winner of a doubt sends one of the loser's pegs back to start."""
+        with self._lock:
+            self._act(lambda: self.game.send_to_start(seat, hole))
+            return self.state()
+
     def _check_turn(self, seat: int | None) -> None:
         if seat is not None and seat != self.game.turn:
             raise PermissionError(f"it is seat {self.game.turn}'s turn, not seat {seat}'s")
         if self.game.phase != "play":
             raise GameError(f"cannot play now: the game is in its {self.game.phase} phase")
+
+    def _bluff_state(self) -> dict[str, Any] | None:
+        game = self.game
+        if not self.rules.bluffing or game.phase not in ("doubt", "reveal", "penalty"):
+            return None
+        penalty = game.penalty
+        return {"declared": _last_card(game.events), "doubter": game.doubter_to_answer,
+                "chooser": penalty[0] if penalty else None, "victim": penalty[1] if penalty else None}  # fmt: skip
 
     def _seat_rgb(self) -> list[tuple[int, int, int]]:
         colours = {**_default_table(self.game.board.players), **self.game.table}["colours"]
@@ -335,6 +361,8 @@ class Service:
                     log.exception("ticker failed")
 
     def _react(self, report: Report) -> None:
+        if report.committed and self.game.phase in ("doubt", "reveal", "penalty"):
+            report.committed = False  # the move already stands, waiting for the opponents' doubts
         if report.committed and report.move is not None:
             self._accept(report.move, amend=report.amend)
             return
@@ -368,8 +396,11 @@ class Service:
             raise
         finally:
             self._save()
+        if self.game.phase in ("doubt", "reveal"):
+            self._publish(self.tracker.report())  # the board shows the declared move while opponents doubt
+            return
         self.tracker.next_turn(self.game.position, moves=self._candidates())
-        if hold:
+        if hold or self.rules.bluffing:  # a caught bluff or a penalty: the board must follow the game
             self.tracker.hold()
         self._publish(self.tracker.report())
 
@@ -467,6 +498,7 @@ class Service:
                 "sides": game.board.sides,
                 "last_card": _last_card(game.events),
                 "declared": self._declared,
+                "bluff": self._bluff_state(),
                 "simulate": isinstance(self.sensors, SimulatedSensors),
             }
             if isinstance(self.strip, MemoryStrip):

@@ -208,3 +208,23 @@ def test_server_sent_events_stream_the_state(app: Flask) -> None:
     first = next(chunks).decode()
     assert first.startswith("event: state\nid: ") and '"position"' in first
     response.close()
+
+
+def test_bluffing_joker_at_a_real_table(client: FlaskClient) -> None:
+    """Bluffing Joker: the move waits for the opponents' doubts; a caught bluff makes no move
+    and costs the bluffer a peg, and the board is then told what to put back."""
+    headers = admin(client)
+    pegs = {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T1:8", "S", "S", "S", "S"], "3": ["T3:8", "S", "S", "S", "S"]}
+    post(client, "/api/games", {"players": 4, "rules": "bluffing-joker", "pegs": pegs}, headers)
+    post(client, "/api/declare", {"card": "5"}, headers)
+    state = post(client, "/api/sim/events", {"events": ["lift T0:8", "place T0:13", "done"]}).get_json()
+    assert state["phase"] == "doubt" and state["bluff"] == {"declared": "5", "doubter": 1, "chooser": None, "victim": None}
+    assert post(client, "/api/doubt", {"doubt": "yes"}, headers).status_code == 400
+    state = post(client, "/api/doubt", {"doubt": True}, headers).get_json()
+    assert state["phase"] == "reveal"
+    state = post(client, "/api/reveal", {"card": "3"}, headers).get_json()  # it was a 3: a bluff
+    assert state["phase"] == "penalty" and state["bluff"]["chooser"] == 1 and state["bluff"]["victim"] == 0
+    assert post(client, "/api/penalty", {"hole": "T1:8"}, headers).status_code == 409  # not seat 0's peg
+    state = post(client, "/api/penalty", {"hole": "T0:8"}, headers).get_json()
+    assert state["moves"] == [] and state["position"]["pegs"]["0"] == ["S"] * 5 and state["turn"] == 1
+    assert state["status"] == "illegal" and "take the peg off T0:13" in state["back"]

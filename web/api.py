@@ -28,6 +28,9 @@ from web.auth import (
     seat_token,
     state_changing,
 )
+from web.auth import (
+    check_csrf as _check_csrf,
+)
 
 api = Blueprint("api", __name__, url_prefix="/api")
 join = Blueprint("join", __name__)
@@ -172,9 +175,48 @@ def discard() -> Response:
 @need_player
 def resolve() -> Response:
     body = _json_body({"move"})
-    if body["move"] is not None and not isinstance(body["move"], str):
-        raise ValueError("'move' is a candidate's text, or null for 'nothing moved'")
+    _need(body["move"] is None or isinstance(body["move"], str), "'move' is a candidate's text, or null for 'nothing moved'")
     return jsonify(service().resolve(body["move"]))
+
+
+@api.post("/doubt")
+@state_changing
+def doubt() -> Response:
+    """Bluffing Joker: from the phone of the opponent asked, or with the table PIN."""
+    body = _json_body({"doubt"})
+    _need(isinstance(body["doubt"], bool), "'doubt' is true (doubt it) or false (let it pass)")
+    running = service()
+    seat = _acting_seat(running.game.doubter_to_answer)
+    return jsonify(running.doubt(seat, body["doubt"]))
+
+
+@api.post("/reveal")
+@state_changing
+@need_player
+def reveal() -> Response:
+    body = _json_body({"card"})
+    return jsonify(service().reveal(body["card"]))
+
+
+@api.post("/penalty")
+@state_changing
+def penalty() -> Response:
+    """Bluffing Joker: the winner of the doubt chooses the loser's peg to send back to start."""
+    body = _json_body({"hole"})
+    running = service()
+    chooser = running.game.penalty[0] if running.game.penalty else None
+    _need(isinstance(body["hole"], str), "'hole' is a track hole like T1:4")
+    return jsonify(running.send_to_start(_acting_seat(chooser), body["hole"]))
+
+
+def _acting_seat(wanted: int | None) -> int:
+    """The seat whose turn it is to answer: its own phone, or anyone with the table PIN."""
+    if wanted is None:
+        raise GameError("nobody is asked to do that now")
+    if not is_admin() and my_seat(service().game_id) != wanted:
+        raise Forbidden(f"only seat {wanted}'s phone or the table PIN may do that now")
+    _check_csrf()
+    return wanted
 
 
 @api.post("/games")
@@ -238,13 +280,20 @@ def join_seat(seat: int, token: str) -> Response:
 def _json_body(allowed: set[str], required: bool = True) -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise ValueError("the request body must be a JSON object")  # noqa: TRY004 - a bad value of the request: 400
+        _need(False, "the request body must be a JSON object")
+        return {}
     unknown = set(body) - allowed
     missing = allowed - set(body) if required else set()
     if unknown or missing:
         wanted = ", ".join(sorted(allowed)) or "nothing"
         raise ValueError(f"this request takes {{{wanted}}}; unexpected {sorted(unknown)}, missing {sorted(missing)}")
     return body
+
+
+def _need(condition: bool, message: str) -> None:
+    """Bad input from the client: a 400 with ``message``."""
+    if not condition:
+        raise ValueError(message)
 
 
 def register_errors(blueprint: Blueprint) -> None:

@@ -101,7 +101,7 @@ def state_changing(view: F) -> F:
     return checked  # type: ignore[return-value]
 
 
-def _need_csrf() -> None:
+def check_csrf() -> None:
     sent = request.headers.get("X-CSRF-Token", "")
     if not sent or not hmac.compare_digest(sent, str(session.get("csrf", ""))):
         raise Forbidden("missing or wrong X-CSRF-Token: reload the page")
@@ -112,7 +112,7 @@ def need_admin(view: F) -> F:
     def checked(*args: Any, **kwargs: Any) -> Any:
         if not is_admin():
             raise Forbidden("this needs the table PIN")
-        _need_csrf()
+        check_csrf()
         return view(*args, **kwargs)
 
     return checked  # type: ignore[return-value]
@@ -127,7 +127,7 @@ def need_player(view: F) -> F:
         seat = my_seat(service.game_id)
         if not is_admin() and seat != service.game.turn:
             raise Forbidden(f"only seat {service.game.turn}'s phone or the table PIN may do that now")
-        _need_csrf()
+        check_csrf()
         return view(*args, **kwargs)
 
     return checked  # type: ignore[return-value]

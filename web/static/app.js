@@ -157,7 +157,8 @@ function renderStatus() {
   candidates.replaceChildren(...list.map((candidate) =>
     button(candidate.text, () => post("/api/resolve", { move: candidate.text }))));
   if (list.length) candidates.append(button("Nothing moved — put the pegs back", () => post("/api/resolve", { move: null })));
-  candidates.hidden = !list.length;
+  candidates.append(...bluffControls());
+  candidates.hidden = !candidates.childElementCount;
 
   // The fixes again, one per line, next to the buttons (the header may be far away on a phone).
   const fixes = $("#fixes");
@@ -310,6 +311,31 @@ function renderRules() {
   const items = [];
   for (const [card, text] of Object.entries(rules.cards || {})) items.push(el("dt", "", cardName(card)), el("dd", "", text));
   $("#rules-cards").replaceChildren(...items);
+}
+
+// Bluffing Joker: the opponent asked doubts or lets the card pass; a doubted card is turned
+// up; the winner of the doubt taps one of the loser's pegs on the board.
+const CARDS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "JOKER"];
+function bluffControls() {
+  const bluff = state.bluff;
+  if (!bluff) return [];
+  const mayAnswer = (seat) => me.admin || me.seat === seat;
+  if (state.phase === "doubt") {
+    const who = el("p", "", `${seatName(bluff.doubter)}: does ${seatName(state.turn)} really hold ${cardName(bluff.declared)}?`);
+    const yes = button("Doubt it", () => post("/api/doubt", { doubt: true }));
+    const no = button("Let it pass", () => post("/api/doubt", { doubt: false }));
+    yes.disabled = no.disabled = !mayAnswer(bluff.doubter);
+    return [who, yes, no];
+  }
+  if (state.phase === "reveal") {
+    const cards = CARDS.map((card) => button(cardName(card), () => post("/api/reveal", { card })));
+    for (const card of cards) card.disabled = !canAct();
+    return [el("p", "", "Turn the doubted card up: which is it?"), ...cards];
+  }
+  if (state.phase === "penalty") {
+    return [el("p", "", `${seatName(bluff.chooser)}: tap one of ${seatName(bluff.victim)}'s pegs on the track to send it back to start.`)];
+  }
+  return [];
 }
 
 // The daemon lets the seat to play (its phone) or the table PIN press done and choose.
@@ -509,6 +535,10 @@ svg.addEventListener("pointermove", (event) => {
 svg.addEventListener("click", (event) => {
   const name = holeAt(event);
   $("#hover").textContent = describe(name);
+  if (name && state && state.phase === "penalty" && name[0] === "T") {
+    post("/api/penalty", { hole: name }).catch(() => {});
+    return;
+  }
   if (!name || !state || !state.simulate || name[0] === "C") return;
   // Decide lift or place when the tap's turn comes, from the state the previous tap left.
   queue = queue.then(() => {
