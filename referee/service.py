@@ -371,7 +371,8 @@ class Service:
     def _accept(self, move: Move, amend: bool) -> None:
         def play() -> None:
             if amend:
-                self.game.undo()
+                self.game.undo()  # back to before that turn's draw: draw again, then the amended move
+                self._auto_draw()
             free = move in self._free
             card = None if self.game.mode == "table" else move.card
             declared = move.card if self.rules.bluffing else None

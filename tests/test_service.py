@@ -215,3 +215,28 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Service, monkeypa
     assert service.state()["moves"] == [] and service.game.moves == []
     monkeypatch.undo()
     assert service.press_done()["moves"] == ["A S0-T0:8"]
+
+
+def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Digital mode: the daemon deals and draws; a move must be one of the hand's cards."""
+    seeds = iter(range(1000))
+    monkeypatch.setattr("referee.service.random.randrange", lambda _n: next(seeds))
+    service = Service.build(Config.simulated(str(tmp_path), mode="digital", players=2))
+    service.start()
+    try:
+        while not {"A", "J", "Q", "K"} & set(service.hand(0)["hand"]):  # deal until seat 0 can come out
+            service.new_game(2, service.rules, mode="digital")
+        hand = service.hand(0)
+        assert hand["your_turn"] and len(hand["hand"]) == 6  # basic: drawn to six before playing
+        card = sorted({"A", "J", "Q", "K"} & set(hand["hand"]))[0]
+        wrong = service.sim_events(["lift S0:1", "place T0:9", "done"])
+        assert wrong["status"] == "illegal" and wrong["moves"] == []
+        service.sim_events(["lift T0:9", "place S0:1"])
+        service.declare(0, card)
+        state = service.sim_events(["lift S0:1", "place T0:8", "done"])
+        assert state["moves"] == [f"{card} S0-T0:8"] and state["turn"] == 2 and state["last_card"] == card
+        assert len(service.hand(0)["hand"]) == 5 and service.hand(2)["your_turn"]
+        with pytest.raises(PermissionError):
+            service.declare(0, card)  # not seat 0's turn any more
+    finally:
+        service.stop()
