@@ -228,7 +228,7 @@ def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytes
             service.new_game(2, service.rules, mode="digital")
         hand = service.hand(0)
         assert hand["your_turn"] and len(hand["hand"]) == 6  # basic: drawn to six before playing
-        card = sorted({"A", "J", "Q", "K"} & set(hand["hand"]))[0]
+        card = min({"A", "J", "Q", "K"} & set(hand["hand"]))
         wrong = service.sim_events(["lift S0:1", "place T0:9", "done"])
         assert wrong["status"] == "illegal" and wrong["moves"] == []
         service.sim_events(["lift T0:9", "place S0:1"])
