@@ -77,7 +77,6 @@ class _State:
     bluff: _Bluff | None = None
     penalty: _Penalty | None = None
     winner: tuple[int, ...] | None = None
-    moves: list[str] = field(default_factory=list)
     bumps: list[Event] = field(default_factory=list)
     reshuffles: int = 0
 
@@ -158,7 +157,7 @@ class Game:
     @property
     def moves(self) -> list[str]:
         """Every accepted move so far, in notation."""
-        return list(self._state.moves)
+        return [text for _seat, text in self.history]
 
     @property
     def history(self) -> list[tuple[int, str]]:
@@ -601,7 +600,6 @@ class Game:
         else:
             move = parse_move(state.position, event["text"], self.rules)
         state.position = move.result
-        state.moves.append(move.text)
         state.counts[event["seat"]] = 0
         state.phase = "play"
 
