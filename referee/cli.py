@@ -4,6 +4,8 @@
     pegs track position.json --events events.txt --card 7 --rules arizona
     pegs selfplay --players 4 --rules basic --games 100 --seed 1 --bot greedy --record games/
     pegs replay games/game-1.jsonl
+    pegs serve --simulate                     # the daemon and its page, no hardware
+    pegs watch --port /dev/pegs-board         # and selftest, calibrate: the wiring
     pegs bench
 
 Bad input exits with status 2 and one clear line on stderr; nothing else is printed.
@@ -30,7 +32,6 @@ from referee.tracker import EventsError
 from referee.wiring_commands import WiringError
 
 USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
-
 
 
 class UsageError(Exception):
