@@ -552,11 +552,15 @@ class Service:
 SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Cyan", "Orange", "White")
 
 
+def seat_default(side: int) -> tuple[str, str]:
+    """A side's name and colour before anyone chooses: the LEDs' seat colour, named."""
+    return SEAT_NAMES[side], "#{:02x}{:02x}{:02x}".format(*SEAT_COLOURS[side])
+
+
 def _default_table(players: int) -> dict[str, list[str]]:
-    """Names and colours for the seats in play, matching the LEDs' seat colours."""
+    """Names and colours for the seats in play."""
     seats = (0, 2) if players == 2 else tuple(range(players))
-    return {"names": [SEAT_NAMES[s] for s in seats],
-            "colours": ["#{:02x}{:02x}{:02x}".format(*SEAT_COLOURS[s]) for s in seats]}  # fmt: skip
+    return {"names": [seat_default(s)[0] for s in seats], "colours": [seat_default(s)[1] for s in seats]}
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, url_for
 
 from referee.rulesets import PRESETS
+from referee.service import seat_default
 from web.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
 
 pages = Blueprint("pages", __name__, template_folder="templates")
@@ -24,19 +25,6 @@ pages = Blueprint("pages", __name__, template_folder="templates")
 STATIC = Path(__file__).parent / "static"
 OUTLINE_PAD = 7.0  # how far the board's edge lies outside the track holes
 LABEL_DEPTH = 3.3  # the seat's name: this many pitches inside its come-out hole, past the start row
-# Until the state names the seats: the LED strip's seat colours (hardware/leds.py), in words.
-DEFAULT_SEATS = (
-    ("Red", "#e53935"),
-    ("Blue", "#1e88e5"),
-    ("Green", "#43a047"),
-    ("Yellow", "#fdd835"),
-    ("Purple", "#8e24aa"),
-    ("Cyan", "#00acc1"),
-    ("Orange", "#fb8c00"),
-    ("White", "#f5f5f5"),
-)
-
-
 @pages.get("/")
 def index() -> str:
     service = current_app.config["SERVICE"]
@@ -44,7 +32,9 @@ def index() -> str:
     layout = getattr(service, "layout", None)
     markers = any(hole.startswith("C") for hole in getattr(layout, "pixel_of", ()))
     board = geometry(sides, markers=markers)
-    defaults = [{"seat": s, "name": name, "colour": colour} for s, (name, colour) in enumerate(DEFAULT_SEATS)]
+    chosen = {seat["seat"]: seat for seat in service.seats()}  # this game's names and colours
+    defaults = [chosen.get(side) or dict(zip(("seat", "name", "colour"), (side, *seat_default(side)), strict=True))
+                for side in range(8)]  # fmt: skip
     return render_template(
         "index.html",
         board=board,
