@@ -38,6 +38,7 @@ whose pixels are the default chain's, ready for ``layout.to_toml()``.
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -107,10 +108,19 @@ class SelftestReport:
         return "\n".join(lines)
 
 
-def walk_leds(layout: Layout, strip: PixelStrip, prompt: Prompt | None = None, delay: float = 0.1) -> None:
+def walk_leds(
+    layout: Layout,
+    strip: PixelStrip,
+    prompt: Prompt | None = None,
+    delay: float = 0.1,
+    cancel: threading.Event | None = None,
+) -> None:
     """Light each hole's pixel alone, in chain order, ``delay`` seconds each; then all off."""
     total = len(layout.wires)
     for index, wire in enumerate(layout.wires, 1):
+        if cancel is not None and cancel.is_set():
+            strip.clear()
+            raise WiringCancelled("the wiring check was stopped")
         if prompt is not None:
             prompt(Step("led", f"LED {wire.pixel}: {wire.hole} should be lit", wire.hole, index, total))
         strip.show(_only(strip.n, wire.pixel))
@@ -128,17 +138,20 @@ def selftest(
     timeout: float = 30.0,
     led_delay: float = 0.1,
     holes: Sequence[str] | None = None,
+    cancel: threading.Event | None = None,
 ) -> SelftestReport:
-    """Walk the LEDs, then every hole's sensor; ``timeout`` seconds per hole before it counts as dead."""
+    """Walk the LEDs, then every hole's sensor; ``timeout`` seconds per hole before it counts as dead.
+    Setting ``cancel`` stops the check within a fifth of a second (``WiringCancelled``)."""
+    cancel = cancel or threading.Event()
     holes = tuple(holes) if holes is not None else layout.hole_names
     if strip is not None:
-        walk_leds(layout, strip, prompt, led_delay)
+        walk_leds(layout, strip, prompt, led_delay, cancel)
     events: queue.Queue[Change] = queue.Queue()
     unsubscribe = sensors.subscribe(events.put)
     try:
         _drain(events)
         prompt(Step("empty", "Take every peg off the board"))
-        stuck = _wait_empty(sensors, events, layout.hole_names, timeout)
+        stuck = _wait_empty(sensors, events, layout.hole_names, timeout, cancel=cancel)
         dead: list[str] = []
         swapped: list[tuple[str, str]] = []
         answered: set[str] = set()  # holes that passed: a peg put back there is ignored
@@ -149,7 +162,7 @@ def selftest(
                 strip.show(_only(strip.n, layout.pixel(hole)))
             _drain(events)
             prompt(Step("place", f"Put a peg in {hole}", hole, index, len(holes)))
-            seen = _next_place(events, timeout, ignore=answered | set(stuck))
+            seen = _next_place(events, timeout, answered | set(stuck), cancel)
             if seen is None:
                 dead.append(hole)
             elif seen == hole:
@@ -160,39 +173,55 @@ def selftest(
             strip.clear()
         prompt(Step("remove", "Take the peg out: the board should be empty", None, len(holes), len(holes)))
         latched = [
-            hole for hole in _wait_empty(sensors, events, layout.hole_names, timeout, stuck) if hole not in stuck
+            hole for hole in _wait_empty(sensors, events, layout.hole_names, timeout, stuck, cancel) if hole not in stuck
         ]
         return SelftestReport(len(holes), tuple(dead), tuple(swapped), tuple(stuck + latched))
     finally:
         unsubscribe()
 
 
-def _next_place(events: queue.Queue[Change], timeout: float, ignore: set[str]) -> str | None:
-    deadline = time.monotonic() + timeout
+class WiringCancelled(RuntimeError):
+    """Someone stopped the check before it was done."""
+
+
+def _get(events: queue.Queue[Change], deadline: float, cancel: threading.Event) -> Change | None:
+    """The next change before ``deadline``; looks at ``cancel`` every fifth of a second."""
     while True:
+        if cancel.is_set():
+            raise WiringCancelled("the wiring check was stopped")
         left = deadline - time.monotonic()
         try:
-            change = events.get(timeout=max(0.0, left)) if left > 0 else events.get_nowait()
+            return events.get(timeout=min(0.2, left)) if left > 0 else events.get_nowait()
         except queue.Empty:
+            if left <= 0.2:
+                return None
+
+
+def _next_place(events: queue.Queue[Change], timeout: float, ignore: set[str], cancel: threading.Event) -> str | None:
+    deadline = time.monotonic() + timeout
+    while True:
+        change = _get(events, deadline, cancel)
+        if change is None:
             return None
         if change.occupied and change.hole not in ignore:
             return change.hole
 
 
 def _wait_empty(
-    sensors: SensorBoard, events: queue.Queue[Change], order: Sequence[str], timeout: float, known: Sequence[str] = ()
+    sensors: SensorBoard,
+    events: queue.Queue[Change],
+    order: Sequence[str],
+    timeout: float,
+    known: Sequence[str] = (),
+    cancel: threading.Event | None = None,
 ) -> list[str]:
     """The holes still occupied once the board is empty (but for ``known``) or ``timeout`` passed."""
     deadline = time.monotonic() + timeout
     while True:
         occupied = sensors.snapshot()
-        left = deadline - time.monotonic()
-        if not occupied - set(known) or left <= 0:
+        if not occupied - set(known) or time.monotonic() >= deadline:
             return [hole for hole in order if hole in occupied]
-        try:
-            events.get(timeout=left)
-        except queue.Empty:
-            pass
+        _get(events, deadline, cancel or threading.Event())
 
 
 def _drain(events: queue.Queue[Change]) -> None:

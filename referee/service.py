@@ -55,6 +55,8 @@ class Service:
         self.strip = strip
         self.renderer = Renderer(layout, brightness=config.brightness, max_amps=config.max_amps)
         self._declared: str | None = None
+        self._wiring: dict[str, Any] | None = None  # a wiring check from the page, while it runs and after
+        self._wiring_cancel = threading.Event()
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._version = 0
@@ -116,6 +118,7 @@ class Service:
 
     def stop(self) -> None:
         self._stop.set()
+        self._wiring_cancel.set()
         self._unsubscribe()
         self.sensors.close()
         self.strip.close()
@@ -148,8 +151,8 @@ class Service:
     # -- sensors in --------------------------------------------------------------------------
 
     def _on_change(self, change: Change) -> None:
-        if change.hole.startswith("C"):
-            return  # colour-marker holes: the rules ignore them
+        if change.hole.startswith("C") or self._checking():
+            return  # colour-marker holes: the rules ignore them; a wiring check owns the board
         with self._lock:
             try:
                 hole = self.physical.index(change.hole)
@@ -166,6 +169,8 @@ class Service:
     def press_done(self) -> dict[str, Any]:
         """The "done" button: commit the move the board shows now; on an unchanged board at a
         real table it means "I cannot move" and discards."""
+        if self._checking():
+            raise GameError("a wiring check is running: finish or stop it first")
         with self._lock:
             report = self.tracker.feed(SensorEvent(self._now_ms(), "done"))
             if not report.committed and report.status == "synced" and self.game.phase == "play":
@@ -207,6 +212,58 @@ class Service:
             if kind == "place" and hole in occupied:
                 raise ValueError(f"cannot place in {hole}: it already holds a peg")
             (occupied.discard if kind == "lift" else occupied.add)(hole)
+
+    # -- checking the wiring from the page ---------------------------------------------------
+
+    def check_wiring(self, holes: list[str] | None = None, timeout: float = 60.0) -> dict[str, Any]:
+        """Walk the LEDs, then ask for a peg in every hole (``hardware.wiring.selftest``). The
+        game pauses; afterwards the board is compared with it again, as after a restart."""
+        from hardware.wiring import WiringCancelled, selftest
+
+        with self._lock:
+            if self._checking():
+                raise GameError("a wiring check is running already")
+            self._wiring_cancel.clear()
+            self._wiring = {"running": True, "step": "Starting the wiring check", "hole": None}
+            self._version += 1
+            self._changed.notify_all()
+
+        def prompt(step: Any) -> None:
+            with self._lock:
+                self._wiring = {"running": True, "step": str(step), "hole": step.hole, "action": step.action,
+                                "index": step.index, "total": step.total}  # fmt: skip
+                self._version += 1
+                self._changed.notify_all()
+
+        def run() -> None:
+            result: dict[str, Any]
+            try:
+                report = selftest(self.layout, self.sensors, self.strip, prompt, timeout=timeout, led_delay=0.02,
+                                  holes=holes, cancel=self._wiring_cancel)  # fmt: skip
+                result = {"running": False, "ok": report.ok, "text": str(report), "report": report.to_json()}
+            except WiringCancelled as stopped:
+                result = {"running": False, "ok": None, "text": str(stopped)}
+            except Exception as error:  # report it on the page; the game goes on
+                log.exception("wiring check failed")
+                result = {"running": False, "ok": False, "text": f"the wiring check failed: {error}"}
+            with self._lock:
+                self._wiring = result
+                self.tracker = Tracker(self.game.position, self.rules, moves=self._candidates(),
+                                       settle_ms=self.config.settle_ms, occupied=self._sensed())  # fmt: skip
+                self._publish(self.tracker.report())
+            log.info("wiring check", extra={"ok": result["ok"], "result": result["text"]})
+
+        threading.Thread(target=run, name="pegs-wiring", daemon=True).start()
+        return self.state()
+
+    def stop_wiring_check(self) -> dict[str, Any]:
+        if not self._checking():
+            raise GameError("no wiring check is running")
+        self._wiring_cancel.set()
+        return self.state()
+
+    def _checking(self) -> bool:
+        return bool(self._wiring and self._wiring.get("running"))
 
     # -- the table's page: seats, cards, new games -------------------------------------------
 
@@ -353,6 +410,8 @@ class Service:
 
     def _tick_forever(self) -> None:
         while not self._stop.wait(TICK_S):
+            if self._checking():
+                continue
             with self._lock:
                 try:
                     self._react(self.tracker.poll(self._now_ms()))
@@ -457,6 +516,8 @@ class Service:
         self._changed.notify_all()
 
     def _show(self, report: Report) -> None:
+        if self._checking():
+            return  # the wiring check lights the holes itself
         turn = None if self.game.phase == "over" else self.game.turn
         guidance = {hole: role for hole, role in report.guidance.items() if hole in self.layout.pixel_of}
         self.strip.show(self.renderer.render(guidance, turn))
@@ -500,6 +561,7 @@ class Service:
                 "last_card": _last_card(game.events),
                 "declared": self._declared,
                 "bluff": self._bluff_state(),
+                "wiring": self._wiring,
                 "simulate": isinstance(self.sensors, SimulatedSensors),
             }
             if isinstance(self.strip, MemoryStrip):

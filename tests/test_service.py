@@ -16,6 +16,7 @@ from hardware.layout import default_layout
 from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
 from referee.config import Config, ConfigError
+from referee.game import GameError
 from referee.service import Service
 from referee.store import Store, StoreError
 
@@ -240,3 +241,36 @@ def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytes
             service.declare(0, card)  # not seat 0's turn any more
     finally:
         service.stop()
+
+
+def test_wiring_check_from_the_page(service: Service) -> None:
+    """Calibration on the page: the LEDs are walked, a peg goes into each asked hole, the
+    game waits meanwhile, and afterwards the board is compared with the game again."""
+    start = service.state()["occupied"]
+
+    service.check_wiring(holes=["T0:8", "T1:4"], timeout=5)
+    _wait(lambda: service.state()["wiring"].get("action") == "empty")
+    with pytest.raises(GameError, match="wiring check is running"):
+        service.press_done()
+    service.sim_events([f"lift {hole}" for hole in start])
+    _wait(lambda: service.state()["wiring"].get("hole") == "T0:8")
+    assert service.strip.last is not None and service.strip.last[service.layout.pixel("T0:8")] != (0, 0, 0)
+    service.sim_events(["place T0:8"])
+    _wait(lambda: service.state()["wiring"].get("hole") == "T1:4")
+    service.sim_events(["lift T0:8", "place T2:4"])  # the wrong hole answers: swapped wires
+    _wait(lambda: service.state()["wiring"].get("action") == "remove")
+    service.sim_events(["lift T2:4"])
+    _wait(lambda: service.state()["wiring"]["running"] is False)
+    result = service.state()["wiring"]
+    assert result["ok"] is False and result["report"]["swapped"] == [{"asked": "T1:4", "seen": "T2:4"}]
+    assert service.state()["moves"] == [] and service.state()["status"] in ("moving", "illegal")
+    assert service.sim_events([f"place {hole}" for hole in start])["status"] == "synced"
+
+
+def test_a_wiring_check_can_be_stopped(service: Service) -> None:
+    service.check_wiring(timeout=30)
+    _wait(lambda: service.state()["wiring"].get("action") == "empty")
+    service.stop_wiring_check()
+    _wait(lambda: service.state()["wiring"]["running"] is False)
+    assert service.state()["wiring"]["text"] == "the wiring check was stopped"
+    assert service.state()["status"] == "synced"

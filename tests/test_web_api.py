@@ -228,3 +228,14 @@ def test_bluffing_joker_at_a_real_table(client: FlaskClient) -> None:
     state = post(client, "/api/penalty", {"hole": "T0:8"}, headers).get_json()
     assert state["moves"] == [] and state["position"]["pegs"]["0"] == ["S"] * 5 and state["turn"] == 1
     assert state["status"] == "illegal" and "take the peg off T0:13" in state["back"]
+
+
+def test_wiring_check_needs_the_pin(client: FlaskClient) -> None:
+    assert post(client, "/api/wiring", {"action": "start"}).status_code == 403
+    headers = admin(client)
+    assert post(client, "/api/wiring", {"action": "calibrate"}, headers).status_code == 400
+    assert post(client, "/api/wiring", {"action": "stop"}, headers).status_code == 409  # none running
+    started = post(client, "/api/wiring", {"action": "start"}, headers).get_json()
+    assert started["wiring"]["running"] is True
+    assert post(client, "/api/wiring", {"action": "start"}, headers).status_code == 409
+    assert post(client, "/api/wiring", {"action": "stop"}, headers).status_code == 200

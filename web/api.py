@@ -219,6 +219,17 @@ def _acting_seat(wanted: int | None) -> int:
     return wanted
 
 
+@api.post("/wiring")
+@state_changing
+@need_admin
+def wiring() -> Response:
+    """Calibration from the page: start or stop the wiring check (the table PIN)."""
+    body = _json_body({"action"})
+    _need(body["action"] in ("start", "stop"), "'action' is 'start' or 'stop'")
+    running = service()
+    return jsonify(running.check_wiring() if body["action"] == "start" else running.stop_wiring_check())
+
+
 @api.post("/games")
 @state_changing
 @need_admin

@@ -141,8 +141,10 @@ function renderTurn() {
 
 function renderStatus() {
   const who = seatName(state.turn);
+  const wiring = state.wiring;
   let text;
-  if (state.phase === "over") text = "Game over";
+  if (wiring && wiring.running) text = `Wiring check: ${wiring.step}`;
+  else if (state.phase === "over") text = "Game over";
   else if (PHASE_WORDS[state.phase]) text = `${who}: ${PHASE_WORDS[state.phase]}`;
   else if (state.status === "moving") text = `${who} is moving…`;
   else if (state.status === "move") text = `${who}'s move: ${state.move} — settling`;
@@ -158,6 +160,10 @@ function renderStatus() {
     button(candidate.text, () => post("/api/resolve", { move: candidate.text }))));
   if (list.length) candidates.append(button("Nothing moved — put the pegs back", () => post("/api/resolve", { move: null })));
   candidates.append(...bluffControls());
+  if (wiring && wiring.running && me.admin) candidates.append(button("Stop the wiring check", () => post("/api/wiring", { action: "stop" })));
+  const result = $("#wiring");
+  result.hidden = !wiring || wiring.running || !me.admin;
+  if (!result.hidden) result.textContent = `Wiring check: ${wiring.text}`;
   candidates.hidden = !candidates.childElementCount;
 
   // The fixes again, one per line, next to the buttons (the header may be far away on a phone).
@@ -570,6 +576,7 @@ $("#done").addEventListener("click", () => {
   const done = state && state.simulate ? post("/api/sim/events", { events: ["done"] }) : post("/api/done", {});
   done.catch(() => {});
 });
+$("#wiring-check").addEventListener("click", () => post("/api/wiring", { action: "start" }).catch(() => {}));
 $("#undo").addEventListener("click", () => post("/api/undo", {}).catch(() => {}));
 
 $("#login").addEventListener("submit", async (event) => {
