@@ -111,6 +111,7 @@ def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[s
         move = rng.choice(choices)
         start = time.perf_counter()
         tracker = Tracker(position, rules, card=card)
+        tracker._turn.build()  # the whole index, though it is built in the background
         setups.append(time.perf_counter() - start)
         for event in by_hand(position, move, rng, bounces=2):
             start = time.perf_counter()
