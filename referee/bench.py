@@ -167,6 +167,43 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
     return rows
 
 
+def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
+    """"Done" to move stored and LEDs written on the worst board (8 players, North Carolina,
+    real cards: every card may explain a move), a person's pause after each move."""
+    import tempfile
+
+    from referee.config import Config
+    from referee.physical import PhysicalBoard, by_hand
+    from referee.service import Service
+
+    rng, commits = random.Random(seed), list[float]()
+    worst = CASES[-1]
+    with tempfile.TemporaryDirectory() as data:
+        service = Service.build(Config.simulated(data, players=8, rules=worst.rules))
+        service.start()
+        try:
+            service.new_game(8, Ruleset.preset(worst.rules), pegs=worst.position["pegs"])
+            while len(commits) < moves:
+                position = service.game.position
+                singles = [m for card in CARDS for m in legal_moves(position, card, service.rules)
+                           if len(m.steps) == 1 and not m.steps[0].swap]  # fmt: skip
+                physical = PhysicalBoard(position.board)
+                filled = [physical.index(hole) for hole in service.state()["occupied"]]
+                events = [f"{e.kind} {physical.name(e.holes[0])}" for e in by_hand(position, rng.choice(singles), rng,
+                                                                                    occupied=filled)]  # fmt: skip
+                time.sleep(0.2)  # a hand reaching for the pegs
+                if service.sim_events(events)["status"] != "move":  # colours a sensor cannot tell: undo, try another
+                    undo = {"lift": "place", "place": "lift"}
+                    service.sim_events([f"{undo[e.split()[0]]} {e.split()[1]}" for e in reversed(events)])
+                    continue
+                start = time.perf_counter()
+                service.press_done()
+                commits.append(time.perf_counter() - start)
+        finally:
+            service.stop()
+    return _timings("daemon: done to stored and LEDs, worst case (8 players, NC, real cards)", commits, "commits")
+
+
 def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
     import json
     import socket
@@ -216,7 +253,8 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
     return ([run_case(case, repeat) for case in CASES]
             + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
             + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))]
-            + run_daemon(max(5, min(30, repeat or 30))) + _web(repeat))  # fmt: skip
+            + run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]
+            + _web(repeat))  # fmt: skip
 
 
 def _web(repeat: int | None) -> list[dict[str, Any]]:
