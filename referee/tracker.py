@@ -120,7 +120,7 @@ class _Turn:
         with self._lock:
             if not self._ready:
                 self._index()
-                self._ready = True
+                self._ready, self._moves = True, ()  # the candidates hold what is needed now
         return self
 
     def _index(self) -> None:
