@@ -174,7 +174,7 @@ class Service:
         with self._lock:
             report = self.tracker.feed(SensorEvent(self._now_ms(), "done"))
             if not report.committed and report.status == "synced" and self.game.phase == "play":
-                self._act(lambda: self.game.discard(None if self.game.mode == "table" else self._worst_card()))
+                self._act(lambda: self.game.discard(None if self.game.mode == "table" else self._first_card()))
                 return self.state()
             self._react(report)
             return self.state()
@@ -499,7 +499,8 @@ class Service:
             moves += free
         return moves
 
-    def _worst_card(self) -> str:
+    def _first_card(self) -> str:
+        """The card a "done" press discards in digital mode; the page lets a player choose."""
         return self.game.hand(self.game.turn)[0]
 
     # -- out: LEDs and subscribers -----------------------------------------------------------
@@ -521,6 +522,10 @@ class Service:
         turn = None if self.game.phase == "over" else self.game.turn
         guidance = {hole: role for hole, role in report.guidance.items() if hole in self.layout.pixel_of}
         self.strip.show(self.renderer.render(guidance, turn))
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
 
     def wait(self, version: int, timeout: float) -> int:
         """Block until the state is newer than ``version`` (server-sent events)."""
@@ -684,6 +689,6 @@ def _percentiles(values: list[float]) -> dict[str, float | None]:
 def iter_states(service: Service, timeout: float = 15.0) -> Iterator[dict[str, Any]]:
     """Each new state as it happens (for server-sent events); a heartbeat every ``timeout``."""
     version = -1
-    while not service._stop.is_set():
+    while not service.stopped:
         version = service.wait(version, timeout)
         yield service.state()
