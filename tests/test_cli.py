@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-PEGS = [sys.executable, "-m", "referee.cli"]
+PEGS = [sys.executable, "-m", "referee.table.cli"]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

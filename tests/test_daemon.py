@@ -38,7 +38,7 @@ class Daemon:
     def start(self) -> float:
         started = time.monotonic()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", str(self.data), "--port", str(self.port),
+            [sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", str(self.data), "--port", str(self.port),
              *self.extra],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip

@@ -6,7 +6,7 @@ import configparser
 import subprocess
 from pathlib import Path
 
-from referee.config import Config
+from referee.table.config import Config
 
 DEPLOY = Path(__file__).parent.parent / "deploy"
 

@@ -13,7 +13,7 @@ from referee import Ruleset
 from referee.record import RecordError, loads, narrate, read, replay, write
 from referee.selfplay import play_one
 
-PEGS = [sys.executable, "-m", "referee.cli"]
+PEGS = [sys.executable, "-m", "referee.table.cli"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

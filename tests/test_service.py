@@ -15,10 +15,10 @@ from firmware_bridge.fake_device import FakeDevice
 from hardware.layout import default_layout
 from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
-from referee.config import Config, ConfigError
+from referee.table.config import Config, ConfigError
 from referee.game import GameError
-from referee.service import Service
-from referee.store import Store, StoreError
+from referee.table.table import Service
+from referee.table.store import Store, StoreError
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_a_read_only_or_missing_data_dir_is_a_clear_error_at_start(tmp_path: Pat
     blocker.write_text("not a folder")
     with pytest.raises(StoreError, match="cannot create data dir"):
         Store.open(blocker / "data")
-    done = subprocess.run([sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", str(blocker / "d")],
+    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", str(blocker / "d")],
                           capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 2 and done.stderr.strip().startswith("pegs serve: cannot create data dir")
 
@@ -221,7 +221,7 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Service, monkeypa
 def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Digital mode: the daemon deals and draws; a move must be one of the hand's cards."""
     seeds = iter(range(1000))
-    monkeypatch.setattr("referee.service.random.randrange", lambda _n: next(seeds))
+    monkeypatch.setattr("referee.table.table.random.randrange", lambda _n: next(seeds))
     service = Service.build(Config.simulated(str(tmp_path), mode="digital", players=2))
     service.start()
     try:

@@ -200,7 +200,7 @@ def test_start_up_reconciles_a_stored_position_with_the_sensed_board() -> None:
 def test_track_command(tmp_path: Path) -> None:
     (tmp_path / "p.json").write_text(json.dumps({"players": 4, "turn": 0, "pegs": {"0": ["T0:8", S, S, S, S]}}))
     (tmp_path / "e.txt").write_text("0 lift T0:8\n250 place T0:13\n")
-    cli = [sys.executable, "-m", "referee.cli", "track", str(tmp_path / "p.json"), "--events", str(tmp_path / "e.txt")]
+    cli = [sys.executable, "-m", "referee.table.cli", "track", str(tmp_path / "p.json"), "--events", str(tmp_path / "e.txt")]
     done = subprocess.run([*cli, "--card", "5"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)

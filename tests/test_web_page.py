@@ -19,8 +19,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.config import Config
-from referee.service import Service
+from referee.table.config import Config
+from referee.table.table import Service
 from web import create_app
 from web.geometry import PITCH, geometry
 from web.pages import pages

@@ -9,7 +9,7 @@ import time
 from firmware_bridge.fake_device import FakeDevice
 from hardware.layout import default_layout
 
-PEGS = [sys.executable, "-m", "referee.cli"]
+PEGS = [sys.executable, "-m", "referee.table.cli"]
 
 
 def test_watch_shows_live_changes_with_hole_names() -> None:

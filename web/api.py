@@ -15,8 +15,8 @@ from werkzeug.exceptions import HTTPException
 
 from referee.game import GameError
 from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
-from referee.service import iter_states
-from referee.store import StoreError
+from referee.table.table import iter_states
+from referee.table.store import StoreError
 from web.auth import (
     Forbidden,
     check_pin,

@@ -19,8 +19,8 @@ def sse_latency(clients: int = 16, changes: int = 40, seed: int = 1) -> dict[str
     SSE streams has delivered the new state: p50 and p99 over all deliveries."""
     import waitress
 
-    from referee.config import Config
-    from referee.service import Service
+    from referee.table.config import Config
+    from referee.table.table import Service
     from web import create_app
 
     with tempfile.TemporaryDirectory() as data:
@@ -90,8 +90,8 @@ def page_weight() -> dict[str, Any]:
     """Bytes of the page and every local file it loads (the 100 KB budget)."""
     import re
 
-    from referee.config import Config
-    from referee.service import Service
+    from referee.table.config import Config
+    from referee.table.table import Service
     from web import create_app
 
     with tempfile.TemporaryDirectory() as data:

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, url_for
 
 from referee.rulesets import PRESETS
-from referee.service import seat_default
+from referee.table.table import seat_default
 from web.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
 
 pages = Blueprint("pages", __name__, template_folder="templates")

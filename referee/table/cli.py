@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from referee import wiring_commands
+from referee.table import wiring_commands
 from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
 from referee.movegen import legal_moves
@@ -29,7 +29,7 @@ from referee.position import Position, PositionError
 from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
 from referee.tracker import EventsError
-from referee.wiring_commands import WiringError
+from referee.table.wiring_commands import WiringError
 
 USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
 
@@ -158,7 +158,7 @@ def _track(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from referee.serve import serve
+    from referee.table.serve import serve
 
     return serve(args)
 
@@ -201,7 +201,7 @@ def _positive(text: str) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from referee import bench
+    from referee.table import bench
 
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("pegs bench: --repeat must be at least 1")

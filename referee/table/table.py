@@ -29,12 +29,12 @@ from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
 from hardware.leds import SEAT_COLOURS, MemoryStrip, NeoPixelSpiStrip, NeoPixelStrip, PixelStrip, Renderer
 from hardware.sensors import Change, GpioSensors, SensorBoard, SerialSensors, SimulatedSensors
-from referee.config import Config, ConfigError
+from referee.table.config import Config, ConfigError
 from referee.game import Game, GameError
 from referee.moves import Move
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
-from referee.store import Store, StoreError
+from referee.table.store import Store, StoreError
 from referee.tracker import Report, Tracker
 
 log = logging.getLogger("pegs.service")

@@ -10,10 +10,10 @@ import time
 from dataclasses import replace
 from types import FrameType
 
-from referee import logs
-from referee.config import Config, ConfigError
-from referee.service import Service
-from referee.store import StoreError
+from referee.table import logs
+from referee.table.config import Config, ConfigError
+from referee.table.table import Service
+from referee.table.store import StoreError
 
 log = logging.getLogger("pegs.serve")
 THREADS = 40  # every phone at the table keeps one server-sent-events stream open

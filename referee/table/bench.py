@@ -135,9 +135,9 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
     how long until its page answers, and its resident memory after a game's worth of moves."""
     import tempfile
 
-    from referee.config import Config
+    from referee.table.config import Config
     from referee.physical import PhysicalBoard, by_hand
-    from referee.service import Service
+    from referee.table.table import Service
 
     rng = random.Random(seed)
     commits: list[float] = []
@@ -172,9 +172,9 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
     real cards: every card may explain a move), a person's pause after each move."""
     import tempfile
 
-    from referee.config import Config
+    from referee.table.config import Config
     from referee.physical import PhysicalBoard, by_hand
-    from referee.service import Service
+    from referee.table.table import Service
 
     rng, commits = random.Random(seed), list[float]()
     worst = CASES[-1]
@@ -218,7 +218,7 @@ def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         began = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", data,
+        process = subprocess.Popen([sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", data,
                                     "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
         try:
             while True:

@@ -1,0 +1,5 @@
+"""The daemon that runs one table: threads, disk and hardware around the pure engine.
+
+``referee`` is the engine and imports nothing from here; this package is the composition
+root that wires sensors, the engine, the store, the LEDs and the web page together.
+"""
