@@ -217,11 +217,14 @@ class Tracker:
         moves: Iterable[Move] | None = None,
         settle_ms: int = SETTLE_MS,
         occupied: Iterable[int] | None = None,
+        board: Iterable[int] | None = None,
     ) -> None:
+        """``board``: the physical holes filled when the turn begins (default: start pegs in
+        holes 1 up); ``occupied``: what the sensors see now, if that differs (a restart)."""
         self.rules = rules
         self.physical = PhysicalBoard(position.board)
         self.settle_ms = settle_ms
-        self.occupied = self.physical.fill(position)
+        self.occupied = self.physical.fill(position) if board is None else self.physical.mask(board)
         self._board_only = self.physical.mask(range(position.board.board_holes))
         self._prev: tuple[_Turn, bytes, _Worlds] | None = None  # the turn before, its result, its colours
         self._committed: bytes | None = None  # the result committed this turn
