@@ -26,14 +26,13 @@ apart results that plain occupancy cannot.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from referee.board import PEGS_PER_SEAT, Board
 from referee.cards import CARDS
-from referee.movegen import legal_moves, mover_seats
+from referee.movegen import free_come_outs, legal_moves, parse_move
 from referee.moves import Move
 from referee.physical import ANY_PEG, PhysicalBoard, SensorEvent
 from referee.position import Position
@@ -44,16 +43,30 @@ Role = Literal["selected", "destination", "bump", "wrong", "put-back"]
 SETTLE_MS = 700
 MAX_WORLDS = 256
 
+Schedule = Callable[[Callable[[], object]], None]
+"""Runs a job now or later (e.g. on a worker thread); the tracker never starts threads."""
+
+Colours = dict[int, int | None]  # physical hole -> seat of the peg there (None: colour unknown)
+World = tuple[dict[int, int | None], tuple[int, ...]]  # colour overrides by hole (None = emptied), colours in hand
+
 
 @dataclass(frozen=True)
 class Fix:
-    """One thing to do with a peg: ``remove`` it from, or ``place`` one in, ``hole``."""
+    """One thing to do with a peg: ``remove`` it from, or ``place`` one in, ``hole``;
+    ``seat`` is the colour of that peg when the colour matters (None: any peg)."""
 
     action: Literal["remove", "place"]
     hole: str
+    seat: int | None = None
+
+    def describe(self, colour: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
+        whose = "the" if self.seat is None else f"{colour(self.seat)}'s"
+        if self.action == "remove":
+            return f"take {whose} peg off {self.hole}"
+        return f"put {'a' if self.seat is None else whose} peg in {self.hole}"
 
     def __str__(self) -> str:
-        return f"{'take the peg off' if self.action == 'remove' else 'put a peg in'} {self.hole}"
+        return self.describe()
 
 
 @dataclass
@@ -66,6 +79,7 @@ class Report:
     guidance: dict[str, Role] = field(default_factory=dict)
     back: tuple[Fix, ...] = ()
     forward: tuple[Fix, ...] = ()
+    amendments: tuple[Move, ...] = ()  # candidates that finish the last seat's move, not this seat's
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"status": self.status, "result": self.move.result.pegs_json() if self.move else None}
@@ -84,6 +98,32 @@ class Report:
         return data
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """Which moves the tracker may accept in a turn, as data (so a turn can be stored and
+    rebuilt): every card's (``cards`` None) or those cards' moves, plus the counting turn's
+    free come-outs when ``free``."""
+
+    cards: tuple[str, ...] | None = None
+    free: bool = False
+
+    def moves(self, position: Position, rules: Ruleset) -> Iterator[Move]:
+        cards = self.cards if self.cards is not None else CARDS
+        for card in cards:
+            yield from legal_moves(position, card, rules)
+        if self.free:
+            for card in cards:
+                yield from free_come_outs(position, card, rules)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": list(self.cards) if self.cards is not None else None, "free": self.free}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Candidates:
+        cards = data.get("cards")
+        return cls(tuple(cards) if cards is not None else None, bool(data.get("free")))
+
+
 @dataclass(slots=True)
 class _Candidate:
     move: Move
@@ -94,40 +134,46 @@ class _Candidate:
     bumped: int  # board holes where bumped pegs land (in-spots)
 
 
+@dataclass
+class _Index:
+    candidates: list[_Candidate] = field(default_factory=list)
+    by_signature: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = field(default_factory=dict)
+    by_changed: dict[int, list[_Candidate]] = field(default_factory=dict)
+    by_start: dict[tuple[int, int], list[_Candidate]] = field(default_factory=dict)  # (side, +1/-1) -> results
+
+
 class _Turn:
     """The seat to play's legal results, indexed for matching sensor states.
 
-    The index is built on a background thread as soon as the turn begins (the worst case
-    takes a tenth of a second here, more on a Pi Zero): the LEDs and the page need not wait
-    for it while the board simply matches the position, and it is ready long before a
-    hand reaches for the next peg. Whatever needs it calls ``build()`` first.
+    The worst case takes a tenth of a second here, more on a Pi Zero, so the owner may
+    ``schedule`` the indexing as soon as the turn begins (on a worker thread); whatever
+    needs the index before then builds it itself. Each build makes a whole new index and
+    publishes it in one assignment, so a build on another thread never shows half an index.
     """
 
-    def __init__(self, physical: PhysicalBoard, position: Position, moves: Iterable[Move]) -> None:
+    def __init__(self, physical: PhysicalBoard, position: Position, rules: Ruleset, allowed: Candidates,
+                 schedule: Schedule | None = None) -> None:  # fmt: skip
         self.position = position
+        self.rules = rules
+        self.allowed = allowed
+        self.physical = physical
         self.mask = physical.board_mask(position.occupancy)
         self.starts = _start_counts(position.board, position.occupancy)
-        self._moves = moves
-        self._lock = threading.Lock()
-        self._ready = False
-        self.candidates: list[_Candidate] = []
-        self.by_signature: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = {}
-        self.by_changed: dict[int, list[_Candidate]] = {}
-        self.by_start: dict[tuple[int, int], list[_Candidate]] = {}  # (side, +1 or -1) -> results
-        threading.Thread(target=self.build, name="pegs-index", daemon=True).start()
+        self._index: _Index | None = None
+        if schedule is not None:
+            schedule(self.build)
 
-    def build(self) -> _Turn:
-        with self._lock:
-            if not self._ready:
-                self._index()
-                self._ready, self._moves = True, ()  # the candidates hold what is needed now
-        return self
+    def build(self) -> _Index:
+        index = self._index
+        if index is None:
+            index = self._index = self._make_index()
+        return index
 
-    def _index(self) -> None:
-        self.candidates, self.by_signature, self.by_changed, self.by_start = [], {}, {}, {}
+    def _make_index(self) -> _Index:
+        index = _Index()
         base, size = self.position.key, self.position.board.board_holes
         seen: set[int] = set()
-        for move in self._moves:
+        for move in self.allowed.moves(self.position, self.rules):
             key = move.key
             if key in seen:
                 continue
@@ -146,15 +192,19 @@ class _Turn:
                         bumped |= 1 << (8 * bump.target)
             candidate = _Candidate(move, occupancy, int.from_bytes(occupancy.translate(ANY_PEG), "little"),
                                    tuple(starts), changed, bumped)  # fmt: skip
-            self.candidates.append(candidate)
-            self.by_signature.setdefault((candidate.mask, candidate.starts), []).append(candidate)
+            index.candidates.append(candidate)
+            index.by_signature.setdefault((candidate.mask, candidate.starts), []).append(candidate)
             while difference:  # index by each hole whose colour the move changes
                 hole = ((difference & -difference).bit_length() - 1) // 8
                 difference &= ~(0xFF << (8 * hole))
-                self.by_changed.setdefault(hole, []).append(candidate)
+                index.by_changed.setdefault(hole, []).append(candidate)
             for side, (before, after) in enumerate(zip(self.starts, starts)):
                 if before != after:
-                    self.by_start.setdefault((side, 1 if after > before else -1), []).append(candidate)
+                    index.by_start.setdefault((side, 1 if after > before else -1), []).append(candidate)
+        return index
+
+    def to_json(self) -> dict[str, Any]:
+        return {"position": self.position.to_json(), **self.allowed.to_json()}
 
 
 def _start_counts(board: Board, occupancy: bytes) -> tuple[int, ...]:
@@ -162,12 +212,18 @@ def _start_counts(board: Board, occupancy: bytes) -> tuple[int, ...]:
     return tuple(PEGS_PER_SEAT - occupancy.count(side + 1) if side in board.seats else 0 for side in range(board.sides))
 
 
+def _extends(move: Move, committed: Move) -> bool:
+    """``move`` is ``committed`` with more added: the rest of a split (every step of the
+    committed move is one of its steps), never another move instead of it."""
+    steps = {(step.source, step.target) for step in move.steps}
+    return move.key != committed.key and all((step.source, step.target) in steps for step in committed.steps)
+
+
 class _Worlds:
     """Every assignment of colours to moved pegs that the lifts and places allow."""
 
-    def __init__(self) -> None:
-        # Each world: (colour overrides by physical hole, None = emptied; colours in hand)
-        self.worlds: list[tuple[dict[int, int | None], tuple[int, ...]]] | None = [({}, ())]
+    def __init__(self, worlds: list[World] | None = None) -> None:
+        self.worlds: list[World] | None = [({}, ())] if worlds is None else worlds
 
     def untouched(self) -> bool:
         """No peg lifted or placed since the turn began."""
@@ -195,15 +251,33 @@ class _Worlds:
                 placed.append(({**overrides, hole: colour}, hand[:index] + hand[index + 1 :]))
         self._keep(placed)
 
-    def _keep(self, worlds: list[tuple[dict[int, int | None], tuple[int, ...]]]) -> None:
+    def _keep(self, worlds: list[World]) -> None:
         unique = {(tuple(sorted(o.items(), key=lambda item: item[0])), h): (o, h) for o, h in worlds}
         self.worlds = list(unique.values()) if len(unique) <= MAX_WORLDS else None
         if self.worlds == []:  # the events contradict every assignment: stop guessing colours
             self.worlds = None
 
+    def to_json(self) -> list[Any] | None:
+        if self.worlds is None:
+            return None
+        return [[sorted([hole, colour] for hole, colour in o.items()), list(h)] for o, h in self.worlds]
+
+    @classmethod
+    def from_json(cls, data: list[Any] | None) -> _Worlds:
+        worlds = cls()
+        worlds.worlds = None if data is None else [({int(h): c for h, c in o}, tuple(hand)) for o, hand in data]
+        return worlds
+
 
 class Tracker:
-    """Follows one physical board through the turns of a game."""
+    """Follows one physical board through the turns of a game.
+
+    After a commit the amendment window stays open for one purpose: the rest of the same
+    seat's move (the second part of a split after a pause, a bumped peg reaching its
+    start). Only a result that *extends* the committed move can amend it; the window
+    closes with ``confirm()`` (the Done button, the next seat declaring a card) or when
+    the next seat's move is committed.
+    """
 
     _turn: _Turn
     _worlds: _Worlds
@@ -214,23 +288,25 @@ class Tracker:
         rules: Ruleset,
         *,
         card: str | None = None,
-        moves: Iterable[Move] | None = None,
+        allowed: Candidates | None = None,
         settle_ms: int = SETTLE_MS,
-        occupied: Iterable[int] | None = None,
-        board: Iterable[int] | None = None,
+        occupied: Sequence[int] | None = None,
+        board: Sequence[int] | None = None,
+        schedule: Schedule | None = None,
     ) -> None:
-        """``board``: the physical holes filled when the turn begins (default: start pegs in
-        holes 1 up); ``occupied``: what the sensors see now, if that differs (a restart)."""
+        """``allowed``: the moves to accept (default: ``card``'s, or every card's);
+        ``board``: the physical holes filled when the turn begins (default: start pegs in
+        holes 1 up); ``occupied``: what the sensors see now, if that differs (a restart);
+        ``schedule``: how to index a turn's results ahead of need (default: when needed)."""
         self.rules = rules
         self.physical = PhysicalBoard(position.board)
         self.settle_ms = settle_ms
+        self.schedule = schedule
         self.occupied = self.physical.fill(position) if board is None else self.physical.mask(board)
         self._board_only = self.physical.mask(range(position.board.board_holes))
-        self._prev: tuple[_Turn, bytes, _Worlds] | None = None  # the turn before, its result, its colours
-        self._committed: bytes | None = None  # the result committed this turn
-        self._last_seen = self._turn_start = self.occupied
-        self._changed_ms = 0
-        self._begin(position, card, moves)
+        self._prev: tuple[_Turn, Move, _Worlds] | None = None  # the turn before, its committed move, its colours
+        self._restoring: Colours | None = None
+        self._begin(position, allowed or Candidates((card,) if card else None))
         if occupied is not None:  # start-up: what the sensors see now, against what was stored
             self.feed(SensorEvent(0, "snapshot", tuple(occupied)))
 
@@ -262,14 +338,10 @@ class Tracker:
     def report(self) -> Report:
         return self._judge(commit=False)
 
-    def restrict(self, *, card: str | None = None, moves: Iterable[Move] | None = None) -> None:
+    def restrict(self, allowed: Candidates) -> None:
         """Narrow (or widen) this turn's candidates, e.g. to a card just declared, keeping
         what the sensors have seen so far."""
-        position = self._turn.position
-        if moves is None:
-            cards = [card] if card else list(CARDS)
-            moves = (move for c in cards for move in legal_moves(position, c, self.rules))
-        self._turn = _Turn(self.physical, position, moves)
+        self._turn = _Turn(self.physical, self._turn.position, self.rules, allowed, self.schedule)
 
     def forget_colours(self) -> None:
         """Someone at the table says nothing moved: stop guessing swaps from the history."""
@@ -279,38 +351,108 @@ class Tracker:
         """The owner could not accept the committed move (its store failed): offer it again."""
         self._committed = None
 
-    def hold(self) -> None:
-        """Commit nothing until the board matches the position again (after an undo, the
-        pegs of the undone move must go back first)."""
-        self._hold = True
+    def confirm(self) -> bool:
+        """The last move stands as committed (Done, or the next seat began deliberately):
+        close the amendment window. Whether there was one open."""
+        was_open, self._prev = self._prev is not None, None
+        return was_open
 
-    def next_turn(self, position: Position, *, card: str | None = None, moves: Iterable[Move] | None = None) -> None:
+    def take(self, move: Move) -> None:
+        """The table chose ``move`` of several that fit (an ambiguous report): commit it."""
+        if self._prev is not None and move in self.report().amendments:
+            self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
+        self._committed, self._committed_move = move.result.occupancy, move
+
+    @property
+    def amendable(self) -> Move | None:
+        """The committed move that may still be extended, while the window is open."""
+        return self._prev[1] if self._prev is not None else None
+
+    def next_turn(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game accepted the committed move: follow the next seat from ``position``.
-        Until that seat lifts one of its pegs, the last move may still be amended."""
-        committed, turn, worlds = self._committed, self._turn, self._worlds
-        self._begin(position, card, moves)
+        Until the window closes, the committed move may still be extended."""
+        committed = self._committed_move
+        turn, worlds = self._turn, self._worlds
+        self._begin(position, allowed or Candidates())
         self._prev = (turn, committed, worlds) if committed is not None else None
+
+    def restore(self, position: Position, allowed: Candidates | None = None) -> None:
+        """The game went back (undo) or a penalty moved a peg: the board must be made to show
+        ``position``, colour by colour, before anything else counts."""
+        colours = self._colours(self._turn, self._best_world(self._turn, self._worlds))
+        self._begin(position, allowed or Candidates())
+        self._restoring = colours
+        self._judge(commit=False)
+
+    @property
+    def restoring(self) -> bool:
+        return self._restoring is not None
 
     @property
     def position(self) -> Position:
         return self._turn.position
 
+    # -- keeping a turn across a restart ------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything the tracker knows of the turn so far, as JSON (the daemon stores it so
+        that a half-made move is exactly as pending after a power cut)."""
+        prev = None
+        if self._prev is not None:
+            turn, move, worlds = self._prev
+            prev = {"turn": turn.to_json(), "move": move.text, "worlds": worlds.to_json()}
+        return {
+            "occupied": self.physical.holes(self.occupied),
+            "turn_start": self.physical.holes(self._turn_start),
+            "turn": self._turn.to_json(),
+            "worlds": self._worlds.to_json(),
+            "committed": self._committed_move.text if self._committed_move else None,
+            "prev": prev,
+            "restoring": sorted([h, c] for h, c in self._restoring.items()) if self._restoring is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], rules: Ruleset, *, settle_ms: int = SETTLE_MS,
+                  schedule: Schedule | None = None) -> Tracker:  # fmt: skip
+        """The tracker ``to_json`` described. Bad data raises ``ValueError``."""
+        try:
+            turn = data["turn"]
+            position = Position.from_json(turn["position"])
+            tracker = cls(position, rules, allowed=Candidates.from_json(turn), settle_ms=settle_ms,
+                          board=data["turn_start"], schedule=schedule)  # fmt: skip
+            tracker.occupied = tracker.physical.mask(data["occupied"])
+            tracker._last_seen = tracker.occupied
+            tracker._worlds = _Worlds.from_json(data["worlds"])
+            if data["committed"]:
+                tracker._committed_move = parse_move(position, data["committed"], rules)
+                tracker._committed = tracker._committed_move.result.occupancy
+            if data["prev"]:
+                before = Position.from_json(data["prev"]["turn"]["position"])
+                prev_turn = _Turn(tracker.physical, before, rules, Candidates.from_json(data["prev"]["turn"]), schedule)
+                move = parse_move(before, data["prev"]["move"], rules)
+                tracker._prev = (prev_turn, move, _Worlds.from_json(data["prev"]["worlds"]))
+            if data["restoring"] is not None:
+                tracker._restoring = {int(h): c for h, c in data["restoring"]}
+        except (KeyError, TypeError, IndexError) as error:
+            raise ValueError(f"not a stored tracker state: {error!r}") from None
+        return tracker
+
     # -- the physical board ---------------------------------------------------------
 
-    def _begin(self, position: Position, card: str | None, moves: Iterable[Move] | None) -> None:
-        if moves is None:
-            cards = [card] if card else list(CARDS)
-            moves = (move for c in cards for move in legal_moves(position, c, self.rules))
-        self._turn = _Turn(self.physical, position, moves)
+    def _begin(self, position: Position, allowed: Candidates) -> None:
+        self._turn = _Turn(self.physical, position, self.rules, allowed, self.schedule)
         self._worlds = _Worlds()
         self._turn_start = self.occupied
         self._last_seen = self.occupied
         self._changed_ms = 0
-        self._committed = None  # the result committed this turn
-        self._hold = False
-        self._next_movers = set(mover_seats(position, self.rules))
+        self._committed: bytes | None = None  # the result committed this turn
+        self._committed_move: Move | None = None
+        self._restoring = None
 
     def _base_colour(self, turn: _Turn, hole: int) -> int | None:
+        """The colour in ``hole`` when ``turn`` began (while restoring: as the board stood)."""
+        if self._restoring is not None and turn is self._turn:
+            return self._restoring.get(hole)
         seat = self.physical.seat_of_start(hole)
         if seat is not None:
             return seat
@@ -323,10 +465,7 @@ class Tracker:
         self.occupied &= ~bit
         self._worlds.lift(hole, self._base_colour(self._turn, hole))
         if self._prev is not None:
-            if self._base_colour(self._turn, hole) in self._next_movers:
-                self._prev = None  # the next seat has begun: the last move stands
-            else:
-                self._prev[2].lift(hole, self._base_colour(self._prev[0], hole))
+            self._prev[2].lift(hole, self._base_colour(self._prev[0], hole))
 
     def _place(self, hole: int) -> None:
         bit = 1 << (8 * hole)
@@ -337,67 +476,142 @@ class Tracker:
         if self._prev is not None:
             self._prev[2].place(hole)
 
+    # -- colours ---------------------------------------------------------------------
+
+    def _colours(self, turn: _Turn, world: World | None) -> Colours:
+        """Which colour stands in each occupied hole, in ``world`` (None: colours unknown
+        where pegs moved)."""
+        colours: Colours = {}
+        overrides = world[0] if world is not None else {}
+        for hole in self.physical.holes(self.occupied):
+            if hole in overrides:
+                colours[hole] = overrides[hole]
+            elif world is None and not self._turn_start >> (8 * hole) & 1:
+                colours[hole] = None
+            else:
+                colours[hole] = self._base_colour(turn, hole)
+        return colours
+
+    def _best_world(self, turn: _Turn, worlds: _Worlds, target: Position | None = None) -> World | None:
+        """The world with the fewest holes off ``target`` (default: the turn's position)."""
+        if worlds.worlds is None:
+            return None
+        goal = target or turn.position
+        return min(worlds.worlds, key=lambda world: len(self._colour_fixes(self._colours(turn, world), goal)))
+
+    def _colour_fixes(self, colours: Colours, target: Position) -> tuple[Fix, ...]:
+        """What to take off and put where, colour by colour, for the board to show ``target``.
+        A start peg may stand in any start hole of its seat."""
+        physical, board = self.physical, target.board
+        removes: list[Fix] = []
+        places: list[Fix] = []
+        for hole in range(board.board_holes):
+            want = target.colour_at(hole)
+            if hole not in colours:
+                if want is not None:
+                    places.append(Fix("place", physical.name(hole), want))
+                continue
+            have = colours[hole]  # None: a peg whose colour cannot be told
+            if want is None or have is not None and have != want:
+                removes.append(Fix("remove", physical.name(hole), have))
+                if want is not None:
+                    places.append(Fix("place", physical.name(hole), want))
+        for seat in range(board.sides):
+            holes = physical.start_holes(seat)
+            right = [h for h in holes if h in colours and colours[h] in (seat, None)]
+            wrong = [h for h in holes if h in colours and colours[h] not in (seat, None)]
+            removes += [Fix("remove", physical.name(h), colours[h]) for h in wrong]
+            want = target.in_start(seat) if seat in board.seats else 0
+            newest = sorted(right, key=lambda h: self._turn_start >> (8 * h) & 1)
+            removes += [Fix("remove", physical.name(h), seat) for h in newest[: max(0, len(right) - want)]]
+            free = [h for h in holes if h not in right]
+            places += [Fix("place", physical.name(h), seat) for h in free[: max(0, want - len(right))]]
+        return tuple(removes + places)
+
+    def _colours_agree(self, turn: _Turn, worlds: _Worlds, target: Position) -> bool:
+        if worlds.worlds is None:
+            return True
+        return any(not self._colour_fixes(self._colours(turn, world), target) for world in worlds.worlds)
+
     # -- judging ---------------------------------------------------------------------
 
     def _judge(self, commit: bool) -> Report:
-        if self._hold:
-            board = self.occupied & self._board_only
-            starts = self.physical.start_counts(self.occupied)
-            if board == self._turn.mask and starts == self._turn.starts:
-                self._hold = False
-            else:
-                back = self._fixes(board, starts, self._turn.mask, self._turn.starts)
-                guidance: dict[str, Role] = {f.hole: ("wrong" if f.action == "remove" else "put-back") for f in back}
-                return Report("illegal", guidance=guidance, back=back)
-        report = self._evaluate(self._turn, self._worlds, exclude=None)
-        if report.status == "illegal" and self._prev is not None:
-            amended = self._evaluate(self._prev[0], self._prev[2], exclude=self._prev[1])
-            if amended.status in ("moving", "move"):
-                report = amended
-                report.amend = True
+        if self._restoring is not None:
+            report = self._judge_restore()
+            if report is not None:
+                return report
+        report = self._evaluate(self._turn, self._worlds, committed=None)
+        if self._prev is not None and report.status != "synced":
+            amended = self._evaluate(self._prev[0], self._prev[2], committed=self._prev[1])
+            report = _either(report, amended)
         if report.status == "move" and commit:
             assert report.move is not None
             result = report.move.result.occupancy
             if report.amend and self._prev is not None:
                 # Back to the seat that moved, with the amended result committed instead.
                 self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
-                self._committed = result
+                self._restoring = None
+                self._committed, self._committed_move = result, report.move
                 report.committed = True
             elif result != self._committed:
-                self._committed = result
+                self._committed, self._committed_move = result, report.move
                 report.committed = True
         return report
 
-    def _evaluate(self, turn: _Turn, worlds: _Worlds, exclude: bytes | None) -> Report:
-        physical, occupied = self.physical, self.occupied
-        board = occupied & self._board_only
-        starts = physical.start_counts(occupied)
-        in_hand = 5 * len(turn.position.board.seats) - occupied.bit_count()
-        if board == turn.mask and starts == turn.starts and exclude is None and worlds.untouched():
+    def _judge_restore(self) -> Report | None:
+        """While the board is being put back: the fixes, or None once it shows the position."""
+        turn = self._turn
+        if self._colours_agree(turn, self._worlds, turn.position) and self._matches(turn):
+            self._restoring = None  # the board is right again: a new start for this turn
+            self._worlds = _Worlds()
+            self._turn_start = self._last_seen = self.occupied
+            return None
+        back = self._colour_fixes(self._colours(turn, self._best_world(turn, self._worlds)), turn.position)
+        if not back:  # occupancy is right but the colours cannot be told: occupancy only
+            back = self._fixes(*self._board_and_starts(), turn.mask, turn.starts)
+        return Report("illegal", guidance=_fix_guidance(back), back=back)
+
+    def _matches(self, turn: _Turn) -> bool:
+        board, starts = self._board_and_starts()
+        return board == turn.mask and starts == turn.starts
+
+    def _board_and_starts(self) -> tuple[int, tuple[int, ...]]:
+        return self.occupied & self._board_only, self.physical.start_counts(self.occupied)
+
+    def _evaluate(self, turn: _Turn, worlds: _Worlds, committed: Move | None) -> Report:
+        board, starts = self._board_and_starts()
+        in_hand = 5 * len(turn.position.board.seats) - self.occupied.bit_count()
+        unchanged = board == turn.mask and starts == turn.starts
+        if unchanged and committed is None and worlds.untouched():
             return Report("synced")  # nothing lifted yet this turn: no need to wait for the index
-        turn.build()
+        index = turn.build()
         if in_hand == 0:
-            exact = [c for c in turn.by_signature.get((board, starts), ())
-                     if c.occupancy != exclude and self._explains(worlds, c)]  # fmt: skip
-            if board == turn.mask and starts == turn.starts and exclude is None:
-                if not exact:
-                    return Report("synced")
-                if self._explains_nothing_moved(turn, worlds):  # pegs lifted and put back, or swapped?
+            exact = [c for c in index.by_signature.get((board, starts), ())
+                     if self._explains(turn, worlds, c) and (committed is None or _extends(c.move, committed))]  # fmt: skip
+            if unchanged and committed is None:
+                nothing_moved = self._explains_nothing_moved(turn, worlds)
+                if exact and nothing_moved:  # pegs lifted and put back, or swapped?
                     return Report("ambiguous", candidates=tuple(c.move for c in exact))
+                if not exact:
+                    if nothing_moved:
+                        return Report("synced")
+                    return self._illegal(turn, worlds, board, starts)  # the same holes, other colours
             if exact:
                 return self._one_or_many(exact)
-        on_the_way = self._on_the_way(turn, board, starts)
+        on_the_way = self._on_the_way(turn, index, board, starts)
+        if committed is not None:
+            on_the_way = [c for c in on_the_way if _extends(c.move, committed)]
         if on_the_way:
-            back = self._fixes(board, starts, turn.mask, turn.starts)
+            back = self._back(turn, worlds, board, starts)
             return Report("moving", guidance=self._guide(on_the_way, board, starts), back=back)
-        return self._illegal(turn, board, starts)
+        return self._illegal(turn, worlds, board, starts)
 
     def _one_or_many(self, exact: list[_Candidate]) -> Report:
         if len(exact) == 1:
             return Report("move", move=exact[0].move, candidates=(exact[0].move,))
         return Report("ambiguous", candidates=tuple(c.move for c in exact))
 
-    def _explains(self, worlds: _Worlds, candidate: _Candidate) -> bool:
+    def _explains(self, turn: _Turn, worlds: _Worlds, candidate: _Candidate) -> bool:
         """Some world of colours agrees with the candidate on every occupied hole."""
         if worlds.worlds is None:
             return True
@@ -424,16 +638,16 @@ class Tracker:
             return colour == seat
         return occupancy[hole] == colour + 1
 
-    def _on_the_way(self, turn: _Turn, board: int, starts: tuple[int, ...]) -> list[_Candidate]:
+    def _on_the_way(self, turn: _Turn, index: _Index, board: int, starts: tuple[int, ...]) -> list[_Candidate]:
         """Results this board could still become: every new peg is where the result has one,
         every emptied hole is one the move changes, start counts between before and after."""
         new, emptied = board & ~turn.mask, turn.mask & ~board
         if emptied:
-            pool = turn.by_changed.get(self.physical.holes(emptied)[0], [])
+            pool = index.by_changed.get(self.physical.holes(emptied)[0], [])
         elif new:
-            pool = turn.by_changed.get(self.physical.holes(new)[0], [])
+            pool = index.by_changed.get(self.physical.holes(new)[0], [])
         elif starts != turn.starts:
-            pool = self._start_pool(turn, starts)
+            pool = self._start_pool(turn, index, starts)
         else:
             pool = []
         if starts == turn.starts:
@@ -441,11 +655,11 @@ class Tracker:
         return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)
                 and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))]  # fmt: skip
 
-    def _start_pool(self, turn: _Turn, starts: tuple[int, ...]) -> list[_Candidate]:
+    def _start_pool(self, turn: _Turn, index: _Index, starts: tuple[int, ...]) -> list[_Candidate]:
         """Results that take pegs out of (or send pegs to) a start area whose count changed."""
         for side, (now, before) in enumerate(zip(starts, turn.starts)):
             if now != before:
-                return turn.by_start.get((side, 1 if now > before else -1), [])
+                return index.by_start.get((side, 1 if now > before else -1), [])
         return []
 
     def _guide(self, candidates: list[_Candidate], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
@@ -468,24 +682,31 @@ class Tracker:
                         guidance[physical.name(hole)] = "bump"
         return guidance
 
-    def _illegal(self, turn: _Turn, board: int, starts: tuple[int, ...]) -> Report:
-        turn.build()
-        back = self._fixes(board, starts, turn.mask, turn.starts)
-        guidance: dict[str, Role] = {fix.hole: ("wrong" if fix.action == "remove" else "put-back") for fix in back}
+    def _back(self, turn: _Turn, worlds: _Worlds, board: int, starts: tuple[int, ...]) -> tuple[Fix, ...]:
+        """What to do to put the board back as the turn began, colours named where known."""
+        world = self._best_world(turn, worlds)
+        if world is None:
+            return self._fixes(board, starts, turn.mask, turn.starts)
+        return self._colour_fixes(self._colours(turn, world), turn.position)
+
+    def _illegal(self, turn: _Turn, worlds: _Worlds, board: int, starts: tuple[int, ...]) -> Report:
+        index = turn.build()
+        back = self._back(turn, worlds, board, starts)
         forward: tuple[Fix, ...] = ()
         # The nearest legal result changes at least one of the holes that differ now.
-        pool = {id(c): c for hole in self.physical.holes(board ^ turn.mask) for c in turn.by_changed.get(hole, ())}
+        pool = {id(c): c for hole in self.physical.holes(board ^ turn.mask) for c in index.by_changed.get(hole, ())}
         if not pool and starts != turn.starts:
-            pool = {id(c): c for c in self._start_pool(turn, starts)}
+            pool = {id(c): c for c in self._start_pool(turn, index, starts)}
         if pool:
             nearest = min(pool.values(), key=lambda c: ((board ^ c.mask).bit_count() +
                                                        sum(abs(a - b) for a, b in zip(starts, c.starts))))  # fmt: skip
             forward = self._fixes(board, starts, nearest.mask, nearest.starts)
-        return Report("illegal", guidance=guidance, back=back, forward=forward)
+        return Report("illegal", guidance=_fix_guidance(back), back=back, forward=forward)
 
     def _fixes(self, board: int, starts: tuple[int, ...], mask: int, wanted: tuple[int, ...]) -> tuple[Fix, ...]:
-        """Take off what should not be there, then fill what is missing. Extra start pegs
-        come off the holes filled most recently; missing ones go in any free start hole."""
+        """Occupancy only: take off what should not be there, then fill what is missing.
+        Extra start pegs come off the holes filled most recently; missing ones go in any free
+        start hole."""
         physical = self.physical
         removes = [Fix("remove", physical.name(hole)) for hole in physical.holes(board & ~mask)]
         places = [Fix("place", physical.name(hole)) for hole in physical.holes(mask & ~board)]
@@ -496,6 +717,31 @@ class Tracker:
             removes += [Fix("remove", physical.name(h)) for h in full[: max(0, now - want)]]
             places += [Fix("place", physical.name(h)) for h in empty[: max(0, want - now)]]
         return tuple(removes + places)
+
+
+def _fix_guidance(fixes: tuple[Fix, ...]) -> dict[str, Role]:
+    return {fix.hole: ("wrong" if fix.action == "remove" else "put-back") for fix in fixes}
+
+
+def _either(current: Report, amended: Report) -> Report:
+    """This seat's reading of the board or the last seat's unfinished move: a finished move
+    of either beats a move on its way; when both finish a move, the table is asked."""
+    amended.amend = True
+    if amended.status == "move" and current.status == "move":
+        assert current.move is not None and amended.move is not None
+        return Report("ambiguous", candidates=(current.move, amended.move), amendments=(amended.move,))
+    if amended.status == "ambiguous" and current.status in ("move", "ambiguous"):
+        return Report("ambiguous", candidates=(*current.candidates, *amended.candidates),
+                      amendments=amended.candidates)  # fmt: skip
+    if current.status in ("move", "ambiguous"):
+        return current
+    if amended.status in ("move", "ambiguous"):
+        if amended.status == "ambiguous":
+            amended.amendments = amended.candidates
+        return amended
+    if current.status == "moving" or amended.status != "moving":
+        return current
+    return amended
 
 
 class EventsError(ValueError):

@@ -113,7 +113,8 @@ def test_a_bounce_changes_nothing_and_a_knock_recovers() -> None:
     assert play(tracker, "0 lift T2:5\n4 place T2:5").status == "synced"
     knocked = play(tracker, "100 lift T1:4\n101 lift T2:5\n102 lift S3:3")
     assert knocked.status == "illegal"
-    assert {str(fix) for fix in knocked.back} == {"put a peg in T1:4", "put a peg in T2:5", "put a peg in S3:3"}
+    assert {str(fix) for fix in knocked.back} == {"put seat 1's peg in T1:4", "put seat 2's peg in T2:5",
+                                                  "put seat 3's peg in S3:3"}  # colours known from the lifts
     assert knocked.guidance["T1:4"] == "put-back"
     assert not settle(tracker).committed
     assert play(tracker, "900 place T2:5\n950 place T1:4\n990 place S3:3").status == "synced"
@@ -133,7 +134,7 @@ def test_an_opponent_moving_out_of_turn() -> None:
     tracker = Tracker(position(s0=["T0:8", S, S, S, S], s1=["T1:8", S, S, S, S]), BASIC)
     report = play(tracker, "0 lift T1:8\n10 place T1:12")
     assert report.status == "illegal"
-    assert [str(fix) for fix in report.back] == ["take the peg off T1:12", "put a peg in T1:8"]
+    assert [str(fix) for fix in report.back] == ["take seat 1's peg off T1:12", "put seat 1's peg in T1:8"]
 
 
 def test_a_move_that_does_not_match_the_declared_card() -> None:
@@ -192,7 +193,7 @@ def test_start_up_reconciles_a_stored_position_with_the_sensed_board() -> None:
     assert Tracker(start, BASIC, occupied=sensed).report().status == "synced"
     missing = Tracker(start, BASIC, occupied=sensed[1:])
     report = missing.report()  # maybe someone holds it, maybe it rolled away: either way, say so
-    assert report.status == "moving" and [str(f) for f in report.back] == ["put a peg in T0:8"]
+    assert report.status == "moving" and [str(f) for f in report.back] == ["put seat 0's peg in T0:8"]
     moved = Tracker(start, BASIC, occupied=[physical.index("T0:13"), *sensed[1:]]).report()
     assert moved.status == "move" and moved.move is not None  # moved while the box was off
 
