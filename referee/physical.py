@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
 from referee.board import PEGS_PER_SEAT, Board, BoardError
 from referee.moves import Move
-from referee.position import Position
+from referee.position import Position, PositionError
 
 ANY_PEG = bytes([0] + [1] * 255)  # bytes.translate table: occupied -> 1
 _START_RE = re.compile(r"^S(\d+):(\d+)$")
@@ -96,12 +96,63 @@ class PhysicalBoard:
         raw = mask.to_bytes(self.size, "little")
         return tuple(sum(raw[hole] for hole in self.start_holes(seat)) for seat in range(self.board.sides))
 
+    def arrange(self, position: Position, sensed: Iterable[int]) -> list[int]:
+        """The physical holes showing ``position``, start pegs where the sensors see start
+        pegs (any start hole will do), the rest in free start holes from 1 up."""
+        sensed = set(sensed)
+        holes = self.holes(self.board_mask(position.occupancy))
+        for seat in position.board.seats:
+            own = self.start_holes(seat)
+            ordered = [h for h in own if h in sensed] + [h for h in own if h not in sensed]
+            holes += ordered[: position.in_start(seat)]
+        return holes
+
     def fill(self, position: Position) -> int:
         """A physical board showing ``position``, start pegs in holes 1 up."""
         mask = self.board_mask(position.occupancy)
         for seat in position.board.seats:
             mask |= self.mask(self.start_holes(seat)[: position.in_start(seat)])
         return mask
+
+
+def physical_holes(position: Position, pegs: Mapping[str, object]) -> tuple[int, ...]:
+    """The physical holes a position file fills (DESIGN.md, "pegs track"), sorted.
+
+    ``position`` is the file read by ``Position.from_json``; ``pegs`` is the file's own
+    ``"pegs"`` object, which still names start holes. A named start hole (``"S1:2"``) is
+    taken as named and must be one of that seat's ``S<seat>:1..5``, no two pegs naming
+    the same hole; each bare ``S`` (or ``S<seat>``) takes that seat's lowest free start
+    hole. A seat left out fills its start holes from 1 up. Raises ``PositionError``."""
+    physical = PhysicalBoard(position.board)
+    named: dict[int, set[int]] = {seat: set() for seat in position.board.seats}
+    for key, names in pegs.items():
+        try:
+            seat = int(str(key))
+        except ValueError:
+            raise PositionError(f"'pegs' keys must be seat numbers, not {key!r}") from None
+        if seat not in named or not isinstance(names, list):
+            raise PositionError(f"seat {seat}: not a seat in play with a list of holes")
+        for name in names:
+            match = _START_RE.match(name.strip()) if isinstance(name, str) else None
+            if match is None:
+                continue
+            if int(match[1]) != seat:
+                raise PositionError(f"seat {seat}: peg cannot be in {name}, another seat's start hole")
+            try:
+                hole = physical.index(name)
+            except BoardError as error:
+                raise PositionError(f"seat {seat}: {error}") from None
+            if hole in named[seat]:
+                raise PositionError(f"seat {seat}: two pegs in start hole {name.strip()}")
+            named[seat].add(hole)
+    holes = set(physical.holes(physical.board_mask(position.occupancy)))
+    for seat, taken in named.items():
+        bare = position.in_start(seat) - len(taken)
+        if bare < 0:  # only if ``pegs`` is not the file ``position`` was read from
+            raise PositionError(f"seat {seat}: more start holes named than pegs in start")
+        free = [hole for hole in physical.start_holes(seat) if hole not in taken]
+        holes |= taken | set(free[:bare])
+    return tuple(sorted(holes))
 
 
 # -- carrying out a move by hand ---------------------------------------------------------

@@ -1,4 +1,4 @@
-"""``pegs moves`` and ``pegs bench`` as a user runs them: a real subprocess, real files."""
+"""``pegs moves``, ``pegs track`` and ``pegs bench`` as a user runs them: a real subprocess, real files."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,6 +51,64 @@ def test_moves_reads_stdin_and_house_rules(tmp_path: Path) -> None:
 )
 def test_bad_input_exits_2_with_one_clear_line(args: list[str], message: str) -> None:
     done = run(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert message in done.stderr
+
+
+# Seat 0's five on T0:8 bumps seat 1's peg on T0:13; seat 1's four start pegs sit in S1:2..S1:5.
+NAMED_STARTS: dict[str, Any] = {"players": 4, "turn": 0,
+                "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:13", "S1:2", "S1:3", "S1:4", "S1:5"]}}  # fmt: skip
+BUMP_INTO_S1_1 = "0 lift T0:8\n200 lift T0:13\n400 place T0:13\n600 place S1:1\n"
+
+
+@pytest.mark.parametrize("source", ["file", "stdin", "inline"])
+def test_track_takes_named_start_holes_as_named(tmp_path: Path, source: str) -> None:
+    """DESIGN.md, "pegs track": a position may name physical start holes (``S1:2`` means
+    that hole holds a peg); a bare ``S`` fills that seat's remaining start holes from 1 up.
+    So with S1:2..S1:5 named, S1:1 is free and the bumped peg going there is the move."""
+    events = tmp_path / "e.txt"
+    events.write_text(BUMP_INTO_S1_1)
+    text = json.dumps(NAMED_STARTS)
+    (tmp_path / "p.json").write_text(text)
+    where = {"file": str(tmp_path / "p.json"), "stdin": "-", "inline": text}[source]
+    done = run("track", where, "--events", str(events), "--card", "5", "--rules", "basic",
+               stdin=text if source == "stdin" else None)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["status"] == "move", data
+    assert data["move"] == "5 T0:8-T0:13x"
+    assert data["result"]["0"][0] == "T0:13" and data["result"]["1"] == ["S"] * 5
+
+
+def test_track_fills_bare_start_pegs_around_named_ones(tmp_path: Path) -> None:
+    """DESIGN.md, "pegs track": bare ``S`` pegs take the seat's remaining start holes from 1
+    up, skipping the named ones: S1:1 named, the bare three are S1:2..S1:4, so S1:5 is free."""
+    position = {"players": 4, "turn": 0,
+                "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:13", "S", "S1:1", "S", "S"]}}  # fmt: skip
+    events = tmp_path / "e.txt"
+    events.write_text(BUMP_INTO_S1_1.replace("S1:1", "S1:5"))
+    done = run("track", json.dumps(position), "--events", str(events), "--card", "5", "--rules", "basic")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "move"
+
+
+@pytest.mark.parametrize(
+    ("seat1", "message"),
+    [
+        (["T0:13", "S0:2", "S1:3", "S1:4", "S1:5"], "S0:2"),  # another seat's start hole
+        (["T0:13", "S1:2", "S1:2", "S1:4", "S1:5"], "two pegs in start hole S1:2"),  # the same hole twice
+        (["T0:13", "S1:6", "S1:3", "S1:4", "S1:5"], "S1:6"),  # no such start hole
+    ],
+)
+def test_track_refuses_impossible_start_holes(tmp_path: Path, seat1: list[str], message: str) -> None:
+    """DESIGN.md, "pegs track" names start holes ``S<s>:<i>`` of the peg's own seat; bad
+    input exits with status 2 and one clear line on stderr."""
+    events = tmp_path / "e.txt"
+    events.write_text(BUMP_INTO_S1_1)
+    position = {**NAMED_STARTS, "pegs": {**NAMED_STARTS["pegs"], "1": seat1}}
+    done = run("track", json.dumps(position), "--events", str(events), "--card", "5", "--rules", "basic")
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1

@@ -113,18 +113,21 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def read_position_text(source: str) -> str:
+    """The text of a position: a file path, ``-`` (stdin) or inline JSON text."""
+    if source.lstrip().startswith("{"):
+        return source
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"pegs: cannot read position {source!r}: {error.strerror}") from None
+
+
 def read_position(source: str) -> Position:
     """A position from a file path, ``-`` (stdin) or inline JSON text."""
-    if source.lstrip().startswith("{"):
-        text = source
-    elif source == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as error:
-            raise UsageError(f"pegs: cannot read position {source!r}: {error.strerror}") from None
-    return Position.from_json(text)
+    return Position.from_json(read_position_text(source))
 
 
 def _moves(args: argparse.Namespace) -> int:
@@ -136,18 +139,20 @@ def _moves(args: argparse.Namespace) -> int:
 
 
 def _track(args: argparse.Namespace) -> int:
-    from referee.physical import PhysicalBoard
+    from referee.physical import PhysicalBoard, physical_holes
     from referee.tracker import Tracker, parse_events
 
     rules = Ruleset.load(args.rules)
     card = parse_card(args.card) if args.card else None
-    position = read_position(args.position)
+    source = read_position_text(args.position)  # once: stdin cannot be read twice
+    position = Position.from_json(source)
+    holes = physical_holes(position, json.loads(source).get("pegs", {}))  # named start holes as named
     try:
         text = Path(args.events).read_text(encoding="utf-8")
     except OSError as error:
         raise UsageError(f"pegs: cannot read events {args.events!r}: {error.strerror}") from None
     events = parse_events(text, PhysicalBoard(position.board))
-    tracker = Tracker(position, rules, card=card)
+    tracker = Tracker(position, rules, card=card, board=holes)
     for event in events:
         tracker.feed(event)
     last = events[-1].ms if events else 0
