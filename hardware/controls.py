@@ -13,7 +13,8 @@ usual arcade-button wiring. ``bounce_time`` goes to gpiozero. The buzzer is an *
 buzzer (it sounds when its pin is high, through a transistor for anything over ~15 mA);
 a pattern is ``(on_seconds, off_seconds, count)`` played in the background by gpiozero's
 ``Buzzer.beep``. Any pin may be ``None``: a board without an undo button still works.
-``on_done`` and ``on_undo`` run on gpiozero's thread.
+Holding Done for ``hold_time`` seconds calls ``on_hold`` (the seat to play can't move: a
+deliberate act, never one habitual press). The callbacks run on gpiozero's thread.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class Controls:
         pin_factory: Any = None,
         on_done: Callable[[], None] | None = None,
         on_undo: Callable[[], None] | None = None,
+        on_hold: Callable[[], None] | None = None,
+        hold_time: float = 2.0,
         bounce_time: float | None = 0.05,
         beeps: Mapping[str, Pattern] | None = None,
     ) -> None:
@@ -48,14 +51,17 @@ class Controls:
 
         self.on_done = on_done
         self.on_undo = on_undo
+        self.on_hold = on_hold
         self.beeps = {**BEEPS, **(beeps or {})}
         self.done_button: Any = None
         self.undo_button: Any = None
         self.buzzer: Any = None
         try:
             if done_pin is not None:
-                self.done_button = Button(done_pin, bounce_time=bounce_time, pin_factory=pin_factory)
+                self.done_button = Button(done_pin, bounce_time=bounce_time, hold_time=hold_time,
+                                          pin_factory=pin_factory)  # fmt: skip
                 self.done_button.when_pressed = self._done
+                self.done_button.when_held = self._held
             if undo_pin is not None:
                 self.undo_button = Button(undo_pin, bounce_time=bounce_time, pin_factory=pin_factory)
                 self.undo_button.when_pressed = self._undo
@@ -90,6 +96,10 @@ class Controls:
     def _done(self) -> None:
         if self.on_done is not None:
             self.on_done()
+
+    def _held(self) -> None:
+        if self.on_hold is not None:
+            self.on_hold()
 
     def _undo(self) -> None:
         if self.on_undo is not None:

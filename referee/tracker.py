@@ -281,6 +281,11 @@ class Tracker:
 
     _turn: _Turn
     _worlds: _Worlds
+    _turn_start: int
+    _last_seen: int
+    _changed_ms: int
+    _committed: bytes | None  # the result committed this turn
+    _committed_move: Move | None
 
     def __init__(
         self,
@@ -379,8 +384,9 @@ class Tracker:
     def restore(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game went back (undo) or a penalty moved a peg: the board must be made to show
         ``position``, colour by colour, before anything else counts."""
-        colours = self._colours(self._turn, self._best_world(self._turn, self._worlds))
+        colours = self._colours(self._turn, self._best_world(self._turn, self._worlds, self.expected))
         self._begin(position, allowed or Candidates())
+        self._prev = None
         self._restoring = colours
         self._judge(commit=False)
 
@@ -391,6 +397,12 @@ class Tracker:
     @property
     def position(self) -> Position:
         return self._turn.position
+
+    @property
+    def expected(self) -> Position:
+        """What the board should show now: the committed result, or the turn's position."""
+        move = self._committed_move
+        return move.result if move is not None else self._turn.position
 
     # -- keeping a turn across a restart ------------------------------------------------
 
@@ -445,8 +457,8 @@ class Tracker:
         self._turn_start = self.occupied
         self._last_seen = self.occupied
         self._changed_ms = 0
-        self._committed: bytes | None = None  # the result committed this turn
-        self._committed_move: Move | None = None
+        self._committed = None
+        self._committed_move = None
         self._restoring = None
 
     def _base_colour(self, turn: _Turn, hole: int) -> int | None:

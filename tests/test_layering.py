@@ -131,10 +131,6 @@ def test_the_checker_catches_what_it_should() -> None:
     assert len(violations(imports("from referee import Position\n", "hardware.x", "hardware/x.py"))) == 1
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="web/api.py, web/pages.py, web/bench.py still import referee.table (DESIGN.md: only via web/table.py)",
-)
 def test_dependencies_point_one_way() -> None:
     wrong = violations(all_imports())
     if wrong:

@@ -15,21 +15,21 @@ from firmware_bridge.fake_device import FakeDevice
 from hardware.layout import default_layout
 from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
-from referee.table.config import Config, ConfigError
 from referee.game import GameError
-from referee.table.table import Service
+from referee.table.config import Config, ConfigError
 from referee.table.store import Store, StoreError
+from referee.table.table import Table
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
-    running = Service.build(Config.simulated(str(tmp_path)))
+def service(tmp_path: Path) -> Iterator[Table]:
+    running = Table.build(Config.simulated(str(tmp_path)))
     running.start()
     yield running
     running.stop()
 
 
-def settle(service: Service, seconds: float = 1.5) -> dict:  # type: ignore[type-arg]
+def settle(service: Table, seconds: float = 1.5) -> dict:  # type: ignore[type-arg]
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if service.state()["status"] in ("synced", "illegal"):
@@ -38,7 +38,7 @@ def settle(service: Service, seconds: float = 1.5) -> dict:  # type: ignore[type
     return service.state()
 
 
-def test_a_move_on_the_simulated_board_is_accepted_and_stored(service: Service, tmp_path: Path) -> None:
+def test_a_move_on_the_simulated_board_is_accepted_and_stored(service: Table, tmp_path: Path) -> None:
     state = service.sim_events(["lift S0:1", "place T0:8"])
     assert state["status"] == "move" and state["move"] == "A S0-T0:8"
     assert state["guidance"] == {}
@@ -49,7 +49,7 @@ def test_a_move_on_the_simulated_board_is_accepted_and_stored(service: Service, 
     assert [e["event"] for e in events if e["event"] in ("play", "move")] == ["play", "move"]
 
 
-def test_done_commits_and_a_bump_is_logged(service: Service) -> None:
+def test_done_commits_and_a_bump_is_logged(service: Table) -> None:
     service.sim_events(["lift S0:1", "place T0:8", "done"])
     service.sim_events(["lift S1:1", "place T1:8", "done"])
     service.sim_events(["lift S2:1", "place T2:8", "done"])
@@ -59,7 +59,7 @@ def test_done_commits_and_a_bump_is_logged(service: Service) -> None:
     assert state["bumps"][-1] == {"event": "bump", "seat": 1, "by": 0, "from": "T1:8", "to": "S1"}
 
 
-def test_bad_simulated_events_change_nothing(service: Service) -> None:
+def test_bad_simulated_events_change_nothing(service: Table) -> None:
     before = service.state()
     for events in (["lift S0:1", "lift S0:1"], ["place Z9"], ["lift S0:1", "hop"], "lift S0:1", []):
         with pytest.raises(ValueError):
@@ -68,12 +68,27 @@ def test_bad_simulated_events_change_nothing(service: Service) -> None:
     assert after["occupied"] == before["occupied"] and after["version"] == before["version"]
 
 
-def test_done_on_an_unchanged_board_means_i_cannot_move(service: Service) -> None:
+def test_done_never_passes_a_turn_and_cant_move_does(service: Table) -> None:
+    """The issue: "a seat that cannot move says so deliberately ... never by one habitual
+    press". Done on an unchanged board says how; "Can't move" (the page, or Done held) passes."""
     state = service.press_done()
-    assert state["turn"] == 1 and state["moves"] == []
+    assert state["turn"] == 0 and state["moves"] == [] and "Can't move" in state["notice"]
+    state = service.cant_move()
+    assert state["turn"] == 1 and state["moves"] == [] and state["notice"] == "Red could not move."
 
 
-def test_undo_waits_for_the_pegs_to_go_back(service: Service) -> None:
+def test_done_after_a_settled_move_confirms_it(service: Table) -> None:
+    """Defect 1: everyone presses Done after their move, settled or not; nobody loses a turn."""
+    service.sim_events(["lift S0:1", "place T0:8"])
+    assert settle(service)["moves"] == ["A S0-T0:8"]
+    state = service.press_done()
+    assert state["turn"] == 1 and state["history"] == [{"seat": 0, "move": "A S0-T0:8"}]
+    assert state["notice"] == "Red's move stands."
+    state = service.press_done()  # a second, habitual press
+    assert state["turn"] == 1 and len(state["history"]) == 1
+
+
+def test_undo_waits_for_the_pegs_to_go_back(service: Table) -> None:
     service.sim_events(["lift S0:1", "place T0:8", "done"])
     state = service.undo()
     assert state["moves"] == [] and state["turn"] == 0
@@ -84,12 +99,12 @@ def test_undo_waits_for_the_pegs_to_go_back(service: Service) -> None:
 
 
 def test_restart_resumes_the_game_and_the_board(tmp_path: Path) -> None:
-    first = Service.build(Config.simulated(str(tmp_path)))
+    first = Table.build(Config.simulated(str(tmp_path)))
     first.start()
     first.sim_events(["lift S0:1", "place T0:8", "done"])
     first.sim_events(["lift S1:2", "place T1:8"])  # seat 1 moves, then the power goes
     first.stop()
-    again = Service.build(Config.simulated(str(tmp_path)))
+    again = Table.build(Config.simulated(str(tmp_path)))
     again.start()
     try:
         state = again.state()
@@ -111,7 +126,7 @@ def test_serial_unplug_during_a_move(tmp_path: Path) -> None:
     with FakeDevice(len(idle), heartbeat=0.1, levels=idle) as device:
         sensors = SerialSensors.open(layout, port=device.path)
         config = Config.simulated(str(tmp_path), sensors="serial")
-        service = Service(config, Store.open(tmp_path), layout, sensors, MemoryStrip(layout.pixels))
+        service = Table(config, Store.open(tmp_path), layout, sensors, MemoryStrip(layout.pixels))
         assert sensors.wait_connected(5)
         service.start()
         try:
@@ -181,7 +196,7 @@ def _wait(condition: object, seconds: float = 5.0) -> None:
     raise AssertionError("timed out")
 
 
-def test_health_reports_the_parts(service: Service) -> None:
+def test_health_reports_the_parts(service: Table) -> None:
     service.sim_events(["lift S0:1", "place T0:8"])
     health = service.health()
     assert health["sensors"]["backend"] == "simulated" and health["leds"]["backend"] == "MemoryStrip"
@@ -189,13 +204,13 @@ def test_health_reports_the_parts(service: Service) -> None:
     assert json.dumps(health)
 
 
-def test_done_and_undo_buttons_through_gpiozero(service: Service) -> None:
+def test_done_and_undo_buttons_through_gpiozero(service: Table) -> None:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from hardware.controls import Controls
 
     factory = MockFactory(pin_class=MockPWMPin)
-    service.attach_controls(Controls(5, 6, 13, pin_factory=factory))
+    service.attach_controls(Controls(5, 6, 13, pin_factory=factory, hold_time=0.3))
     service.sim_events(["lift S0:1", "place T0:8"])
     factory.pin(5).drive_low()  # "done"
     _wait(lambda: service.state()["moves"] == ["A S0-T0:8"])
@@ -203,9 +218,15 @@ def test_done_and_undo_buttons_through_gpiozero(service: Service) -> None:
     factory.pin(6).drive_low()  # "undo"
     _wait(lambda: service.state()["moves"] == [])
     assert service.state()["status"] == "illegal"  # put the peg back first
+    factory.pin(6).drive_high()
+    service.sim_events(["lift T0:8", "place S0:1"])
+    factory.pin(5).drive_low()  # Done held down: Red can't move
+    _wait(lambda: service.state()["turn"] == 1)
+    factory.pin(5).drive_high()
+    assert service.state()["moves"] == []
 
 
-def test_a_move_the_store_cannot_save_is_not_accepted(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_move_the_store_cannot_save_is_not_accepted(service: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     def full(*_args: object) -> None:
         raise StoreError("the game store could not save: database or disk is full")
 
@@ -213,7 +234,7 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Service, monkeypa
     service.sim_events(["lift S0:1", "place T0:8"])
     with pytest.raises(StoreError):
         service.press_done()
-    assert service.state()["moves"] == [] and service.game.moves == []
+    assert service.state()["moves"] == [] and service.session.game.moves == []
     monkeypatch.undo()
     assert service.press_done()["moves"] == ["A S0-T0:8"]
 
@@ -221,12 +242,12 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Service, monkeypa
 def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Digital mode: the daemon deals and draws; a move must be one of the hand's cards."""
     seeds = iter(range(1000))
-    monkeypatch.setattr("referee.table.table.random.randrange", lambda _n: next(seeds))
-    service = Service.build(Config.simulated(str(tmp_path), mode="digital", players=2))
+    monkeypatch.setattr("referee.table.session.random.randrange", lambda _n: next(seeds))
+    service = Table.build(Config.simulated(str(tmp_path), mode="digital", players=2))
     service.start()
     try:
         while not {"A", "J", "Q", "K"} & set(service.hand(0)["hand"]):  # deal until seat 0 can come out
-            service.new_game(2, service.rules, mode="digital")
+            service.new_game(2, service.session.game.rules, mode="digital")
         hand = service.hand(0)
         assert hand["your_turn"] and len(hand["hand"]) == 6  # basic: drawn to six before playing
         card = min({"A", "J", "Q", "K"} & set(hand["hand"]))
@@ -243,7 +264,7 @@ def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytes
         service.stop()
 
 
-def test_wiring_check_from_the_page(service: Service) -> None:
+def test_wiring_check_from_the_page(service: Table) -> None:
     """Calibration on the page: the LEDs are walked, a peg goes into each asked hole, the
     game waits meanwhile, and afterwards the board is compared with the game again."""
     start = service.state()["occupied"]
@@ -267,7 +288,7 @@ def test_wiring_check_from_the_page(service: Service) -> None:
     assert service.sim_events([f"place {hole}" for hole in start])["status"] == "synced"
 
 
-def test_a_wiring_check_can_be_stopped(service: Service) -> None:
+def test_a_wiring_check_can_be_stopped(service: Table) -> None:
     service.check_wiring(timeout=30)
     _wait(lambda: service.state()["wiring"].get("action") == "empty")
     service.stop_wiring_check()

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.table.config import Config
-from referee.table.table import Service
+from referee.table.table import Table
 from web import create_app
 
 PIN = "2468"
@@ -20,7 +20,7 @@ PIN = "2468"
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    service = Service.build(Config.simulated(str(tmp_path), pin=PIN))
+    service = Table.build(Config.simulated(str(tmp_path), pin=PIN))
     service.start()
     yield create_app(service)
     service.stop()
@@ -227,7 +227,7 @@ def test_bluffing_joker_at_a_real_table(client: FlaskClient) -> None:
     assert post(client, "/api/penalty", {"hole": "T1:8"}, headers).status_code == 409  # not seat 0's peg
     state = post(client, "/api/penalty", {"hole": "T0:8"}, headers).get_json()
     assert state["moves"] == [] and state["position"]["pegs"]["0"] == ["S"] * 5 and state["turn"] == 1
-    assert state["status"] == "illegal" and "take the peg off T0:13" in state["back"]
+    assert state["status"] == "illegal" and "take Red's peg off T0:13" in state["back"]
 
 
 def test_wiring_check_needs_the_pin(client: FlaskClient) -> None:

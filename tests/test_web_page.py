@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.table.config import Config
-from referee.table.table import Service
+from referee.table.table import Table
 from web import create_app
 from web.geometry import PITCH, geometry
 from web.pages import pages
@@ -57,10 +57,10 @@ def tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
 
 @pytest.fixture
 def make_app(tmp_path: Path) -> Iterator[object]:
-    services: list[Service] = []
+    services: list[Table] = []
 
     def make(players: int) -> Flask:
-        service = Service.build(Config.simulated(str(tmp_path / f"p{players}"), players=players))
+        service = Table.build(Config.simulated(str(tmp_path / f"p{players}"), players=players))
         service.start()
         services.append(service)
         app = create_app(service)

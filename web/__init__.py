@@ -1,6 +1,6 @@
-"""The table's web page: a Flask app factory over one running referee ``Service``.
+"""The table's web page: a Flask app factory over one running table (``web.table.Table``).
 
-    app = create_app(service)
+    app = create_app(table)
     waitress.serve(app, host="0.0.0.0", port=8080, threads=40)
 
 Blueprints: ``api`` (the JSON API and server-sent events), ``join`` (per-seat links) and
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Any
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -20,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from web.api import api, join
 from web.auth import secret_key
 from web.pages import pages
+from web.table import Table
 
 
 def table_pin(data_dir: str, configured: str | None) -> str:
@@ -39,13 +39,12 @@ def table_pin(data_dir: str, configured: str | None) -> str:
     return pin
 
 
-def create_app(service: Any, **settings: Any) -> Flask:
+def create_app(table: Table, **settings: object) -> Flask:
     app = Flask(__name__)
-    config = service.config
     app.config.update(
-        SERVICE=service,
-        SECRET_KEY=secret_key(config.data_dir),
-        TABLE_PIN=table_pin(config.data_dir, config.pin),
+        TABLE=table,
+        SECRET_KEY=secret_key(table.data_dir),
+        TABLE_PIN=table_pin(table.data_dir, table.configured_pin),
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,

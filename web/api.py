@@ -15,8 +15,6 @@ from werkzeug.exceptions import HTTPException
 
 from referee.game import GameError
 from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
-from referee.table.table import iter_states
-from referee.table.store import StoreError
 from web.auth import (
     Forbidden,
     check_pin,
@@ -31,14 +29,24 @@ from web.auth import (
 from web.auth import (
     check_csrf as _check_csrf,
 )
+from web.table import Table, Unavailable
 
 api = Blueprint("api", __name__, url_prefix="/api")
 join = Blueprint("join", __name__)
 HEARTBEAT_S = 15.0
 
 
-def service() -> Any:
-    return current_app.config["SERVICE"]
+def table() -> Table:
+    running: Table = current_app.config["TABLE"]
+    return running
+
+
+def iter_states(running: Table, timeout: float = HEARTBEAT_S) -> Iterator[dict[str, object]]:
+    """Each new state as it happens; a heartbeat (the same state) every ``timeout``."""
+    version = -1
+    while not running.stopped:
+        version = running.wait(version, timeout)
+        yield running.state()
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -46,13 +54,13 @@ def service() -> Any:
 
 @api.get("/state")
 def state() -> Response:
-    return jsonify(service().state())
+    return jsonify(table().state())
 
 
 @api.get("/events")
 def events() -> Response:
     """Server-sent events: the whole state each time it changes; a comment line as heartbeat."""
-    running = service()
+    running = table()
 
     def stream() -> Iterator[str]:
         yield "retry: 1000\n\n"
@@ -65,32 +73,32 @@ def events() -> Response:
 
 @api.get("/health")
 def health() -> Response:
-    return jsonify(service().health())
+    return jsonify(table().health())
 
 
 @api.get("/me")
 def me() -> Response:
-    return jsonify({"seat": my_seat(service().game_id), "admin": is_admin(), "csrf": csrf_token()})
+    return jsonify({"seat": my_seat(table().overview().game_id), "admin": is_admin(), "csrf": csrf_token()})
 
 
 @api.get("/hand")
 def hand() -> Response:
-    seat = my_seat(service().game_id)
+    seat = my_seat(table().overview().game_id)
     if seat is None:
         raise Forbidden("join a seat first (its link or QR code) to see its cards")
-    return jsonify(service().hand(seat))
+    return jsonify(table().hand(seat))
 
 
 @api.get("/games")
 def games() -> Response:
-    return jsonify([game.__dict__ for game in service().store.games()])
+    return jsonify(table().games())
 
 
 @api.get("/games/<int:game_id>/record")
 def record(game_id: int) -> Response:
     try:
-        text = service().store.export(game_id)
-    except StoreError as error:
+        text = table().record(game_id)
+    except Unavailable as error:
         return _error(404, str(error))
     return Response(text, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"})  # fmt: skip
@@ -100,10 +108,11 @@ def record(game_id: int) -> Response:
 def seats() -> Response:
     if not is_admin():
         raise Forbidden("seat links need the table PIN")
-    running = service()
+    running = table()
+    game_id = running.overview().game_id
     links = []
     for seat in running.seats():
-        link = url_for("join.join_seat", seat=seat["seat"], token=seat_token(running.game_id, seat["seat"]),
+        link = url_for("join.join_seat", seat=seat["seat"], token=seat_token(game_id, int(str(seat["seat"]))),
                        _external=True)  # fmt: skip
         qr = segno.make(link, error="m").svg_inline(scale=3, dark="#000000", light="#ffffff")  # scans in any colour
         links.append({**seat, "link": link, "qr": qr})
@@ -118,7 +127,7 @@ def seats() -> Response:
 def sim_events() -> Response:
     """DESIGN.md: drives the simulated board, for scripts, tests and the page's clicks."""
     body = _json_body({"events"})
-    return jsonify(service().sim_events(body["events"]))
+    return jsonify(table().sim_events(body["events"]))
 
 
 @api.post("/login")
@@ -143,7 +152,7 @@ def logout() -> Response:
 @need_player
 def done() -> Response:
     _json_body(set())
-    return jsonify(service().press_done())
+    return jsonify(table().press_done())
 
 
 @api.post("/undo")
@@ -151,7 +160,7 @@ def done() -> Response:
 @need_admin
 def undo() -> Response:
     _json_body(set())
-    return jsonify(service().undo())
+    return jsonify(table().undo())
 
 
 @api.post("/declare")
@@ -159,7 +168,8 @@ def undo() -> Response:
 @need_player
 def declare() -> Response:
     body = _json_body({"card"})
-    return jsonify(service().declare(service().game.turn, body["card"]))
+    _need(isinstance(body["card"], str), "'card' is a card like 7 or JOKER")
+    return jsonify(table().declare(table().overview().turn, body["card"]))
 
 
 @api.post("/discard")
@@ -167,7 +177,8 @@ def declare() -> Response:
 @need_player
 def discard() -> Response:
     body = _json_body({"card"})
-    return jsonify(service().discard(service().game.turn, body["card"]))
+    _need(body["card"] is None or isinstance(body["card"], str), "'card' is a card like 7, or null at a real table")
+    return jsonify(table().discard(table().overview().turn, body["card"]))
 
 
 @api.post("/resolve")
@@ -176,7 +187,7 @@ def discard() -> Response:
 def resolve() -> Response:
     body = _json_body({"move"})
     _need(body["move"] is None or isinstance(body["move"], str), "'move' is a candidate's text, or null for 'nothing moved'")
-    return jsonify(service().resolve(body["move"]))
+    return jsonify(table().resolve(body["move"]))
 
 
 @api.post("/doubt")
@@ -185,8 +196,8 @@ def doubt() -> Response:
     """Bluffing Joker: from the phone of the opponent asked, or with the table PIN."""
     body = _json_body({"doubt"})
     _need(isinstance(body["doubt"], bool), "'doubt' is true (doubt it) or false (let it pass)")
-    running = service()
-    seat = _acting_seat(running.game.doubter_to_answer)
+    running = table()
+    seat = _acting_seat(running.overview().doubter)
     return jsonify(running.doubt(seat, body["doubt"]))
 
 
@@ -195,7 +206,7 @@ def doubt() -> Response:
 @need_player
 def reveal() -> Response:
     body = _json_body({"card"})
-    return jsonify(service().reveal(body["card"]))
+    return jsonify(table().reveal(body["card"]))
 
 
 @api.post("/penalty")
@@ -203,8 +214,8 @@ def reveal() -> Response:
 def penalty() -> Response:
     """Bluffing Joker: the winner of the doubt chooses the loser's peg to send back to start."""
     body = _json_body({"hole"})
-    running = service()
-    chooser = running.game.penalty[0] if running.game.penalty else None
+    running = table()
+    chooser = running.overview().chooser
     _need(isinstance(body["hole"], str), "'hole' is a track hole like T1:4")
     return jsonify(running.send_to_start(_acting_seat(chooser), body["hole"]))
 
@@ -213,7 +224,7 @@ def _acting_seat(wanted: int | None) -> int:
     """The seat whose turn it is to answer: its own phone, or anyone with the table PIN."""
     if wanted is None:
         raise GameError("nobody is asked to do that now")
-    if not is_admin() and my_seat(service().game_id) != wanted:
+    if not is_admin() and my_seat(table().overview().game_id) != wanted:
         raise Forbidden(f"only seat {wanted}'s phone or the table PIN may do that now")
     _check_csrf()
     return wanted
@@ -226,7 +237,7 @@ def wiring() -> Response:
     """Calibration from the page: start or stop the wiring check (the table PIN)."""
     body = _json_body({"action"})
     _need(body["action"] in ("start", "stop"), "'action' is 'start' or 'stop'")
-    running = service()
+    running = table()
     return jsonify(running.check_wiring() if body["action"] == "start" else running.stop_wiring_check())
 
 
@@ -252,7 +263,7 @@ def new_game() -> Response:
     for name in body.get("names") or []:
         if not name.strip() or len(name) > 24:
             raise ValueError("a seat name is 1 to 24 characters")
-    return jsonify(service().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
+    return jsonify(table().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
                                       colours=body.get("colours"), pegs=body.get("pegs")))  # fmt: skip
 
 
@@ -278,10 +289,10 @@ def _rules(name: Any, house: Any) -> Ruleset:
 
 @join.get("/join/<int:seat>/<token>")
 def join_seat(seat: int, token: str) -> Response:
-    running = service()
-    if seat not in running.game.board.seats or token != seat_token(running.game_id, seat):
+    overview = table().overview()
+    if seat not in overview.seats or token != seat_token(overview.game_id, seat):
         raise Forbidden("this seat link is not for the game being played: ask for a new one")
-    session["seat"] = {"game": running.game_id, "seat": seat}
+    session["seat"] = {"game": overview.game_id, "seat": seat}
     return redirect("/")  # type: ignore[return-value]
 
 
@@ -311,7 +322,7 @@ def register_errors(blueprint: Blueprint) -> None:
     blueprint.register_error_handler(ValueError, lambda error: _error(400, str(error)))
     blueprint.register_error_handler(GameError, lambda error: _error(409, str(error)))
     blueprint.register_error_handler(PermissionError, lambda error: _error(403, str(error)))
-    blueprint.register_error_handler(StoreError, lambda error: _error(503, str(error)))
+    blueprint.register_error_handler(Unavailable, lambda error: _error(503, str(error)))
     blueprint.register_error_handler(HTTPException, lambda error: _error(error.code or 500, error.description or ""))
 
 

@@ -123,10 +123,10 @@ def need_player(view: F) -> F:
 
     @wraps(view)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        service = current_app.config["SERVICE"]
-        seat = my_seat(service.game_id)
-        if not is_admin() and seat != service.game.turn:
-            raise Forbidden(f"only seat {service.game.turn}'s phone or the table PIN may do that now")
+        overview = current_app.config["TABLE"].overview()
+        seat = my_seat(overview.game_id)
+        if not is_admin() and seat != overview.turn:
+            raise Forbidden(f"only seat {overview.turn}'s phone or the table PIN may do that now")
         check_csrf()
         return view(*args, **kwargs)
 

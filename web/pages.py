@@ -17,8 +17,8 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, url_for
 
 from referee.rulesets import PRESETS
-from referee.table.table import seat_default
 from web.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
+from web.table import Table
 
 pages = Blueprint("pages", __name__, template_folder="templates")
 
@@ -27,19 +27,18 @@ OUTLINE_PAD = 7.0  # how far the board's edge lies outside the track holes
 LABEL_DEPTH = 3.3  # the seat's name: this many pitches inside its come-out hole, past the start row
 @pages.get("/")
 def index() -> str:
-    service = current_app.config["SERVICE"]
-    sides = service.game.board.sides
-    layout = getattr(service, "layout", None)
-    markers = any(hole.startswith("C") for hole in getattr(layout, "pixel_of", ()))
-    board = geometry(sides, markers=markers)
-    chosen = {seat["seat"]: seat for seat in service.seats()}  # this game's names and colours
-    defaults = [chosen.get(side) or dict(zip(("seat", "name", "colour"), (side, *seat_default(side)), strict=True))
-                for side in range(8)]  # fmt: skip
+    table: Table = current_app.config["TABLE"]
+    overview = table.overview()
+    sides = overview.sides
+    board = geometry(sides, markers=overview.markers)
+    chosen = {seat["seat"]: seat for seat in table.seats()}  # this game's names and colours
+    defaults = [chosen.get(side) or {"seat": side, "name": name, "colour": colour}
+                for side, (name, colour) in enumerate(overview.palette)]  # fmt: skip
     return render_template(
         "index.html",
         board=board,
         sides=sides,
-        seats_in_play=list(service.game.board.seats),
+        seats_in_play=list(overview.seats),
         marks=_markings(board),
         defaults=defaults,
         defaults_json=json.dumps(defaults),

@@ -135,21 +135,21 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
     how long until its page answers, and its resident memory after a game's worth of moves."""
     import tempfile
 
-    from referee.table.config import Config
     from referee.physical import PhysicalBoard, by_hand
-    from referee.table.table import Service
+    from referee.table.config import Config
+    from referee.table.table import Table
 
     rng = random.Random(seed)
     commits: list[float] = []
     with tempfile.TemporaryDirectory() as data:
-        service = Service.build(Config.simulated(data))
+        service = Table.build(Config.simulated(data))
         service.start()
         try:
             for _ in range(moves):
-                position = service.game.position
-                choices = [m for card in rng.sample(CARDS, len(CARDS)) for m in legal_moves(position, card, service.rules)]
+                position = service.session.game.position
+                choices = [m for card in rng.sample(CARDS, len(CARDS)) for m in legal_moves(position, card, service.session.game.rules)]
                 if not choices:
-                    service.press_done()
+                    service.discard(position.turn, None)  # "can't move"
                     continue
                 physical = PhysicalBoard(position.board)
                 filled = [physical.index(hole) for hole in service.state()["occupied"]]
@@ -172,20 +172,20 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
     real cards: every card may explain a move), a person's pause after each move."""
     import tempfile
 
-    from referee.table.config import Config
     from referee.physical import PhysicalBoard, by_hand
-    from referee.table.table import Service
+    from referee.table.config import Config
+    from referee.table.table import Table
 
     rng, commits = random.Random(seed), list[float]()
     worst = CASES[-1]
     with tempfile.TemporaryDirectory() as data:
-        service = Service.build(Config.simulated(data, players=8, rules=worst.rules))
+        service = Table.build(Config.simulated(data, players=8, rules=worst.rules))
         service.start()
         try:
             service.new_game(8, Ruleset.preset(worst.rules), pegs=worst.position["pegs"])
             while len(commits) < moves:
-                position = service.game.position
-                singles = [m for card in CARDS for m in legal_moves(position, card, service.rules)
+                position = service.session.game.position
+                singles = [m for card in CARDS for m in legal_moves(position, card, service.session.game.rules)
                            if len(m.steps) == 1 and not m.steps[0].swap]  # fmt: skip
                 physical = PhysicalBoard(position.board)
                 filled = [physical.index(hole) for hole in service.state()["occupied"]]
@@ -258,7 +258,7 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
 
 
 def _web(repeat: int | None) -> list[dict[str, Any]]:
-    from web.bench import page_weight, sse_latency
+    from referee.table.bench_web import page_weight, sse_latency
 
     return [sse_latency(16, max(10, min(40, repeat or 40))), page_weight()]
 

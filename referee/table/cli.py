@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from referee.table import wiring_commands
 from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
 from referee.movegen import legal_moves
@@ -28,8 +27,9 @@ from referee.moves import NotationError
 from referee.position import Position, PositionError
 from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
-from referee.tracker import EventsError
+from referee.table import wiring_commands
 from referee.table.wiring_commands import WiringError
+from referee.tracker import EventsError
 
 USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
 

@@ -12,8 +12,8 @@ from types import FrameType
 
 from referee.table import logs
 from referee.table.config import Config, ConfigError
-from referee.table.table import Service
 from referee.table.store import StoreError
+from referee.table.table import Table
 
 log = logging.getLogger("pegs.serve")
 THREADS = 40  # every phone at the table keeps one server-sent-events stream open
@@ -42,7 +42,7 @@ def serve(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         config = config_from(args)
-        service = Service.build(config)
+        service = Table.build(config)
     except (ConfigError, StoreError) as error:
         print(f"pegs serve: {error}", file=sys.stderr)
         return 2

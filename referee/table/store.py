@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.record import dumps
+from referee.table.session import StoreFailure
+from web.table import Unavailable
 
 Event = dict[str, Any]
 DB_NAME = "pegs.sqlite3"
@@ -44,11 +46,16 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS turns (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    state TEXT NOT NULL
+);
 """
 
 
-class StoreError(RuntimeError):
-    """The data dir cannot hold games: missing, read-only, full, or not our database."""
+class StoreError(StoreFailure, Unavailable):
+    """The data dir cannot hold games: missing, read-only, full, or not our database.
+    Nothing was saved; the session falls back to what is on disk, the page answers 503."""
 
 
 @dataclass(frozen=True)
@@ -105,16 +112,51 @@ class Store:
             self._insert(game_id, 0, events)
         return game_id
 
-    def append(self, game_id: int, events: Iterable[Event], first_seq: int) -> None:
-        """Add events numbered from ``first_seq``; on disk when this returns."""
+    def append(self, game_id: int, events: Iterable[Event], first_seq: int, turn: dict[str, Any] | None = None) -> None:
+        """Add events numbered from ``first_seq``, with the turn as it now stands; on disk
+        when this returns."""
         events = list(events)
-        if not events:
+        if not events and turn is None:
             return
         with self._lock, self._transaction():
             self._insert(game_id, first_seq, events)
             for event in events:
                 if event.get("event") == "win":
                     self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (json.dumps(event["team"]), game_id))
+            if turn is not None:
+                self._put_turn(game_id, turn)
+
+    def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None:
+        """What the tracker knows of the turn so far. Not ``durable``: it survives the daemon
+        being killed, and a power cut once a durable write (any move) follows."""
+        with self._lock:
+            if not durable:
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            try:
+                with self._transaction():
+                    self._put_turn(game_id, turn)
+            finally:
+                if not durable:
+                    self._db.execute("PRAGMA synchronous=FULL")
+
+    def _put_turn(self, game_id: int, turn: dict[str, Any]) -> None:
+        self._db.execute("INSERT OR REPLACE INTO turns (game_id, state) VALUES (?, ?)",
+                         (game_id, json.dumps(turn, separators=(",", ":"))))  # fmt: skip
+
+    def turn(self, game_id: int) -> dict[str, Any] | None:
+        """The turn as last stored, or None."""
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT state FROM turns WHERE game_id = ?", (game_id,)).fetchone()
+            except sqlite3.Error as error:
+                raise StoreError(f"the game store could not be read: {error}") from None
+        if row is None:
+            return None
+        try:
+            state = json.loads(row[0])
+        except ValueError:
+            return None
+        return state if isinstance(state, dict) else None
 
     def _insert(self, game_id: int, first_seq: int, events: list[Event]) -> None:
         rows = [(game_id, first_seq + n, json.dumps(event, separators=(",", ":"))) for n, event in enumerate(events)]
@@ -157,17 +199,23 @@ class _Transaction:
         self.db = db
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StoreError(f"the game store could not save: {error}") from error
 
     def __exit__(self, kind: object, error: BaseException | None, _tb: object) -> None:
         if error is None:
             try:
                 self.db.execute("COMMIT")
                 return
-            except sqlite3.OperationalError as failure:
+            except sqlite3.Error as failure:
                 error = failure
-        self.db.execute("ROLLBACK")
-        if isinstance(error, sqlite3.OperationalError):
+        try:
+            self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite may have rolled back already (a full disk does): nothing more to undo
+        if isinstance(error, sqlite3.Error):
             raise StoreError(f"the game store could not save: {error}") from error
 
 

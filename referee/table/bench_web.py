@@ -20,11 +20,11 @@ def sse_latency(clients: int = 16, changes: int = 40, seed: int = 1) -> dict[str
     import waitress
 
     from referee.table.config import Config
-    from referee.table.table import Service
+    from referee.table.table import Table
     from web import create_app
 
     with tempfile.TemporaryDirectory() as data:
-        service = Service.build(Config.simulated(data))
+        service = Table.build(Config.simulated(data))
         service.start()
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
@@ -91,11 +91,11 @@ def page_weight() -> dict[str, Any]:
     import re
 
     from referee.table.config import Config
-    from referee.table.table import Service
+    from referee.table.table import Table
     from web import create_app
 
     with tempfile.TemporaryDirectory() as data:
-        service = Service.build(Config.simulated(data, players=8))
+        service = Table.build(Config.simulated(data, players=8))
         service.start()
         try:
             client = create_app(service).test_client()

@@ -1,0 +1,384 @@
+"""One game at one table: the game, the tracker that follows its board, and the store.
+
+The session is the turn state machine of the daemon, with no threads and no hardware:
+sensor events, the clock, the Done button and the page's requests go in; reports, a
+notice for the page and stored events come out. Every accepted move is on disk before
+``report`` or ``game`` shows it, and whatever was pending (a half-made move, a question
+to the table) is stored with the turn, so a restart finds it exactly as it was.
+
+    session = Session.new(Store.open("data"), Ruleset.preset("basic"), players=4)
+    session.sense(0, "lift", "S0:1")
+    session.sense(300, "place", "T0:8")
+    session.done(400)              # confirms the move; a second press changes nothing
+    session.game.history           # [(0, 'A S0-T0:8')]
+
+What the table's people do, and what it means here:
+
+- **Done** confirms the move just made, committed by the settle time or not. It never
+  discards: a seat that cannot move says so with ``discard`` (the page's "Can't move"
+  button, or holding the Done button).
+- **The amendment window** after a commit is for the rest of the same seat's move only
+  (a split's second part after a pause, a bumped peg reaching start). Done, the next
+  seat declaring a card or saying it can't move, and the next seat's committed move
+  close it. A board that both finishes the last move and is the next seat's move is
+  asked about, never guessed.
+- **Undo** takes back the last turn; the board is then put back peg by peg, colours
+  named, and nothing counts until it shows the position again.
+- **Bluffing Joker at a real table**: the card is declared on the page before the move
+  counts; a revealed card is honest when it explains the move.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from referee.cards import parse_card
+from referee.game import Game, GameError, Mode
+from referee.moves import Move
+from referee.physical import PhysicalBoard, SensorEvent
+from referee.rulesets import Ruleset
+from referee.tracker import Candidates, Report, Schedule, Tracker
+
+log = logging.getLogger("pegs.session")
+RETRY_MS = 2000  # after the store failed, the settle time tries again this often (Done at once)
+
+
+class StoreFailure(RuntimeError):
+    """The store could not save: nothing was accepted (raised by a ``GameLog``)."""
+
+
+class GameLog(Protocol):
+    """What a session needs of the store (``referee.table.store.Store``)."""
+
+    def create(self, events: list[dict[str, Any]]) -> int: ...
+
+    def append(self, game_id: int, events: list[dict[str, Any]], first_seq: int,
+               turn: dict[str, Any] | None = None) -> None: ...  # fmt: skip
+
+    def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None: ...
+
+    def events(self, game_id: int) -> list[dict[str, Any]]: ...
+
+    def turn(self, game_id: int) -> dict[str, Any] | None: ...
+
+
+class Session:
+    def __init__(self, store: GameLog, game: Game, game_id: int, tracker: Tracker, saved: int,
+                 declared: str | None = None) -> None:  # fmt: skip
+        self.store = store
+        self.game = game
+        self.game_id = game_id
+        self.tracker = tracker
+        self.physical = tracker.physical
+        self.declared = declared
+        self.notice: str | None = None  # one sentence for the page about the last thing done
+        self.store_error: str | None = None
+        self._saved = saved  # events on disk
+        self._retry_at = 0
+        self._turn_dirty = False
+        self._undurable = False
+        self._auto_draw()
+        self.report = self.tracker.report()
+
+    # -- starting ---------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, store: GameLog, rules: Ruleset, players: int = 4, *, mode: Mode = "table", seed: int | None = None,
+            teams: list[list[int]] | None = None, pegs: dict[str, list[str]] | None = None,
+            table: dict[str, Any] | None = None, settle_ms: int = 700, sensed: Iterable[str] | None = None,
+            schedule: Schedule | None = None) -> Session:  # fmt: skip
+        """A new game, stored at once. ``sensed``: the holes the sensors see filled now."""
+        seed = random.randrange(2**31) if seed is None else seed
+        game = Game(rules, players, mode=mode, seed=seed, teams=teams, pegs=pegs, table=table)
+        game_id = store.create(game.events)
+        return cls._open(store, game, game_id, len(game.events), None, settle_ms, sensed, schedule)
+
+    @classmethod
+    def resume(cls, store: GameLog, game_id: int, *, settle_ms: int = 700, sensed: Iterable[str] | None = None,
+               schedule: Schedule | None = None) -> Session:  # fmt: skip
+        """The stored game, with its turn as it was when the daemon stopped."""
+        game = Game.from_events(store.events(game_id))
+        return cls._open(store, game, game_id, len(game.events), store.turn(game_id), settle_ms, sensed, schedule)
+
+    @classmethod
+    def _open(cls, store: GameLog, game: Game, game_id: int, saved: int, turn: dict[str, Any] | None,
+              settle_ms: int, sensed: Iterable[str] | None, schedule: Schedule | None) -> Session:  # fmt: skip
+        physical = PhysicalBoard(game.board)
+        holes = [physical.index(name) for name in sensed] if sensed is not None else None
+        tracker, declared = _stored_tracker(turn, game, settle_ms, schedule)
+        if tracker is None:
+            board = physical.arrange(game.position, holes or ())
+            tracker = Tracker(game.position, game.rules, allowed=_allowed(game, None), settle_ms=settle_ms,
+                              board=board, schedule=schedule)  # fmt: skip
+        if holes is not None:  # what changed while the daemon was off
+            tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
+        return cls(store, game, game_id, tracker, saved, declared)
+
+    # -- the board --------------------------------------------------------------------
+
+    def sense(self, ms: int, kind: str, hole: str) -> Report:
+        """A peg lifted from or placed in ``hole`` (a physical name, start holes numbered)."""
+        if kind not in ("lift", "place"):
+            raise ValueError(f"a sensor event is 'lift' or 'place', not {kind!r}")
+        report = self.tracker.feed(SensorEvent(ms, kind, (self.physical.index(hole),)))  # type: ignore[arg-type]
+        self._turn_dirty = True
+        self.notice = None
+        return self._react(report)
+
+    def tick(self, ms: int) -> Report:
+        """Time passes: a move the board has shown for the settle time is committed."""
+        if self.store_error is not None and ms < self._retry_at:
+            return self._show(self.tracker.report())
+        try:
+            return self._react(self.tracker.poll(ms))
+        except StoreFailure:
+            self._retry_at = ms + RETRY_MS
+            return self.report
+
+    def done(self, ms: int) -> Report:
+        """The Done button: commit the move the board shows and close its window."""
+        if self.game.phase in ("doubt", "reveal", "penalty"):
+            self.notice = _WAITING_FOR[self.game.phase]
+            return self.report
+        before = len(self.game.history)
+        report = self._react(self.tracker.feed(SensorEvent(ms, "done")))
+        accepted = len(self.game.history) != before
+        confirmed = self.tracker.confirm()
+        if accepted or report.status == "synced" and confirmed:
+            self._turn_dirty = True
+            self.notice = f"{self._whose(self.game.history[-1][0])} move stands." if self.game.history else None
+        elif report.status == "synced":
+            self.notice = (f"Nothing has moved. If {self._name(self.game.turn)} can't move, press "
+                           "\"Can't move\" on the page or hold Done for two seconds.")  # fmt: skip
+        else:
+            self.notice = _NOT_DONE.get(report.status, self.notice)
+        return self.report
+
+    # -- the page's requests ----------------------------------------------------------
+
+    def discard(self, seat: int, card: str | None) -> None:
+        """The seat to play says it can't move: discard ``card`` (None at a real table)."""
+        self._check_turn(seat)
+        self._change(lambda: self.game.discard(card if self.game.mode == "digital" else None))
+        self.notice = f"{self._name(seat)} could not move."
+
+    def undo(self) -> None:
+        """Take back the last turn; the board must then be put back before play goes on."""
+        self._change(self.game.undo)
+        self.notice = "Undone: put the pegs back where the lights show." if self.tracker.restoring else "Undone."
+
+    def declare(self, seat: int, card: str) -> None:
+        """The player to move names the card played: only its moves count now, and the
+        last seat's move stands as it is."""
+        self._check_turn(seat)
+        card = parse_card(card)
+        if self.game.mode == "digital" and card not in self.game.hand(seat):
+            raise ValueError(f"seat {seat} does not hold {card}")
+        self.tracker.confirm()
+        self.declared = card
+        self.tracker.restrict(_allowed(self.game, card))
+        self._turn_dirty = True
+        self._react(self.tracker.report())
+
+    def resolve(self, text: str | None) -> None:
+        """Someone taps the move that was made, of several that fit (None: "nothing moved")."""
+        report = self.report
+        if report.status != "ambiguous":
+            raise ValueError("there is no ambiguous move to resolve now")
+        if text is None:
+            self.tracker.forget_colours()
+            self._turn_dirty = True
+            self._show(self.tracker.report())
+            return
+        chosen = [move for move in report.candidates if move.text == text]
+        if not chosen:
+            raise ValueError(f"{text!r} is not one of the moves that fit: {[m.text for m in report.candidates]}")
+        amend = chosen[0] in report.amendments
+        self.tracker.take(chosen[0])
+        self._accept(chosen[0], amend)
+
+    def doubt(self, seat: int, doubt: bool) -> None:
+        self._change(lambda: self.game.respond(seat, doubt))
+
+    def reveal(self, card: str) -> None:
+        self._change(lambda: self.game.reveal(card))
+
+    def send_to_start(self, seat: int, hole: str) -> None:
+        self._change(lambda: self.game.send_to_start(seat, hole))
+
+    def save_turn(self, durable: bool = False) -> None:
+        """Store what the tracker knows of the turn so far (after each sensor event; the
+        owner makes it durable now and then). A failure here loses no accepted move."""
+        if not self._turn_dirty and not (durable and self._undurable):
+            return
+        try:
+            self.store.save_turn(self.game_id, self._turn_state(), durable)
+        except StoreFailure as error:
+            self.store_error = str(error)
+            return
+        self._turn_dirty, self._undurable = False, not durable
+
+    def reconcile(self, sensed: Iterable[str]) -> None:
+        """Compare the game with the board afresh (after a wiring check, or a new game on a
+        wooden board): what differs is a move on its way, or something to put back."""
+        holes = [self.physical.index(name) for name in sensed]
+        self.tracker = Tracker(self.game.position, self.game.rules, allowed=_allowed(self.game, self.declared),
+                               settle_ms=self.tracker.settle_ms, board=self.physical.arrange(self.game.position, holes),
+                               schedule=self.tracker.schedule)  # fmt: skip
+        self.tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
+        self._turn_dirty = True
+        self._show(self.tracker.report())
+
+    # -- accepting --------------------------------------------------------------------
+
+    def _react(self, report: Report) -> Report:
+        if report.committed and self.game.phase in ("doubt", "reveal", "penalty"):
+            report.committed = False  # the move already stands, waiting for the opponents' doubts
+        if report.committed and self._needs_declaration():
+            self.tracker.retract()
+            report.committed = False
+            self.notice = "Bluffing Joker: declare the card you played on the page before the move counts."
+        if report.committed and report.move is not None:
+            self._accept(report.move, report.amend)
+            return self.report
+        return self._show(report)
+
+    def _needs_declaration(self) -> bool:
+        return self.game.rules.bluffing and self.game.mode == "table" and self.declared is None
+
+    def _accept(self, move: Move, amend: bool) -> None:
+        def play() -> None:
+            if amend:
+                self.game.undo()  # back to before that turn's draw: draw again, then the amended move
+                self._auto_draw()
+            free = self._is_free(move)
+            card = None if self.game.mode == "table" else move.card
+            declared = (self.declared or move.card) if self.game.rules.bluffing else None
+            self.game.play(card, move, free=free, declared=declared)
+
+        try:
+            self._change(play)
+        except StoreFailure:
+            self.tracker.retract()  # not saved, so not taken: the next "done" or the settle time tries again
+            raise
+        log.info("move", extra={"game": self.game_id, "move": move.text, "amend": amend})
+
+    def _change(self, action: Callable[[], None]) -> None:
+        """Do something to the game, follow it on the board, and store both: all or nothing."""
+        game_before, tracker_before, declared_before = self._saved, self.tracker.to_json(), self.declared
+        try:
+            action()
+        except GameError:
+            if len(self.game.events) != game_before:  # half done: back to what is on disk
+                self.game = Game.from_events(self.game.events[:game_before])
+            raise
+        self.declared = None
+        self._auto_draw()
+        self._follow_game()
+        new = self.game.events[self._saved :]
+        try:
+            self.store.append(self.game_id, new, self._saved, self._turn_state())
+        except StoreFailure as error:
+            # Not on disk, so not accepted: back to what the store holds, and say so.
+            self.game = Game.from_events(self.game.events[:game_before])
+            self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms,
+                                             schedule=self.tracker.schedule)  # fmt: skip
+            self.declared = declared_before
+            self.store_error = str(error)
+            self.notice = f"Not saved, so not accepted: {error}. Fix the disk and make the move again."
+            self.report = self.tracker.report()
+            log.error("store failed", extra={"game": self.game_id, "error": str(error)})
+            raise
+        self._saved = len(self.game.events)
+        self._turn_dirty = False
+        self.store_error = None
+        self._show(self.tracker.report())
+
+    def _follow_game(self) -> None:
+        """After the game changed: the next turn, or (undo, penalty, a caught bluff) the
+        board must first be put back as the game now stands."""
+        game, tracker = self.game, self.tracker
+        if game.phase in ("doubt", "reveal"):
+            return  # the board shows the declared move while the opponents doubt
+        allowed = _allowed(game, self.declared)
+        if game.position.occupancy == tracker.expected.occupancy:
+            tracker.next_turn(game.position, allowed)
+        else:
+            tracker.restore(game.position, allowed)
+
+    def _show(self, report: Report) -> Report:
+        self.report = report
+        return report
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _turn_state(self) -> dict[str, Any]:
+        return {"tracker": self.tracker.to_json(), "declared": self.declared}
+
+    def _auto_draw(self) -> None:
+        """With the referee's cards, the draw is a formality the daemon does for the player."""
+        while self.game.mode == "digital" and self.game.phase == "draw":
+            self.game.draw()
+
+    def _is_free(self, move: Move) -> bool:
+        return move.key not in {m.key for m in self.game.legal(move.card)} and any(
+            m.key == move.key for m in self.game.free_come_outs(move.card))  # fmt: skip
+
+    def _check_turn(self, seat: int | None) -> None:
+        if self.game.phase != "play":
+            raise GameError(f"cannot play now: the game is in its {self.game.phase} phase")
+        if seat is not None and seat != self.game.turn:
+            raise PermissionError(f"it is seat {self.game.turn}'s turn, not seat {seat}'s")
+
+    def _name(self, seat: int) -> str:
+        names = self.game.table.get("names")
+        seats = list(self.game.board.seats)
+        return str(names[seats.index(seat)]) if isinstance(names, list) and len(names) == len(seats) else f"Seat {seat}"
+
+    def _whose(self, seat: int) -> str:
+        return f"{self._name(seat)}'s"
+
+
+def _allowed(game: Game, declared: str | None) -> Candidates:
+    """The moves the tracker may accept: any card at a real table, the hand's otherwise."""
+    if game.phase == "over":
+        return Candidates(())
+    free = game.phase == "play" and game.free_come_out_due()
+    if declared is not None:
+        return Candidates((declared,), free)
+    if game.mode == "table":
+        return Candidates(None, free)
+    return Candidates(tuple(dict.fromkeys(game.hand(game.turn))), free)
+
+
+def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int,
+                    schedule: Schedule | None) -> tuple[Tracker | None, str | None]:  # fmt: skip
+    """The tracker stored with the turn, if it belongs to this game's position."""
+    if not turn:
+        return None, None
+    try:
+        tracker = Tracker.from_json(turn["tracker"], game.rules, settle_ms=settle_ms, schedule=schedule)
+        declared = turn.get("declared")
+    except (KeyError, TypeError, ValueError) as error:
+        log.warning("stored turn not used", extra={"error": str(error)})
+        return None, None
+    if tracker.position != game.position:
+        log.warning("stored turn is for another position: not used")
+        return None, None
+    return tracker, declared if isinstance(declared, str) else None
+
+
+_WAITING_FOR = {
+    "doubt": "Waiting for the opponents to doubt or let the card pass.",
+    "reveal": "Waiting for the doubted card to be turned up.",
+    "penalty": "Waiting for a peg to be chosen to go back to start.",
+}
+_NOT_DONE = {
+    "moving": "The move is not finished yet: the lights show where pegs still have to go.",
+    "illegal": "This is not a legal move: put the pegs back where the lights show.",
+    "ambiguous": "Several moves fit this board: choose the one you made on the page.",
+}
+

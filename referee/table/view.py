@@ -1,0 +1,134 @@
+"""The page's JSON: the state of the table, its seats and its health, in plain words where
+a person reads them (colours named, not seat numbers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hardware.leds import SEAT_COLOURS
+from referee.game import Game
+from referee.table.session import Session
+from referee.tracker import Fix, Report
+
+SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Cyan", "Orange", "White")
+
+
+def seat_default(side: int) -> tuple[str, str]:
+    """A side's name and colour before anyone chooses: the LEDs' seat colour, named."""
+    return SEAT_NAMES[side], "#{:02x}{:02x}{:02x}".format(*SEAT_COLOURS[side])
+
+
+def default_table(players: int) -> dict[str, list[str]]:
+    """Names and colours for the seats in play."""
+    seats = (0, 2) if players == 2 else tuple(range(players))
+    return {"names": [seat_default(s)[0] for s in seats], "colours": [seat_default(s)[1] for s in seats]}
+
+
+def seats(game: Game) -> list[dict[str, Any]]:
+    table = {**default_table(game.board.players), **game.table}
+    team_index = {seat: n for n, team in enumerate(game.board.teams) for seat in team}
+    return [{"seat": seat, "name": table["names"][n], "colour": table["colours"][n], "team": team_index[seat],
+             "home": game.position.in_home(seat), "start": game.position.in_start(seat)}
+            for n, seat in enumerate(game.board.seats)]  # fmt: skip
+
+
+def seat_rgb(game: Game) -> list[tuple[int, int, int]]:
+    """Each side's colour for the LEDs (black for sides nobody plays)."""
+    colours = {**default_table(game.board.players), **game.table}["colours"]
+    by_seat = dict(zip(game.board.seats, colours, strict=True))
+    return [_rgb(by_seat.get(side, "#000000")) for side in range(game.board.sides)]
+
+
+def name_of(game: Game) -> dict[int, str]:
+    return {seat["seat"]: seat["name"] for seat in seats(game)}
+
+
+def session_state(session: Session) -> dict[str, Any]:
+    """Everything the page shows of the game and the board's reading of it."""
+    game, report = session.game, session.report
+    names = name_of(game)
+
+    def colour(seat: int) -> str:
+        return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
+
+    def fixes(found: tuple[Fix, ...]) -> list[dict[str, Any]]:
+        return [{"action": f.action, "hole": f.hole, "seat": f.seat, "words": f.describe(colour)} for f in found]
+
+    last = game.history[-1][0] if game.history else None
+    return {
+        "game": session.game_id,
+        "position": game.position.to_json(),
+        "turn": game.turn,
+        "phase": game.phase,
+        "mode": game.mode,
+        "winner": list(game.winner) if game.winner else None,
+        "status": report.status,
+        "guidance": report.guidance,
+        "back": [f.describe(colour) for f in report.back],
+        "forward": [f.describe(colour) for f in report.forward],
+        "fixes": fixes(report.back),
+        "candidates": _candidates(report, last if last is not None else game.turn, game.turn),
+        "move": report.move.text if report.move else None,
+        "amending": report.amend,
+        "moves": game.moves,
+        "history": [{"seat": seat, "move": text} for seat, text in game.history],
+        "bumps": game.bumps,
+        "rules": {
+            "name": game.rules.name,
+            "summary": game.rules.summary,
+            "cards": {card: power.describe() for card, power in game.rules.cards},
+        },
+        "occupied": [session.physical.name(h) for h in session.physical.holes(session.tracker.occupied)],
+        "seats": seats(game),
+        "teams": [list(team) for team in game.board.teams],
+        "sides": game.board.sides,
+        "last_card": last_card(game.events),
+        "declared": session.declared,
+        "needs_declaration": game.rules.bluffing and game.mode == "table" and game.phase == "play",
+        "bluff": bluff_state(game),
+        "notice": session.notice,
+        "store_error": session.store_error,
+    }
+
+
+def _candidates(report: Report, last: int, turn: int) -> list[dict[str, Any]]:
+    """The moves that fit an ambiguous board, each with the seat whose move it would be."""
+    if report.status != "ambiguous":
+        return []
+    amending = {move.text for move in report.amendments}
+    return [{**move.to_json(), "seat": last if move.text in amending else turn} for move in report.candidates]
+
+
+def bluff_state(game: Game) -> dict[str, Any] | None:
+    if not game.rules.bluffing or game.phase not in ("doubt", "reveal", "penalty"):
+        return None
+    penalty = game.penalty
+    return {"declared": last_card(game.events), "doubter": game.doubter_to_answer,
+            "chooser": penalty[0] if penalty else None, "victim": penalty[1] if penalty else None}  # fmt: skip
+
+
+def last_card(events: list[dict[str, Any]]) -> str | None:
+    """The card last played: as declared or dealt, or at a real table the card the move shows."""
+    shown = None
+    for event in reversed(events):
+        if event["event"] == "move" and shown is None:
+            shown = event["text"].split()[0]
+        if event["event"] in ("play", "discard"):
+            card = event.get("declared") or event.get("card") or (shown if event["event"] == "play" else None)
+            return str(card) if card else None
+        if event["event"] == "start":
+            return None
+    return None
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    """p50 and p99 of seconds, in ms."""
+    if not values:
+        return {"p50": None, "p99": None}
+    ordered = sorted(values)
+    return {"p50": round(ordered[len(ordered) // 2] * 1000, 3),
+            "p99": round(ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000, 3)}  # fmt: skip
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
