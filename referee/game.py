@@ -415,7 +415,7 @@ class Game:
         bluff = state.bluff
         if bluff is None or state.phase in ("doubt", "reveal"):
             return  # more opponents to answer, or the card still to be turned up
-        truthful = bluff.card == bluff.declared
+        truthful = bluff.card == bluff.declared or self._explains(bluff.card, bluff.text)
         if bluff.doubter is None or truthful:
             self._make_move(bluff.seat, parse_move(self.position, bluff.text, self.rules), free=False)
         self._emit({"event": "settle", "seat": bluff.seat})
@@ -428,6 +428,16 @@ class Game:
         else:  # "has no pegs out of start yet": the chooser may take an extra turn
             self._emit({"event": "extra", "seat": chooser})
             self._after_action()
+
+    def _explains(self, card: str | None, text: str) -> bool:
+        """The shown card could have made the announced move: then it was no bluff."""
+        if card is None:
+            return False
+        try:
+            return parse_move(self.position, f"{card} {text.split(' ', 1)[1]}", self.rules).key == parse_move(
+                self.position, text, self.rules).key  # fmt: skip
+        except (NotationError, IndexError):
+            return False
 
     def _make_move(self, seat: int, move: Move, free: bool) -> None:
         self._known_move = move  # already checked: spare _apply parsing it again
