@@ -108,3 +108,34 @@ def test_the_page_is_usable_at_phone_size(browser: object, daemon: Daemon) -> No
     playwright.expect(page.locator('[data-hole="T0:8"]')).to_have_attribute("data-guide", "destination")
     page.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
     page.close()
+
+
+def test_a_family_presses_done_after_every_move_and_declares_a_bluff(browser: object, daemon: Daemon) -> None:
+    """The table-session issue, on the page: Done after a settled move confirms it (nobody
+    loses a turn), "Can't move" passes deliberately, and at a Bluffing Joker table the move
+    counts only once its card is declared on the page (000 Bluffing Joker)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.goto(f"http://127.0.0.1:{daemon.port}/")
+    page.fill("#pin", PIN)
+    page.press("#pin", "Enter")
+    playwright.expect(page.locator("#cant-move")).to_be_visible()
+    turn = page.locator("#turn")
+    click_holes(page, "S0:1", "T0:8")
+    playwright.expect(turn).to_have_text("Blue to play", timeout=5000)  # settled and committed
+    page.click("#done")  # the habit: Done after the move anyway
+    playwright.expect(page.locator("#notice")).to_have_text("Red's move stands.")
+    playwright.expect(turn).to_have_text("Blue to play")
+    page.click("#cant-move")
+    playwright.expect(turn).to_have_text("Green to play")
+    playwright.expect(page.locator("#moves li")).to_have_count(1)
+
+    new_game(daemon, {"players": 4, "rules": "bluffing-joker", "mode": "table"})
+    page.reload()
+    playwright.expect(page.locator("#declare")).to_be_visible()
+    click_holes(page, "S0:1", "T0:8")
+    page.click("#done")
+    playwright.expect(page.locator("#notice")).to_contain_text("declare the card")
+    page.click('#declare-cards button[aria-label="Declare A"]')
+    playwright.expect(page.locator("#status")).to_contain_text("doubt")
+    page.screenshot(path=str(ARTIFACTS / "bluff-declared.png"), full_page=True)
+    page.close()

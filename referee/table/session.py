@@ -179,6 +179,7 @@ class Session:
             raise ValueError(f"seat {seat} does not hold {card}")
         self.tracker.confirm()
         self.declared = card
+        self.notice = None
         self.tracker.restrict(_allowed(self.game, card))
         self._turn_dirty = True
         self._react(self.tracker.report())
@@ -269,6 +270,7 @@ class Session:
     def _change(self, action: Callable[[], None]) -> None:
         """Do something to the game, follow it on the board, and store both: all or nothing."""
         game_before, tracker_before, declared_before = self._saved, self.tracker.to_json(), self.declared
+        self.notice = None
         try:
             action()
         except GameError:

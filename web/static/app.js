@@ -153,11 +153,20 @@ function renderStatus() {
   else text = `${who} to play`;
   if (state.declared && state.phase !== "over") text += ` (declared ${cardName(state.declared)})`;
   $("#status").textContent = text;
+  const notice = $("#notice");
+  notice.hidden = !state.notice;
+  notice.textContent = state.notice || "";
+  const broken = $("#store-error");
+  broken.hidden = !state.store_error;
+  broken.textContent = state.store_error ? `Not saved: ${state.store_error}. Moves count again once the disk is fixed.` : "";
 
   const candidates = $("#candidates");
   const list = state.status === "ambiguous" ? state.candidates || [] : [];
-  candidates.replaceChildren(...list.map((candidate) =>
-    button(candidate.text, () => post("/api/resolve", { move: candidate.text }))));
+  candidates.replaceChildren(...list.map((candidate) => {
+    // A candidate may finish the last seat's move instead of being this seat's own.
+    const whose = candidate.seat !== undefined && candidate.seat !== state.turn ? `${seatName(candidate.seat)}: ` : "";
+    return button(whose + candidate.text, () => post("/api/resolve", { move: candidate.text }));
+  }));
   if (list.length) candidates.append(button("Nothing moved — put the pegs back", () => post("/api/resolve", { move: null })));
   candidates.append(...bluffControls());
   if (wiring && wiring.running && me.admin) candidates.append(button("Stop the wiring check", () => post("/api/wiring", { action: "stop" })));
@@ -353,6 +362,10 @@ function renderControls() {
   $("#done").title = $("#done").disabled && !over ? "Unlock with the table PIN, or press done on the board" : "";
   for (const choice of $("#candidates").querySelectorAll("button")) choice.disabled = !canAct();
   $("#act-note").hidden = canAct() || (state.status !== "ambiguous" && state.simulate);
+  const tableCards = state.mode === "table" && state.phase === "play";
+  $("#cant-move").hidden = !tableCards;
+  $("#cant-move").disabled = !canAct();
+  renderDeclare(tableCards);
   $("#undo").hidden = !me.admin;
   $("#login").hidden = me.admin;
   $("#admin-tools").hidden = !me.admin;
@@ -364,6 +377,22 @@ function renderControls() {
 }
 
 const cardName = (card) => (card === "JOKER" ? "Joker" : card);
+
+// Real cards: the player may say which card was played (Bluffing Joker: must, before the move counts).
+function renderDeclare(tableCards) {
+  const box = $("#declare");
+  box.hidden = !tableCards || !canAct();
+  if (box.hidden) return;
+  $("#declare-note").textContent = state.needs_declaration
+    ? "Bluffing Joker: declare the card you play face down — the move counts once declared."
+    : "Which card was played? (optional: it narrows the moves that fit)";
+  $("#declare-cards").replaceChildren(...CARDS.map((card) => {
+    const face = button(cardName(card), () => post("/api/declare", { card }));
+    face.className = "face" + (state.declared === card ? " declared" : "");
+    face.setAttribute("aria-label", `Declare ${cardName(card)}`);
+    return face;
+  }));
+}
 
 // -- digital cards: this phone's own hand ---------------------------------------------
 
@@ -571,6 +600,10 @@ $("#zoom").addEventListener("click", (event) => {
 });
 
 // -- buttons and forms ----------------------------------------------------------------------
+
+$("#cant-move").addEventListener("click", () => {
+  post("/api/discard", { card: null }).catch(() => {});
+});
 
 $("#done").addEventListener("click", () => {
   const done = state && state.simulate ? post("/api/sim/events", { events: ["done"] }) : post("/api/done", {});
