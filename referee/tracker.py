@@ -43,8 +43,10 @@ Role = Literal["selected", "destination", "bump", "wrong", "put-back"]
 SETTLE_MS = 700
 MAX_WORLDS = 256
 
-Schedule = Callable[[Callable[[], object]], None]
-"""Runs a job now or later (e.g. on a worker thread); the tracker never starts threads."""
+Schedule = Callable[[Callable[[], None]], Callable[[], None]]
+"""Takes a job to run ahead of need (e.g. on a worker thread) and returns a ``wait`` that,
+when the result is needed, returns once the job has run (running it then if nobody has
+started it). The tracker never starts threads itself."""
 
 Colours = dict[int, int | None]  # physical hole -> seat of the peg there (None: colour unknown)
 World = tuple[dict[int, int | None], tuple[int, ...]]  # colour overrides by hole (None = emptied), colours in hand
@@ -147,8 +149,8 @@ class _Turn:
 
     The worst case takes a tenth of a second here, more on a Pi Zero, so the owner may
     ``schedule`` the indexing as soon as the turn begins (on a worker thread); whatever
-    needs the index before then builds it itself. Each build makes a whole new index and
-    publishes it in one assignment, so a build on another thread never shows half an index.
+    needs the index before then waits for that job, or runs it. The index is published in
+    one assignment, so a build on another thread never shows half an index.
     """
 
     def __init__(self, physical: PhysicalBoard, position: Position, rules: Ruleset, allowed: Candidates,
@@ -160,14 +162,20 @@ class _Turn:
         self.mask = physical.board_mask(position.occupancy)
         self.starts = _start_counts(position.board, position.occupancy)
         self._index: _Index | None = None
-        if schedule is not None:
-            schedule(self.build)
+        self._wait = schedule(self._fill) if schedule is not None else None
+
+    def _fill(self) -> None:
+        if self._index is None:
+            self._index = self._make_index()
 
     def build(self) -> _Index:
-        index = self._index
-        if index is None:
-            index = self._index = self._make_index()
-        return index
+        if self._index is None and self._wait is not None:
+            self._wait()
+        if self._index is None:
+            self._fill()
+        self._wait = None  # the job refers back to this turn: no cycle left for the garbage collector
+        assert self._index is not None
+        return self._index
 
     def _make_index(self) -> _Index:
         index = _Index()
@@ -310,6 +318,7 @@ class Tracker:
         self.occupied = self.physical.fill(position) if board is None else self.physical.mask(board)
         self._board_only = self.physical.mask(range(position.board.board_holes))
         self._prev: tuple[_Turn, Move, _Worlds] | None = None  # the turn before, its committed move, its colours
+        self._retired: list[object] = []
         self._restoring: Colours | None = None
         self._begin(position, allowed or Candidates((card,) if card else None))
         if occupied is not None:  # start-up: what the sensors see now, against what was stored
@@ -346,6 +355,7 @@ class Tracker:
     def restrict(self, allowed: Candidates) -> None:
         """Narrow (or widen) this turn's candidates, e.g. to a card just declared, keeping
         what the sensors have seen so far."""
+        self._retired.append(self._turn)
         self._turn = _Turn(self.physical, self._turn.position, self.rules, allowed, self.schedule)
 
     def forget_colours(self) -> None:
@@ -359,14 +369,24 @@ class Tracker:
     def confirm(self) -> bool:
         """The last move stands as committed (Done, or the next seat began deliberately):
         close the amendment window. Whether there was one open."""
-        was_open, self._prev = self._prev is not None, None
+        was_open = self._prev is not None
+        self._retired.append(self._prev)
+        self._prev = None
         return was_open
 
     def take(self, move: Move) -> None:
         """The table chose ``move`` of several that fit (an ambiguous report): commit it."""
         if self._prev is not None and move in self.report().amendments:
+            self._retired.append(self._turn)
             self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
         self._committed, self._committed_move = move.result.occupancy, move
+
+    def retired(self) -> list[object]:
+        """Turns the tracker no longer needs. A worst-case turn's index is some 100,000
+        objects, a dozen milliseconds to free: the owner may free them off the hot path
+        (dropping the list does it)."""
+        retired, self._retired = [item for item in self._retired if item is not None], []
+        return retired
 
     @property
     def amendable(self) -> Move | None:
@@ -378,6 +398,7 @@ class Tracker:
         Until the window closes, the committed move may still be extended."""
         committed = self._committed_move
         turn, worlds = self._turn, self._worlds
+        self._retired.append(self._prev)
         self._begin(position, allowed or Candidates())
         self._prev = (turn, committed, worlds) if committed is not None else None
 
@@ -385,6 +406,7 @@ class Tracker:
         """The game went back (undo) or a penalty moved a peg: the board must be made to show
         ``position``, colour by colour, before anything else counts."""
         colours = self._colours(self._turn, self._best_world(self._turn, self._worlds, self.expected))
+        self._retired += [self._turn, self._prev]
         self._begin(position, allowed or Candidates())
         self._prev = None
         self._restoring = colours
@@ -561,6 +583,7 @@ class Tracker:
             result = report.move.result.occupancy
             if report.amend and self._prev is not None:
                 # Back to the seat that moved, with the amended result committed instead.
+                self._retired.append(self._turn)
                 self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
                 self._restoring = None
                 self._committed, self._committed_move = result, report.move
@@ -613,8 +636,8 @@ class Tracker:
         on_the_way = self._on_the_way(turn, index, board, starts)
         if committed is not None:
             on_the_way = [c for c in on_the_way if _extends(c.move, committed)]
-        if on_the_way:
-            back = self._back(turn, worlds, board, starts)
+        if on_the_way:  # the way back, by occupancy: cheap, and nobody needs colours mid-move
+            back = self._fixes(board, starts, turn.mask, turn.starts)
             return Report("moving", guidance=self._guide(on_the_way, board, starts), back=back)
         return self._illegal(turn, worlds, board, starts)
 

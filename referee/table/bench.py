@@ -204,6 +204,31 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
     return _timings("daemon: done to stored and LEDs, worst case (8 players, NC, real cards)", commits, "commits")
 
 
+def run_first_lift(turns: int = 10, seed: int = 3) -> dict[str, Any]:
+    """The first lift of a turn on the worst board (8 players, North Carolina, 32 pegs on
+    the track, no card declared), with nothing indexed ahead: the session builds what the
+    lift needs on the spot. The daemon's indexing thread usually has it ready sooner."""
+    import tempfile
+
+    from referee.table.session import Session
+    from referee.table.store import Store
+
+    rng, timings = random.Random(seed), list[float]()
+    worst = CASES[-1]
+    with tempfile.TemporaryDirectory() as data:
+        store = Store.open(data)
+        for _ in range(turns):
+            session = Session.new(store, Ruleset.preset(worst.rules), 8, pegs=worst.position["pegs"], seed=1)
+            physical = session.physical
+            track = [physical.name(h) for h in physical.holes(session.tracker.occupied) if physical.name(h)[0] == "T"]
+            mine = [hole for hole in track if session.game.position.colour_at(physical.index(hole)) == 0]
+            start = time.perf_counter()
+            session.sense(0, "lift", rng.choice(mine))
+            timings.append(time.perf_counter() - start)
+        store.close()
+    return _timings("daemon: turn start to first lift answered, worst board, no card", timings, "turns")
+
+
 def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
     import json
     import socket
@@ -254,6 +279,7 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
             + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
             + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))]
             + run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]
+            + [run_first_lift(max(3, min(10, repeat or 10)))]
             + _web(repeat))  # fmt: skip
 
 

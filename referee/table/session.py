@@ -80,6 +80,7 @@ class Session:
         self._retry_at = 0
         self._turn_dirty = False
         self._undurable = False
+        self._seq = 0  # turn states saved: the newest is the one to resume from
         self._auto_draw()
         self.report = self.tracker.report()
 
@@ -109,13 +110,16 @@ class Session:
         physical = PhysicalBoard(game.board)
         holes = [physical.index(name) for name in sensed] if sensed is not None else None
         tracker, declared = _stored_tracker(turn, game, settle_ms, schedule)
+        seq = turn.get("seq") if turn else None
         if tracker is None:
             board = physical.arrange(game.position, holes or ())
             tracker = Tracker(game.position, game.rules, allowed=_allowed(game, None), settle_ms=settle_ms,
                               board=board, schedule=schedule)  # fmt: skip
         if holes is not None:  # what changed while the daemon was off
             tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
-        return cls(store, game, game_id, tracker, saved, declared)
+        session = cls(store, game, game_id, tracker, saved, declared)
+        session._seq = seq if isinstance(seq, int) else 0
+        return session
 
     # -- the board --------------------------------------------------------------------
 
@@ -213,14 +217,25 @@ class Session:
     def save_turn(self, durable: bool = False) -> None:
         """Store what the tracker knows of the turn so far (after each sensor event; the
         owner makes it durable now and then). A failure here loses no accepted move."""
+        pending = self.turn_to_save(durable)
+        if pending is not None:
+            self.write_turn(pending, durable)
+
+    def turn_to_save(self, durable: bool) -> dict[str, Any] | None:
+        """The turn state to store now, if it changed (or is not yet durable, for ``durable``)."""
         if not self._turn_dirty and not (durable and self._undurable):
-            return
+            return None
+        self._turn_dirty, self._undurable = False, not durable
+        return self._turn_state()
+
+    def write_turn(self, turn: dict[str, Any], durable: bool) -> None:
+        """Store a state from ``turn_to_save``; safe without the owner's lock (an older state
+        never replaces a newer one)."""
         try:
-            self.store.save_turn(self.game_id, self._turn_state(), durable)
+            self.store.save_turn(self.game_id, turn, durable)
         except StoreFailure as error:
             self.store_error = str(error)
-            return
-        self._turn_dirty, self._undurable = False, not durable
+            self._turn_dirty = True
 
     def reconcile(self, sensed: Iterable[str]) -> None:
         """Compare the game with the board afresh (after a wiring check, or a new game on a
@@ -318,7 +333,9 @@ class Session:
     # -- helpers ----------------------------------------------------------------------
 
     def _turn_state(self) -> dict[str, Any]:
-        return {"tracker": self.tracker.to_json(), "declared": self.declared}
+        self._seq += 1
+        return {"tracker": self.tracker.to_json(), "declared": self.declared, "events": len(self.game.events),
+                "seq": self._seq}  # fmt: skip
 
     def _auto_draw(self) -> None:
         """With the referee's cards, the draw is a formality the daemon does for the player."""
@@ -326,6 +343,9 @@ class Session:
             self.game.draw()
 
     def _is_free(self, move: Move) -> bool:
+        """The counting turn's free come-out, not a come-out the card makes anyway."""
+        if not self.game.free_come_out_due():
+            return False
         return move.key not in {m.key for m in self.game.legal(move.card)} and any(
             m.key == move.key for m in self.game.free_come_outs(move.card))  # fmt: skip
 
@@ -367,7 +387,7 @@ def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int,
     except (KeyError, TypeError, ValueError) as error:
         log.warning("stored turn not used", extra={"error": str(error)})
         return None, None
-    if tracker.position != game.position:
+    if turn.get("events") not in (None, len(game.events)) or tracker.position != game.position:
         log.warning("stored turn is for another position: not used")
         return None, None
     return tracker, declared if isinstance(declared, str) else None

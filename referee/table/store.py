@@ -74,6 +74,8 @@ class Store:
         self._db = connection
         self.path = path
         self._lock = threading.Lock()
+        self._turn_lock = threading.Lock()  # the turn file: written from the sensor and ticker threads
+        self._turn_seq: dict[int, int] = {}
 
     @classmethod
     def open(cls, data_dir: str | Path) -> Store:
@@ -127,36 +129,44 @@ class Store:
                 self._put_turn(game_id, turn)
 
     def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None:
-        """What the tracker knows of the turn so far. Not ``durable``: it survives the daemon
-        being killed, and a power cut once a durable write (any move) follows."""
-        with self._lock:
-            if not durable:
-                self._db.execute("PRAGMA synchronous=NORMAL")
-            try:
-                with self._transaction():
-                    self._put_turn(game_id, turn)
-            finally:
-                if not durable:
-                    self._db.execute("PRAGMA synchronous=FULL")
+        """What the tracker knows of the turn so far, after every sensor event: a file of its
+        own beside the database (replaced whole, never half written), so that the moves'
+        fsyncs do not carry it. Not ``durable``: it survives the daemon being killed; a power
+        cut loses what was not yet made durable (the owner does that every half second)."""
+        seq = turn.get("seq")
+        with self._turn_lock:
+            if isinstance(seq, int):
+                newest = self._turn_seq.get(game_id, -1)
+                if seq < newest or seq == newest and not durable:
+                    return  # written late by another thread: the newer state stays
+                self._turn_seq[game_id] = seq
+            self._write_turn(game_id, turn, durable)
+
+    def _write_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None:
+        path = self._turn_path(game_id)
+        temporary = path.with_suffix(".tmp")
+        try:
+            with open(temporary, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(turn, separators=(",", ":")))
+                if durable:
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            os.replace(temporary, path)
+            if durable:
+                directory = os.open(path.parent, os.O_RDONLY)
+                try:
+                    os.fsync(directory)
+                finally:
+                    os.close(directory)
+        except OSError as error:
+            raise StoreError(f"the game store could not save the turn: {error.strerror or error}") from None
+
+    def _turn_path(self, game_id: int) -> Path:
+        return self.path.parent / f"turn-{game_id}.json"
 
     def _put_turn(self, game_id: int, turn: dict[str, Any]) -> None:
         self._db.execute("INSERT OR REPLACE INTO turns (game_id, state) VALUES (?, ?)",
                          (game_id, json.dumps(turn, separators=(",", ":"))))  # fmt: skip
-
-    def turn(self, game_id: int) -> dict[str, Any] | None:
-        """The turn as last stored, or None."""
-        with self._lock:
-            try:
-                row = self._db.execute("SELECT state FROM turns WHERE game_id = ?", (game_id,)).fetchone()
-            except sqlite3.Error as error:
-                raise StoreError(f"the game store could not be read: {error}") from None
-        if row is None:
-            return None
-        try:
-            state = json.loads(row[0])
-        except ValueError:
-            return None
-        return state if isinstance(state, dict) else None
 
     def _insert(self, game_id: int, first_seq: int, events: list[Event]) -> None:
         rows = [(game_id, first_seq + n, json.dumps(event, separators=(",", ":"))) for n, event in enumerate(events)]
@@ -186,6 +196,21 @@ class Store:
         with self._lock:
             row = self._db.execute("SELECT id FROM games WHERE winner IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return int(row[0]) if row else None
+
+    def turn(self, game_id: int) -> dict[str, Any] | None:
+        """The turn as last stored: with the last move in the database, or newer beside it."""
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT state FROM turns WHERE game_id = ?", (game_id,)).fetchone()
+            except sqlite3.Error as error:
+                raise StoreError(f"the game store could not be read: {error}") from None
+        found = [_json_object(row[0]) if row else None]
+        try:
+            found.append(_json_object(self._turn_path(game_id).read_text(encoding="utf-8")))
+        except OSError:
+            pass
+        states = [state for state in found if state is not None]
+        return max(states, key=_turn_order) if states else None
 
     def export(self, game_id: int) -> str:
         """The game as JSON lines, the format ``pegs replay`` reads."""
@@ -217,6 +242,20 @@ class _Transaction:
             pass  # SQLite may have rolled back already (a full disk does): nothing more to undo
         if isinstance(error, sqlite3.Error):
             raise StoreError(f"the game store could not save: {error}") from error
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _turn_order(turn: dict[str, Any]) -> tuple[int, int]:
+    """Newer turn states have more game events, then a higher save number."""
+    events, seq = turn.get("events"), turn.get("seq")
+    return (events if isinstance(events, int) else -1, seq if isinstance(seq, int) else -1)
 
 
 def _check_writable(folder: Path) -> None:

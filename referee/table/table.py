@@ -64,7 +64,7 @@ class Table:
         self._version = 0
         self._stop = threading.Event()
         self._clock0 = time.monotonic()
-        self._indexer = _Indexer(self._stop)
+        self._indexer = _Indexer(self._stop, self._lock)
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
         self._durable_at = 0.0
@@ -389,16 +389,20 @@ class Table:
         while not self._stop.wait(TICK_S):
             if self._wiring.running:
                 continue
+            pending = None
             with self._lock:
                 try:
-                    self.session.tick(self._now_ms())
+                    session = self.session
+                    session.tick(self._now_ms())
                     self._publish()
                     if time.monotonic() >= self._durable_at:
-                        self.session.save_turn(durable=True)
+                        pending = session.turn_to_save(durable=True)
                         self._durable_at = time.monotonic() + DURABLE_EVERY_S
                 except Exception:  # keep refereeing; the log and the health view say what went wrong
                     self.errors += 1
                     log.exception("ticker failed")
+            if pending is not None:  # the fsync happens outside the lock: a sensor event never waits for it
+                session.write_turn(pending, durable=True)
 
     def _publish(self, force: bool = False) -> None:
         """Show the session's report on the LEDs and tell the page, if anything changed."""
@@ -420,6 +424,7 @@ class Table:
             self.strip.show(self.renderer.render(guidance, turn))
         self._version += 1
         self._changed.notify_all()
+        self._indexer.dispose(session.tracker.retired())  # freed on the indexing thread, after the LEDs
 
     def _beep(self, kind: str) -> None:
         if self.controls is not None:
@@ -457,18 +462,30 @@ def _look(report: Report) -> tuple[object, ...]:
 
 
 class _Indexer:
-    """Indexes the newest turn's legal results on a thread of its own, ahead of need
-    (the tracker builds the index itself if it is asked before this is done)."""
+    """Indexes the newest turn's legal results on a thread of its own, ahead of need, and
+    frees retired turns there too. Whoever needs an index first waits for its job, or runs
+    it itself if this thread has not started it."""
 
-    def __init__(self, stop: threading.Event) -> None:
+    def __init__(self, stop: threading.Event, busy: threading.RLock) -> None:
         self._stop = stop
-        self._job: Callable[[], object] | None = None
+        self._busy = busy  # the table's lock: work starts once the request that scheduled it is answered
+        self._job: _Job | None = None
+        self._garbage: list[list[object]] = []
         self._ready = threading.Condition()
 
-    def schedule(self, job: Callable[[], object]) -> None:
+    def schedule(self, work: Callable[[], None]) -> Callable[[], None]:
+        job = _Job(work)
         with self._ready:
             self._job = job  # only the newest turn matters
             self._ready.notify()
+        return job.wait
+
+    def dispose(self, garbage: list[object]) -> None:
+        """Let go of big structures on this thread, not the caller's."""
+        if garbage:
+            with self._ready:
+                self._garbage.append(garbage)
+                self._ready.notify()
 
     def wake(self) -> None:
         with self._ready:
@@ -480,10 +497,35 @@ class _Indexer:
     def _run(self) -> None:
         while not self._stop.is_set():
             with self._ready:
-                self._ready.wait_for(lambda: self._job is not None or self._stop.is_set())
+                self._ready.wait_for(lambda: self._job is not None or bool(self._garbage) or self._stop.is_set())
                 job, self._job = self._job, None
+                garbage, self._garbage = self._garbage, []
+            with self._busy:
+                pass  # a CPU-bound thread beside a commit's fsync would make it wait for the GIL
+            del garbage  # the last references: freed here
             if job is not None:
-                try:
-                    job()
-                except Exception:
-                    log.exception("indexing failed")
+                job.run()
+
+
+class _Job:
+    """One scheduled piece of work, run exactly once by whichever thread claims it first."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        self._work: Callable[[], None] | None = work
+        self._claimed = threading.Lock()
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        if self._claimed.acquire(blocking=False):
+            work, self._work = self._work, None  # the work refers to its turn, which refers to this job
+            try:
+                if work is not None:
+                    work()
+            except Exception:
+                log.exception("indexing failed")
+            finally:
+                self._done.set()
+
+    def wait(self) -> None:
+        self.run()  # not started yet: do it here
+        self._done.wait()
