@@ -235,8 +235,24 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Table, monkeypatc
     with pytest.raises(StoreError):
         service.press_done()
     assert service.state()["moves"] == [] and service.session.game.moves == []
+    assert service.health()["store"]["ok"] is False and "disk is full" in service.health()["store"]["error"]
+    assert "disk is full" in service.state()["store_error"]
     monkeypatch.undo()
     assert service.press_done()["moves"] == ["A S0-T0:8"]
+    assert service.health()["store"] == {"path": str(service.store.path), "ok": True, "error": None}
+
+
+def test_a_refused_request_moves_no_simulated_peg(service: Table) -> None:
+    """Defect 8: a request refused during a wiring check (409) changes nothing at all."""
+    service.check_wiring(timeout=30)
+    _wait(lambda: service.state()["wiring"].get("action") == "empty")
+    before = sorted(service.sensors.snapshot())
+    with pytest.raises(GameError, match="wiring check is running"):
+        service.sim_events(["lift S0:1", "place T0:8", "done"])
+    assert sorted(service.sensors.snapshot()) == before
+    service.stop_wiring_check()
+    _wait(lambda: service.state()["wiring"]["running"] is False)
+    assert service.state()["moves"] == [] and service.state()["status"] == "synced"
 
 
 def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

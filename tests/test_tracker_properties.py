@@ -58,3 +58,36 @@ def test_tracker_sees_every_legal_move(
     if signature(physical, position) == signature(physical, move.result):
         alike.add(position.occupancy)
     assert len(alike) >= 2
+
+
+@settings(max_examples=60)
+@given(
+    positions(players=st.sampled_from([2, 4, 6, 8])),
+    st.sampled_from(CARDS),
+    st.sampled_from(sorted(PRESETS)),
+    st.randoms(use_true_random=False),
+    st.integers(0, 30),
+)
+def test_a_stored_turn_judges_the_rest_of_the_move_alike(
+    position: Position, card: str, rules_name: str, rng: random.Random, cut: int
+) -> None:
+    """The table-session issue: "Whatever was pending when the power went ... is exactly as
+    pending after the restart". A tracker rebuilt from ``to_json`` at any point of a move
+    (JSON text in between, as the store keeps it) judges every later event the same."""
+    import json
+
+    rules = Ruleset.preset(rules_name)
+    moves = list(legal_moves(position, card, rules))
+    assume(moves)
+    events = by_hand(position, rng.choice(moves), random.Random(rng.random()), bounces=1)
+    cut = min(cut, len(events))
+    tracker = Tracker(position, rules)
+    for event in events[:cut]:
+        tracker.feed(event)
+    again = Tracker.from_json(json.loads(json.dumps(tracker.to_json())), rules)
+    for event in events[cut:]:
+        first, second = tracker.feed(event), again.feed(event)
+        assert (first.status, first.move, first.candidates, first.guidance) == (
+            second.status, second.move, second.candidates, second.guidance)  # fmt: skip
+    end = events[-1].ms + tracker.settle_ms
+    assert tracker.poll(end).status == again.poll(end).status
