@@ -34,8 +34,9 @@ def sse_latency(clients: int = 16, changes: int = 40, seed: int = 1) -> dict[str
         try:
             return _measure(service, port, clients, changes, random.Random(seed))
         finally:
+            service.stop()  # the event streams end first, then the server closes under no one
+            time.sleep(0.2)
             server.close()
-            service.stop()
 
 
 def _measure(service: Any, port: int, clients: int, changes: int, rng: random.Random) -> dict[str, Any]:

@@ -67,6 +67,7 @@ class Table:
         self._indexer = _Indexer(self._stop, self._lock)
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
+        self._state: dict[str, Any] | None = None
         self._durable_at = 0.0
         self._unsubscribe: Callable[[], None] = lambda: None
         self.latencies: deque[float] = deque(maxlen=2000)  # sensor change -> LED frame written, seconds
@@ -116,6 +117,7 @@ class Table:
             self.controls.close()
         with self._lock:
             self.session.save_turn(durable=True)
+            self._changed.notify_all()  # event streams end now, not at their next heartbeat
         self.store.close()
 
     @property
@@ -184,7 +186,9 @@ class Table:
                 return
             self._publish()
             self.latencies.append(time.monotonic() - change.at)
-            self.session.save_turn(durable=False)
+            session, pending = self.session, self.session.turn_to_save(durable=False)
+        if pending is not None:  # kept across a kill -9 (made durable by the ticker)
+            session.write_turn(pending, durable=False)
         if self._simulated():
             simulator.save(self.data_dir, self.sensors.snapshot())
 
@@ -192,8 +196,10 @@ class Table:
         """The Done button: confirm the move the board shows (never a discard)."""
         self._not_while_checking()
         with self._lock:
-            self.session.done(self._now_ms())
-            self._publish()
+            try:
+                self.session.done(self._now_ms())
+            finally:
+                self._publish()  # a refusal or a store failure has its notice too
             return self.state()
 
     def cant_move(self) -> dict[str, Any]:
@@ -222,8 +228,7 @@ class Table:
                 if kind == "done":
                     self.press_done()
                 else:
-                    getattr(sensors, kind)(hole)
-            self.session.save_turn(durable=True)  # the answer acknowledges the events
+                    getattr(sensors, kind)(hole)  # each change is stored as it is seen (_on_change)
             return self.state()
 
     def _button(self, action: Callable[[], object]) -> None:
@@ -259,8 +264,10 @@ class Table:
     def _command(self, action: Callable[[Session], None], beep: str | None = None) -> dict[str, Any]:
         self._not_while_checking()
         with self._lock:
-            action(self.session)
-            self._publish()
+            try:
+                action(self.session)
+            finally:
+                self._publish()
             if beep:
                 self._beep(beep)
             return self.state()
@@ -344,12 +351,17 @@ class Table:
                             any(hole.startswith("C") for hole in self.layout.pixel_of))  # fmt: skip
 
     def state(self) -> dict[str, Any]:
+        """The page's view; every event stream asks for it at each change, so it is made once
+        per version (callers only read it)."""
         with self._lock:
+            if self._state is not None and self._state["version"] == self._version:
+                return self._state
             data = {"version": self._version, **view.session_state(self.session), "wiring": self._wiring.status,
                     "simulate": self._simulated()}  # fmt: skip
             if isinstance(self.strip, MemoryStrip):
                 colours = self.strip.hex()
                 data["leds"] = {hole: colours[pixel] for hole, pixel in self.layout.pixel_of.items()}
+            self._state = data
             return data
 
     def seats(self) -> list[dict[str, Any]]:
