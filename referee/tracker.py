@@ -405,7 +405,7 @@ class Tracker:
     def restore(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game went back (undo) or a penalty moved a peg: the board must be made to show
         ``position``, colour by colour, before anything else counts."""
-        colours = self._colours(self._turn, self._best_world(self._turn, self._worlds, self.expected))
+        colours = self._colours(self._turn, self._best_world(self._turn, self._worlds, self.expected)).snapshot()
         self._retired += [self._turn, self._prev]
         self._begin(position, allowed or Candidates())
         self._prev = None
@@ -512,34 +512,38 @@ class Tracker:
 
     # -- colours ---------------------------------------------------------------------
 
-    def _colours(self, turn: _Turn, world: World | None) -> Colours:
+    def _colours(self, turn: _Turn, world: World | None) -> _BoardColours:
         """Which colour stands in each occupied hole, in ``world`` (None: colours unknown
-        where pegs moved)."""
-        colours: Colours = {}
-        overrides = world[0] if world is not None else {}
-        for hole in self.physical.holes(self.occupied):
-            if hole in overrides:
-                colours[hole] = overrides[hole]
-            elif world is None and not self._turn_start >> (8 * hole) & 1:
-                colours[hole] = None
-            else:
-                colours[hole] = self._base_colour(turn, hole)
-        return colours
+        where pegs moved), read hole by hole as asked."""
+        return _BoardColours(self, turn, world)
 
     def _best_world(self, turn: _Turn, worlds: _Worlds, target: Position | None = None) -> World | None:
         """The world with the fewest holes off ``target`` (default: the turn's position)."""
         if worlds.worlds is None:
             return None
         goal = target or turn.position
-        return min(worlds.worlds, key=lambda world: len(self._colour_fixes(self._colours(turn, world), goal)))
+        if len(worlds.worlds) == 1:
+            return worlds.worlds[0]
+        return min(worlds.worlds, key=lambda world: len(self._colour_fixes(self._colours(turn, world), goal,
+                                                                           self._touched(turn, world))))  # fmt: skip
 
-    def _colour_fixes(self, colours: Colours, target: Position) -> tuple[Fix, ...]:
-        """What to take off and put where, colour by colour, for the board to show ``target``.
-        A start peg may stand in any start hole of its seat."""
+    def _touched(self, turn: _Turn, world: World) -> list[int] | None:
+        """The board holes that can be off the turn's position: re-coloured ones and those
+        whose occupancy changed (None while restoring: any hole may be)."""
+        if self._restoring is not None:
+            return None
+        changed = (self.occupied & self._board_only) ^ turn.mask
+        return sorted({*self.physical.holes(changed), *(h for h in world[0] if h < turn.position.board.board_holes)})
+
+    def _colour_fixes(self, colours: _BoardColours | Colours, target: Position,
+                      holes: Sequence[int] | None = None) -> tuple[Fix, ...]:  # fmt: skip
+        """What to take off and put where, colour by colour, for the board to show ``target``
+        (looking only at ``holes`` of the track and homes, when given). A start peg may stand
+        in any start hole of its seat."""
         physical, board = self.physical, target.board
         removes: list[Fix] = []
         places: list[Fix] = []
-        for hole in range(board.board_holes):
+        for hole in range(board.board_holes) if holes is None else holes:
             want = target.colour_at(hole)
             if hole not in colours:
                 if want is not None:
@@ -636,9 +640,9 @@ class Tracker:
         on_the_way = self._on_the_way(turn, index, board, starts)
         if committed is not None:
             on_the_way = [c for c in on_the_way if _extends(c.move, committed)]
-        if on_the_way:  # the way back, by occupancy: cheap, and nobody needs colours mid-move
-            back = self._fixes(board, starts, turn.mask, turn.starts)
-            return Report("moving", guidance=self._guide(on_the_way, board, starts), back=back)
+        if on_the_way:
+            return Report("moving", guidance=self._guide(on_the_way, board, starts),
+                          back=self._back(turn, worlds, board, starts))  # fmt: skip
         return self._illegal(turn, worlds, board, starts)
 
     def _one_or_many(self, exact: list[_Candidate]) -> Report:
@@ -722,7 +726,7 @@ class Tracker:
         world = self._best_world(turn, worlds)
         if world is None:
             return self._fixes(board, starts, turn.mask, turn.starts)
-        return self._colour_fixes(self._colours(turn, world), turn.position)
+        return self._colour_fixes(self._colours(turn, world), turn.position, self._touched(turn, world))
 
     def _illegal(self, turn: _Turn, worlds: _Worlds, board: int, starts: tuple[int, ...]) -> Report:
         index = turn.build()
@@ -752,6 +756,28 @@ class Tracker:
             removes += [Fix("remove", physical.name(h)) for h in full[: max(0, now - want)]]
             places += [Fix("place", physical.name(h)) for h in empty[: max(0, want - now)]]
         return tuple(removes + places)
+
+
+class _BoardColours:
+    """The colours on the board in one world, worked out only for the holes asked about."""
+
+    def __init__(self, tracker: Tracker, turn: _Turn, world: World | None) -> None:
+        self._tracker, self._turn = tracker, turn
+        self._known = world is not None
+        self._overrides = world[0] if world is not None else {}
+
+    def __contains__(self, hole: int) -> bool:
+        return bool(self._tracker.occupied >> (8 * hole) & 1)
+
+    def __getitem__(self, hole: int) -> int | None:
+        if hole in self._overrides:
+            return self._overrides[hole]
+        if not self._known and not self._tracker._turn_start >> (8 * hole) & 1:
+            return None  # a peg placed while colours could not be followed
+        return self._tracker._base_colour(self._turn, hole)
+
+    def snapshot(self) -> Colours:
+        return {hole: self[hole] for hole in self._tracker.physical.holes(self._tracker.occupied)}
 
 
 def _fix_guidance(fixes: tuple[Fix, ...]) -> dict[str, Role]:

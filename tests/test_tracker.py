@@ -193,7 +193,7 @@ def test_start_up_reconciles_a_stored_position_with_the_sensed_board() -> None:
     assert Tracker(start, BASIC, occupied=sensed).report().status == "synced"
     missing = Tracker(start, BASIC, occupied=sensed[1:])
     report = missing.report()  # maybe someone holds it, maybe it rolled away: either way, say so
-    assert report.status == "moving" and [str(f) for f in report.back] == ["put a peg in T0:8"]
+    assert report.status == "moving" and [str(f) for f in report.back] == ["put seat 0's peg in T0:8"]
     moved = Tracker(start, BASIC, occupied=[physical.index("T0:13"), *sensed[1:]]).report()
     assert moved.status == "move" and moved.move is not None  # moved while the box was off
 
