@@ -605,9 +605,7 @@ class Tracker:
             self._worlds = _Worlds()
             self._turn_start = self._last_seen = self.occupied
             return None
-        back = self._colour_fixes(self._colours(turn, self._best_world(turn, self._worlds)), turn.position)
-        if not back:  # occupancy is right but the colours cannot be told: occupancy only
-            back = self._fixes(*self._board_and_starts(), turn.mask, turn.starts)
+        back = self._back(turn, self._worlds, *self._board_and_starts())
         return Report("illegal", guidance=_fix_guidance(back), back=back)
 
     def _matches(self, turn: _Turn) -> bool:
@@ -722,11 +720,36 @@ class Tracker:
         return guidance
 
     def _back(self, turn: _Turn, worlds: _Worlds, board: int, starts: tuple[int, ...]) -> tuple[Fix, ...]:
-        """What to do to put the board back as the turn began, colours named where known."""
+        """What to do to put the board back as the turn began, colours named where known.
+        Where the lifts and places leave a peg's colour open (two pegs in hand, put down
+        in either order) and the likeliest reading is wrong, that peg comes off and each
+        colour is put where it belongs."""
         world = self._best_world(turn, worlds)
-        if world is None:
+        if world is None or worlds.worlds is None:
             return self._fixes(board, starts, turn.mask, turn.starts)
-        return self._colour_fixes(self._colours(turn, world), turn.position, self._touched(turn, world))
+        touched = self._touched(turn, world)
+        disputed = self._disputed(turn, worlds.worlds) if len(worlds.worlds) > 1 else []
+        best = _BoardColours(self, turn, world)
+        disputed = [hole for hole in disputed if best[hole] != self._wanted_colour(turn.position, hole)]
+        colours = _BoardColours(self, turn, world, absent=set(disputed))
+        holes = None if touched is None else sorted({*touched, *(h for h in disputed if h < self._turn_board_holes)})
+        fixes = self._colour_fixes(colours, turn.position, holes)
+        removes = [Fix("remove", self.physical.name(hole)) for hole in disputed]
+        return tuple(removes + [f for f in fixes if f.action == "remove"] + [f for f in fixes if f.action == "place"])
+
+    @property
+    def _turn_board_holes(self) -> int:
+        return self.physical.board.board_holes
+
+    def _wanted_colour(self, target: Position, hole: int) -> int | None:
+        seat = self.physical.seat_of_start(hole)
+        return seat if seat is not None else target.colour_at(hole)
+
+    def _disputed(self, turn: _Turn, worlds: list[World]) -> list[int]:
+        """Occupied holes whose colour the worlds disagree on."""
+        holes = {hole for overrides, _hand in worlds for hole in overrides if self.occupied >> (8 * hole) & 1}
+        views = [_BoardColours(self, turn, world) for world in worlds]
+        return sorted(hole for hole in holes if len({view[hole] for view in views}) > 1)
 
     def _illegal(self, turn: _Turn, worlds: _Worlds, board: int, starts: tuple[int, ...]) -> Report:
         index = turn.build()
@@ -761,13 +784,14 @@ class Tracker:
 class _BoardColours:
     """The colours on the board in one world, worked out only for the holes asked about."""
 
-    def __init__(self, tracker: Tracker, turn: _Turn, world: World | None) -> None:
+    def __init__(self, tracker: Tracker, turn: _Turn, world: World | None, absent: set[int] | None = None) -> None:
         self._tracker, self._turn = tracker, turn
         self._known = world is not None
         self._overrides = world[0] if world is not None else {}
+        self._absent = absent or set()  # holes to treat as emptied (their pegs come off first)
 
     def __contains__(self, hole: int) -> bool:
-        return bool(self._tracker.occupied >> (8 * hole) & 1)
+        return bool(self._tracker.occupied >> (8 * hole) & 1) and hole not in self._absent
 
     def __getitem__(self, hole: int) -> int | None:
         if hole in self._overrides:
@@ -777,7 +801,7 @@ class _BoardColours:
         return self._tracker._base_colour(self._turn, hole)
 
     def snapshot(self) -> Colours:
-        return {hole: self[hole] for hole in self._tracker.physical.holes(self._tracker.occupied)}
+        return {hole: self[hole] for hole in self._tracker.physical.holes(self._tracker.occupied) if hole in self}
 
 
 def _fix_guidance(fixes: tuple[Fix, ...]) -> dict[str, Role]:
@@ -802,6 +826,7 @@ def _either(current: Report, amended: Report) -> Report:
         return amended
     if current.status == "moving" or amended.status != "moving":
         return current
+    amended.back = current.back  # going back means back to this turn's start, not the last one's
     return amended
 
 
