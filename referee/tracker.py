@@ -524,8 +524,15 @@ class Tracker:
         goal = target or turn.position
         if len(worlds.worlds) == 1:
             return worlds.worlds[0]
-        return min(worlds.worlds, key=lambda world: len(self._colour_fixes(self._colours(turn, world), goal,
-                                                                           self._touched(turn, world))))  # fmt: skip
+
+        def unlikely(world: World) -> tuple[int, int]:
+            """People put pegs into their own start areas: a reading with a peg in another
+            seat's start hole is the less likely one; then the one nearer the goal."""
+            strays = sum(1 for hole, colour in world[0].items()
+                         if colour is not None and self.physical.seat_of_start(hole) not in (None, colour))  # fmt: skip
+            return strays, len(self._colour_fixes(self._colours(turn, world), goal, self._touched(turn, world)))
+
+        return min(worlds.worlds, key=unlikely)
 
     def _touched(self, turn: _Turn, world: World) -> list[int] | None:
         """The board holes that can be off the turn's position: re-coloured ones and those
