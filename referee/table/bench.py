@@ -142,25 +142,25 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     commits: list[float] = []
     with tempfile.TemporaryDirectory() as data:
-        service = Table.build(Config.simulated(data))
-        service.start()
+        running = Table.build(Config.simulated(data))
+        running.start()
         try:
             for _ in range(moves):
-                position = service.session.game.position
-                choices = [m for card in rng.sample(CARDS, len(CARDS)) for m in legal_moves(position, card, service.session.game.rules)]
+                position = running.session.game.position
+                choices = [m for card in rng.sample(CARDS, len(CARDS)) for m in legal_moves(position, card, running.session.game.rules)]
                 if not choices:
-                    service.discard(position.turn, None)  # "can't move"
+                    running.discard(position.turn, None)  # "can't move"
                     continue
                 physical = PhysicalBoard(position.board)
-                filled = [physical.index(hole) for hole in service.state()["occupied"]]
+                filled = [physical.index(hole) for hole in running.state()["occupied"]]
                 events = by_hand(position, rng.choice(choices), rng, occupied=filled)
-                service.sim_events([f"{e.kind} {physical.name(e.holes[0])}" for e in events])
+                running.sim_events([f"{e.kind} {physical.name(e.holes[0])}" for e in events])
                 start = time.perf_counter()
-                service.press_done()
+                running.press_done()
                 commits.append(time.perf_counter() - start)
-            latencies = list(service.latencies)
+            latencies = list(running.latencies)
         finally:
-            service.stop()
+            running.stop()
         rows = [_timings("daemon: sensor change to LED frame written (simulated board)", latencies, "events"),
                 _timings("daemon: done to move stored (fsync) and LEDs written", commits, "commits")]  # fmt: skip
         rows += _daemon_process(data)
@@ -179,28 +179,28 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
     rng, commits = random.Random(seed), list[float]()
     worst = CASES[-1]
     with tempfile.TemporaryDirectory() as data:
-        service = Table.build(Config.simulated(data, players=8, rules=worst.rules))
-        service.start()
+        running = Table.build(Config.simulated(data, players=8, rules=worst.rules))
+        running.start()
         try:
-            service.new_game(8, Ruleset.preset(worst.rules), pegs=worst.position["pegs"])
+            running.new_game(8, Ruleset.preset(worst.rules), pegs=worst.position["pegs"])
             while len(commits) < moves:
-                position = service.session.game.position
-                singles = [m for card in CARDS for m in legal_moves(position, card, service.session.game.rules)
+                position = running.session.game.position
+                singles = [m for card in CARDS for m in legal_moves(position, card, running.session.game.rules)
                            if len(m.steps) == 1 and not m.steps[0].swap]  # fmt: skip
                 physical = PhysicalBoard(position.board)
-                filled = [physical.index(hole) for hole in service.state()["occupied"]]
+                filled = [physical.index(hole) for hole in running.state()["occupied"]]
                 events = [f"{e.kind} {physical.name(e.holes[0])}" for e in by_hand(position, rng.choice(singles), rng,
                                                                                     occupied=filled)]  # fmt: skip
                 time.sleep(0.2)  # a hand reaching for the pegs
-                if service.sim_events(events)["status"] != "move":  # colours a sensor cannot tell: undo, try another
+                if running.sim_events(events)["status"] != "move":  # colours a sensor cannot tell: undo, try another
                     undo = {"lift": "place", "place": "lift"}
-                    service.sim_events([f"{undo[e.split()[0]]} {e.split()[1]}" for e in reversed(events)])
+                    running.sim_events([f"{undo[e.split()[0]]} {e.split()[1]}" for e in reversed(events)])
                     continue
                 start = time.perf_counter()
-                service.press_done()
+                running.press_done()
                 commits.append(time.perf_counter() - start)
         finally:
-            service.stop()
+            running.stop()
     return _timings("daemon: done to stored and LEDs, worst case (8 players, NC, real cards)", commits, "commits")
 
 

@@ -24,22 +24,22 @@ def sse_latency(clients: int = 16, changes: int = 40, seed: int = 1) -> dict[str
     from web import create_app
 
     with tempfile.TemporaryDirectory() as data:
-        service = Table.build(Config.simulated(data))
-        service.start()
+        running = Table.build(Config.simulated(data))
+        running.start()
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        server = waitress.create_server(create_app(service), host="127.0.0.1", port=port, threads=clients + 8)
+        server = waitress.create_server(create_app(running), host="127.0.0.1", port=port, threads=clients + 8)
         threading.Thread(target=server.run, daemon=True).start()
         try:
-            return _measure(service, port, clients, changes, random.Random(seed))
+            return _measure(running, port, clients, changes, random.Random(seed))
         finally:
-            service.stop()  # the event streams end first, then the server closes under no one
+            running.stop()  # the event streams end first, then the server closes under no one
             time.sleep(0.2)
             server.close()
 
 
-def _measure(service: Any, port: int, clients: int, changes: int, rng: random.Random) -> dict[str, Any]:
+def _measure(running: Any, port: int, clients: int, changes: int, rng: random.Random) -> dict[str, Any]:
     arrivals: dict[int, list[float]] = {}  # state version -> arrival times
     lock = threading.Lock()
     ready = threading.Barrier(clients + 1)
@@ -70,13 +70,13 @@ def _measure(service: Any, port: int, clients: int, changes: int, rng: random.Ra
     sent: dict[int, float] = {}
     hole = "S0:1"
     for _ in range(changes):
-        kind = "lift" if hole in service.state()["occupied"] else "place"
+        kind = "lift" if hole in running.state()["occupied"] else "place"
         start = time.perf_counter()
-        state = service.sim_events([f"{kind} {hole}"])
+        state = running.sim_events([f"{kind} {hole}"])
         sent[state["version"]] = start
         time.sleep(rng.uniform(0.01, 0.03))
     final[0] = max(sent)
-    service.sim_events(["lift S0:1" if "S0:1" in service.state()["occupied"] else "place S0:1"])
+    running.sim_events(["lift S0:1" if "S0:1" in running.state()["occupied"] else "place S0:1"])
     for thread in threads:
         thread.join(timeout=30)
     delays = sorted(max(arrivals.get(v, [float("inf")])) - t for v, t in sent.items() if len(arrivals.get(v, [])) == clients)
@@ -96,14 +96,14 @@ def page_weight() -> dict[str, Any]:
     from web import create_app
 
     with tempfile.TemporaryDirectory() as data:
-        service = Table.build(Config.simulated(data, players=8))
-        service.start()
+        running = Table.build(Config.simulated(data, players=8))
+        running.start()
         try:
-            client = create_app(service).test_client()
+            client = create_app(running).test_client()
             page = client.get("/").data
             total = len(page)
             for url in set(re.findall(rb'(?:src|href)="(/static/[^"]+)"', page)):
                 total += len(client.get(url.decode()).data)
         finally:
-            service.stop()
+            running.stop()
     return {"name": "web: page weight, 8-sided board (HTML + CSS + JS)", "runs": 1, "bytes": total}

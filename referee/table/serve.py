@@ -10,6 +10,7 @@ import time
 from dataclasses import replace
 from types import FrameType
 
+from referee.game import GameError
 from referee.table import logs
 from referee.table.config import Config, ConfigError
 from referee.table.store import StoreError
@@ -42,18 +43,18 @@ def serve(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         config = config_from(args)
-        service = Table.build(config)
-    except (ConfigError, StoreError) as error:
+        table = Table.build(config)
+        table.start()
+    except (ConfigError, StoreError, GameError) as error:
         print(f"pegs serve: {error}", file=sys.stderr)
         return 2
-    service.start()
-    app = create_app(service)
+    app = create_app(table)
     print(f"pegs: the table PIN is {app.config['TABLE_PIN']} (setup and undo on the page ask for it)",
           file=sys.stderr, flush=True)  # fmt: skip
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         log.info("stopping", extra={"signal": signum})
-        service.stop()
+        table.stop()
         sys.exit(0)
 
     signal.signal(signal.SIGTERM, stop)
@@ -66,5 +67,5 @@ def serve(args: argparse.Namespace) -> int:
         print(f"pegs serve: cannot listen on {config.host}:{config.web_port}: {error.strerror}", file=sys.stderr)
         return 2
     finally:
-        service.stop()
+        table.stop()
     return 0
