@@ -26,30 +26,24 @@ apart results that plain occupancy cannot.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from referee.board import PEGS_PER_SEAT, Board
-from referee.cards import CARDS
-from referee.movegen import free_come_outs, legal_moves, parse_move
+from referee.movegen import parse_move
 from referee.moves import Move
-from referee.physical import ANY_PEG, PhysicalBoard, SensorEvent
+from referee.physical import PhysicalBoard, SensorEvent
 from referee.position import Position
 from referee.rulesets import Ruleset
+from referee.turns import Candidates, IndexedResult, Schedule, Turn, TurnIndex, extends
+from referee.worlds import World, Worlds
+
+__all__ = ["Candidates", "EventsError", "Fix", "Report", "Schedule", "Tracker", "parse_events"]
 
 Status = Literal["synced", "moving", "move", "ambiguous", "illegal"]
 Role = Literal["selected", "destination", "bump", "wrong", "put-back"]
 SETTLE_MS = 700
-MAX_WORLDS = 256
-
-Schedule = Callable[[Callable[[], None]], Callable[[], None]]
-"""Takes a job to run ahead of need (e.g. on a worker thread) and returns a ``wait`` that,
-when the result is needed, returns once the job has run (running it then if nobody has
-started it). The tracker never starts threads itself."""
-
 Colours = dict[int, int | None]  # physical hole -> seat of the peg there (None: colour unknown)
-World = tuple[dict[int, int | None], tuple[int, ...]]  # colour overrides by hole (None = emptied), colours in hand
 
 
 @dataclass(frozen=True)
@@ -100,183 +94,6 @@ class Report:
         return data
 
 
-@dataclass(frozen=True)
-class Candidates:
-    """Which moves the tracker may accept in a turn, as data (so a turn can be stored and
-    rebuilt): every card's (``cards`` None) or those cards' moves, plus the counting turn's
-    free come-outs when ``free``."""
-
-    cards: tuple[str, ...] | None = None
-    free: bool = False
-
-    def moves(self, position: Position, rules: Ruleset) -> Iterator[Move]:
-        cards = self.cards if self.cards is not None else CARDS
-        for card in cards:
-            yield from legal_moves(position, card, rules)
-        if self.free:
-            for card in cards:
-                yield from free_come_outs(position, card, rules)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"cards": list(self.cards) if self.cards is not None else None, "free": self.free}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Candidates:
-        cards = data.get("cards")
-        return cls(tuple(cards) if cards is not None else None, bool(data.get("free")))
-
-
-@dataclass(slots=True)
-class _Candidate:
-    move: Move
-    occupancy: bytes  # the result's
-    mask: int  # board pegs after the move (byte mask)
-    starts: tuple[int, ...]
-    changed: int  # board holes whose colour the move changes
-    bumped: int  # board holes where bumped pegs land (in-spots)
-
-
-@dataclass
-class _Index:
-    candidates: list[_Candidate] = field(default_factory=list)
-    by_signature: dict[tuple[int, tuple[int, ...]], list[_Candidate]] = field(default_factory=dict)
-    by_changed: dict[int, list[_Candidate]] = field(default_factory=dict)
-    by_start: dict[tuple[int, int], list[_Candidate]] = field(default_factory=dict)  # (side, +1/-1) -> results
-
-
-class _Turn:
-    """The seat to play's legal results, indexed for matching sensor states.
-
-    The worst case takes a tenth of a second here, more on a Pi Zero, so the owner may
-    ``schedule`` the indexing as soon as the turn begins (on a worker thread); whatever
-    needs the index before then waits for that job, or runs it. The index is published in
-    one assignment, so a build on another thread never shows half an index.
-    """
-
-    def __init__(self, physical: PhysicalBoard, position: Position, rules: Ruleset, allowed: Candidates,
-                 schedule: Schedule | None = None) -> None:  # fmt: skip
-        self.position = position
-        self.rules = rules
-        self.allowed = allowed
-        self.physical = physical
-        self.mask = physical.board_mask(position.occupancy)
-        self.starts = _start_counts(position.board, position.occupancy)
-        self._index: _Index | None = None
-        self._wait = schedule(self._fill) if schedule is not None else None
-
-    def _fill(self) -> None:
-        if self._index is None:
-            self._index = self._make_index()
-
-    def build(self) -> _Index:
-        if self._index is None and self._wait is not None:
-            self._wait()
-        if self._index is None:
-            self._fill()
-        self._wait = None  # the job refers back to this turn: no cycle left for the garbage collector
-        assert self._index is not None
-        return self._index
-
-    def _make_index(self) -> _Index:
-        index = _Index()
-        base, size = self.position.key, self.position.board.board_holes
-        seen: set[int] = set()
-        for move in self.allowed.moves(self.position, self.rules):
-            key = move.key
-            if key in seen:
-                continue
-            seen.add(key)
-            occupancy = key.to_bytes(size, "little")
-            difference = base ^ key
-            changed = int.from_bytes(difference.to_bytes(size, "little").translate(ANY_PEG), "little")
-            starts, bumped = list(self.starts), 0
-            for step in move.steps:
-                if step.source >= size:
-                    starts[step.source - size] -= 1
-                for bump in step.bumps:
-                    if bump.target >= size:
-                        starts[bump.seat] += 1
-                    else:
-                        bumped |= 1 << (8 * bump.target)
-            candidate = _Candidate(move, occupancy, int.from_bytes(occupancy.translate(ANY_PEG), "little"),
-                                   tuple(starts), changed, bumped)  # fmt: skip
-            index.candidates.append(candidate)
-            index.by_signature.setdefault((candidate.mask, candidate.starts), []).append(candidate)
-            while difference:  # index by each hole whose colour the move changes
-                hole = ((difference & -difference).bit_length() - 1) // 8
-                difference &= ~(0xFF << (8 * hole))
-                index.by_changed.setdefault(hole, []).append(candidate)
-            for side, (before, after) in enumerate(zip(self.starts, starts)):
-                if before != after:
-                    index.by_start.setdefault((side, 1 if after > before else -1), []).append(candidate)
-        return index
-
-    def to_json(self) -> dict[str, Any]:
-        return {"position": self.position.to_json(), **self.allowed.to_json()}
-
-
-def _start_counts(board: Board, occupancy: bytes) -> tuple[int, ...]:
-    """Pegs in start per side (0 for sides nobody plays)."""
-    return tuple(PEGS_PER_SEAT - occupancy.count(side + 1) if side in board.seats else 0 for side in range(board.sides))
-
-
-def _extends(move: Move, committed: Move) -> bool:
-    """``move`` is ``committed`` with more added: the rest of a split (every step of the
-    committed move is one of its steps), never another move instead of it."""
-    steps = {(step.source, step.target) for step in move.steps}
-    return move.key != committed.key and all((step.source, step.target) in steps for step in committed.steps)
-
-
-class _Worlds:
-    """Every assignment of colours to moved pegs that the lifts and places allow."""
-
-    def __init__(self, worlds: list[World] | None = None) -> None:
-        self.worlds: list[World] | None = [({}, ())] if worlds is None else worlds
-
-    def untouched(self) -> bool:
-        """No peg lifted or placed since the turn began."""
-        return self.worlds == [({}, ())]
-
-    def lift(self, hole: int, base_colour: int | None) -> None:
-        if self.worlds is None:
-            return
-        lifted = []
-        for overrides, hand in self.worlds:
-            colour = overrides.get(hole, base_colour)
-            if colour is None:
-                continue
-            lifted.append(({**overrides, hole: None}, tuple(sorted((*hand, colour)))))
-        self._keep(lifted)
-
-    def place(self, hole: int) -> None:
-        if self.worlds is None:
-            return
-        placed = []
-        for overrides, hand in self.worlds:
-            for index, colour in enumerate(hand):
-                if index and hand[index - 1] == colour:
-                    continue
-                placed.append(({**overrides, hole: colour}, hand[:index] + hand[index + 1 :]))
-        self._keep(placed)
-
-    def _keep(self, worlds: list[World]) -> None:
-        unique = {(tuple(sorted(o.items(), key=lambda item: item[0])), h): (o, h) for o, h in worlds}
-        self.worlds = list(unique.values()) if len(unique) <= MAX_WORLDS else None
-        if self.worlds == []:  # the events contradict every assignment: stop guessing colours
-            self.worlds = None
-
-    def to_json(self) -> list[Any] | None:
-        if self.worlds is None:
-            return None
-        return [[sorted([hole, colour] for hole, colour in o.items()), list(h)] for o, h in self.worlds]
-
-    @classmethod
-    def from_json(cls, data: list[Any] | None) -> _Worlds:
-        worlds = cls()
-        worlds.worlds = None if data is None else [({int(h): c for h, c in o}, tuple(hand)) for o, hand in data]
-        return worlds
-
-
 class Tracker:
     """Follows one physical board through the turns of a game.
 
@@ -287,8 +104,8 @@ class Tracker:
     the next seat's move is committed.
     """
 
-    _turn: _Turn
-    _worlds: _Worlds
+    _turn: Turn
+    _worlds: Worlds
     _turn_start: int
     _last_seen: int
     _changed_ms: int
@@ -317,7 +134,7 @@ class Tracker:
         self.schedule = schedule
         self.occupied = self.physical.fill(position) if board is None else self.physical.mask(board)
         self._board_only = self.physical.mask(range(position.board.board_holes))
-        self._prev: tuple[_Turn, Move, _Worlds] | None = None  # the turn before, its committed move, its colours
+        self._prev: tuple[Turn, Move, Worlds] | None = None  # the turn before, its committed move, its colours
         self._retired: list[object] = []
         self._restoring: Colours | None = None
         self._begin(position, allowed or Candidates((card,) if card else None))
@@ -356,11 +173,11 @@ class Tracker:
         """Narrow (or widen) this turn's candidates, e.g. to a card just declared, keeping
         what the sensors have seen so far."""
         self._retired.append(self._turn)
-        self._turn = _Turn(self.physical, self._turn.position, self.rules, allowed, self.schedule)
+        self._turn = Turn(self.physical, self._turn.position, self.rules, allowed, self.schedule)
 
     def forget_colours(self) -> None:
         """Someone at the table says nothing moved: stop guessing swaps from the history."""
-        self._worlds = _Worlds()
+        self._worlds = Worlds()
 
     def retract(self) -> None:
         """The owner could not accept the committed move (its store failed): offer it again."""
@@ -456,15 +273,15 @@ class Tracker:
                           board=data["turn_start"], schedule=schedule)  # fmt: skip
             tracker.occupied = tracker.physical.mask(data["occupied"])
             tracker._last_seen = tracker.occupied
-            tracker._worlds = _Worlds.from_json(data["worlds"])
+            tracker._worlds = Worlds.from_json(data["worlds"])
             if data["committed"]:
                 tracker._committed_move = parse_move(position, data["committed"], rules)
                 tracker._committed = tracker._committed_move.result.occupancy
             if data["prev"]:
                 before = Position.from_json(data["prev"]["turn"]["position"])
-                prev_turn = _Turn(tracker.physical, before, rules, Candidates.from_json(data["prev"]["turn"]), schedule)
+                prev_turn = Turn(tracker.physical, before, rules, Candidates.from_json(data["prev"]["turn"]), schedule)
                 move = parse_move(before, data["prev"]["move"], rules)
-                tracker._prev = (prev_turn, move, _Worlds.from_json(data["prev"]["worlds"]))
+                tracker._prev = (prev_turn, move, Worlds.from_json(data["prev"]["worlds"]))
             if data["restoring"] is not None:
                 tracker._restoring = {int(h): c for h, c in data["restoring"]}
         except (KeyError, TypeError, IndexError) as error:
@@ -474,8 +291,8 @@ class Tracker:
     # -- the physical board ---------------------------------------------------------
 
     def _begin(self, position: Position, allowed: Candidates) -> None:
-        self._turn = _Turn(self.physical, position, self.rules, allowed, self.schedule)
-        self._worlds = _Worlds()
+        self._turn = Turn(self.physical, position, self.rules, allowed, self.schedule)
+        self._worlds = Worlds()
         self._turn_start = self.occupied
         self._last_seen = self.occupied
         self._changed_ms = 0
@@ -483,7 +300,7 @@ class Tracker:
         self._committed_move = None
         self._restoring = None
 
-    def _base_colour(self, turn: _Turn, hole: int) -> int | None:
+    def _base_colour(self, turn: Turn, hole: int) -> int | None:
         """The colour in ``hole`` when ``turn`` began (while restoring: as the board stood)."""
         if self._restoring is not None and turn is self._turn:
             return self._restoring.get(hole)
@@ -512,12 +329,12 @@ class Tracker:
 
     # -- colours ---------------------------------------------------------------------
 
-    def _colours(self, turn: _Turn, world: World | None) -> _BoardColours:
+    def _colours(self, turn: Turn, world: World | None) -> _BoardColours:
         """Which colour stands in each occupied hole, in ``world`` (None: colours unknown
         where pegs moved), read hole by hole as asked."""
         return _BoardColours(self, turn, world)
 
-    def _best_world(self, turn: _Turn, worlds: _Worlds, target: Position | None = None) -> World | None:
+    def _best_world(self, turn: Turn, worlds: Worlds, target: Position | None = None) -> World | None:
         """The world with the fewest holes off ``target`` (default: the turn's position)."""
         if worlds.worlds is None:
             return None
@@ -534,7 +351,7 @@ class Tracker:
 
         return min(worlds.worlds, key=unlikely)
 
-    def _touched(self, turn: _Turn, world: World) -> list[int] | None:
+    def _touched(self, turn: Turn, world: World) -> list[int] | None:
         """The board holes that can be off the turn's position: re-coloured ones and those
         whose occupancy changed (None while restoring: any hole may be)."""
         if self._restoring is not None:
@@ -573,7 +390,7 @@ class Tracker:
             places += [Fix("place", physical.name(h), seat) for h in free[: max(0, want - len(right))]]
         return tuple(removes + places)
 
-    def _colours_agree(self, turn: _Turn, worlds: _Worlds, target: Position) -> bool:
+    def _colours_agree(self, turn: Turn, worlds: Worlds, target: Position) -> bool:
         if worlds.worlds is None:
             return True
         return any(not self._colour_fixes(self._colours(turn, world), target) for world in worlds.worlds)
@@ -609,20 +426,20 @@ class Tracker:
         turn = self._turn
         if self._colours_agree(turn, self._worlds, turn.position) and self._matches(turn):
             self._restoring = None  # the board is right again: a new start for this turn
-            self._worlds = _Worlds()
+            self._worlds = Worlds()
             self._turn_start = self._last_seen = self.occupied
             return None
         back = self._back(turn, self._worlds, *self._board_and_starts())
         return Report("illegal", guidance=_fix_guidance(back), back=back)
 
-    def _matches(self, turn: _Turn) -> bool:
+    def _matches(self, turn: Turn) -> bool:
         board, starts = self._board_and_starts()
         return board == turn.mask and starts == turn.starts
 
     def _board_and_starts(self) -> tuple[int, tuple[int, ...]]:
         return self.occupied & self._board_only, self.physical.start_counts(self.occupied)
 
-    def _evaluate(self, turn: _Turn, worlds: _Worlds, committed: Move | None) -> Report:
+    def _evaluate(self, turn: Turn, worlds: Worlds, committed: Move | None) -> Report:
         board, starts = self._board_and_starts()
         in_hand = 5 * len(turn.position.board.seats) - self.occupied.bit_count()
         unchanged = board == turn.mask and starts == turn.starts
@@ -631,7 +448,7 @@ class Tracker:
         index = turn.build()
         if in_hand == 0:
             exact = [c for c in index.by_signature.get((board, starts), ())
-                     if self._explains(turn, worlds, c) and (committed is None or _extends(c.move, committed))]  # fmt: skip
+                     if self._explains(turn, worlds, c) and (committed is None or extends(c.move, committed))]  # fmt: skip
             if unchanged and committed is None:
                 nothing_moved = self._explains_nothing_moved(turn, worlds)
                 if exact and nothing_moved:  # pegs lifted and put back, or swapped?
@@ -644,18 +461,18 @@ class Tracker:
                 return self._one_or_many(exact)
         on_the_way = self._on_the_way(turn, index, board, starts)
         if committed is not None:
-            on_the_way = [c for c in on_the_way if _extends(c.move, committed)]
+            on_the_way = [c for c in on_the_way if extends(c.move, committed)]
         if on_the_way:
             return Report("moving", guidance=self._guide(on_the_way, board, starts),
                           back=self._back(turn, worlds, board, starts))  # fmt: skip
         return self._illegal(turn, worlds, board, starts)
 
-    def _one_or_many(self, exact: list[_Candidate]) -> Report:
+    def _one_or_many(self, exact: list[IndexedResult]) -> Report:
         if len(exact) == 1:
             return Report("move", move=exact[0].move, candidates=(exact[0].move,))
         return Report("ambiguous", candidates=tuple(c.move for c in exact))
 
-    def _explains(self, turn: _Turn, worlds: _Worlds, candidate: _Candidate) -> bool:
+    def _explains(self, turn: Turn, worlds: Worlds, candidate: IndexedResult) -> bool:
         """Some world of colours agrees with the candidate on every occupied hole."""
         if worlds.worlds is None:
             return True
@@ -668,7 +485,7 @@ class Tracker:
                 return True
         return False
 
-    def _explains_nothing_moved(self, turn: _Turn, worlds: _Worlds) -> bool:
+    def _explains_nothing_moved(self, turn: Turn, worlds: Worlds) -> bool:
         if worlds.worlds is None:
             return True
         return any(all(colour is None or colour == self._base_colour(turn, hole) for hole, colour in o.items())
@@ -682,7 +499,7 @@ class Tracker:
             return colour == seat
         return occupancy[hole] == colour + 1
 
-    def _on_the_way(self, turn: _Turn, index: _Index, board: int, starts: tuple[int, ...]) -> list[_Candidate]:
+    def _on_the_way(self, turn: Turn, index: TurnIndex, board: int, starts: tuple[int, ...]) -> list[IndexedResult]:
         """Results this board could still become: every new peg is where the result has one,
         every emptied hole is one the move changes, start counts between before and after."""
         new, emptied = board & ~turn.mask, turn.mask & ~board
@@ -699,14 +516,14 @@ class Tracker:
         return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)
                 and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))]  # fmt: skip
 
-    def _start_pool(self, turn: _Turn, index: _Index, starts: tuple[int, ...]) -> list[_Candidate]:
+    def _start_pool(self, turn: Turn, index: TurnIndex, starts: tuple[int, ...]) -> list[IndexedResult]:
         """Results that take pegs out of (or send pegs to) a start area whose count changed."""
         for side, (now, before) in enumerate(zip(starts, turn.starts)):
             if now != before:
                 return index.by_start.get((side, 1 if now > before else -1), [])
         return []
 
-    def _guide(self, candidates: list[_Candidate], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
+    def _guide(self, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
         physical = self.physical
         guidance: dict[str, Role] = {}
         needed = bumps = 0
@@ -726,7 +543,7 @@ class Tracker:
                         guidance[physical.name(hole)] = "bump"
         return guidance
 
-    def _back(self, turn: _Turn, worlds: _Worlds, board: int, starts: tuple[int, ...]) -> tuple[Fix, ...]:
+    def _back(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> tuple[Fix, ...]:
         """What to do to put the board back as the turn began, colours named where known.
         Where the lifts and places leave a peg's colour open (two pegs in hand, put down
         in either order) and the likeliest reading is wrong, that peg comes off and each
@@ -752,13 +569,13 @@ class Tracker:
         seat = self.physical.seat_of_start(hole)
         return seat if seat is not None else target.colour_at(hole)
 
-    def _disputed(self, turn: _Turn, worlds: list[World]) -> list[int]:
+    def _disputed(self, turn: Turn, worlds: list[World]) -> list[int]:
         """Occupied holes whose colour the worlds disagree on."""
         holes = {hole for overrides, _hand in worlds for hole in overrides if self.occupied >> (8 * hole) & 1}
         views = [_BoardColours(self, turn, world) for world in worlds]
         return sorted(hole for hole in holes if len({view[hole] for view in views}) > 1)
 
-    def _illegal(self, turn: _Turn, worlds: _Worlds, board: int, starts: tuple[int, ...]) -> Report:
+    def _illegal(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> Report:
         index = turn.build()
         back = self._back(turn, worlds, board, starts)
         forward: tuple[Fix, ...] = ()
@@ -791,7 +608,7 @@ class Tracker:
 class _BoardColours:
     """The colours on the board in one world, worked out only for the holes asked about."""
 
-    def __init__(self, tracker: Tracker, turn: _Turn, world: World | None, absent: set[int] | None = None) -> None:
+    def __init__(self, tracker: Tracker, turn: Turn, world: World | None, absent: set[int] | None = None) -> None:
         self._tracker, self._turn = tracker, turn
         self._known = world is not None
         self._overrides = world[0] if world is not None else {}
