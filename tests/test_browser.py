@@ -116,10 +116,11 @@ def test_a_family_presses_done_after_every_move_and_declares_a_bluff(browser: ob
     counts only once its card is declared on the page (000 Bluffing Joker)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     page.goto(f"http://127.0.0.1:{daemon.port}/")
+    turn = page.locator("#turn")
+    playwright.expect(turn).to_have_text("Red to play")  # the page's script is running
     page.fill("#pin", PIN)
     page.press("#pin", "Enter")
-    playwright.expect(page.locator("#cant-move")).to_be_visible()
-    turn = page.locator("#turn")
+    playwright.expect(page.locator("#cant-move")).to_be_enabled()  # unlocked with the table PIN
     click_holes(page, "S0:1", "T0:8")
     playwright.expect(turn).to_have_text("Blue to play", timeout=5000)  # settled and committed
     page.click("#done")  # the habit: Done after the move anyway
