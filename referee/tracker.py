@@ -136,6 +136,7 @@ class Tracker:
         self._board_only = self.physical.mask(range(position.board.board_holes))
         self._prev: tuple[Turn, Move, Worlds] | None = None  # the turn before, its committed move, its colours
         self._retired: list[object] = []
+        self._asked: dict[int, int] = {}  # hole -> the colour the last fixes asked to put there
         self._restoring: Colours | None = None
         self._begin(position, allowed or Candidates((card,) if card else None))
         if occupied is not None:  # start-up: what the sensors see now, against what was stored
@@ -176,7 +177,11 @@ class Tracker:
         self._turn = Turn(self.physical, self._turn.position, self.rules, allowed, self.schedule)
 
     def forget_colours(self) -> None:
-        """Someone at the table says nothing moved: stop guessing swaps from the history."""
+        """Someone at the table says every peg is where it belongs (nothing moved, or the
+        board is put back): stop guessing colours from the history."""
+        if self._restoring is not None:
+            self._restoring = None
+            self._turn_start = self._last_seen = self.occupied
         self._worlds = Worlds()
 
     def retract(self) -> None:
@@ -323,9 +328,10 @@ class Tracker:
         if self.occupied & bit:
             return
         self.occupied |= bit
-        self._worlds.place(hole)
+        seat = self.physical.seat_of_start(hole)
+        self._worlds.place(hole, seat if seat is not None else self._asked.get(hole))
         if self._prev is not None:
-            self._prev[2].place(hole)
+            self._prev[2].place(hole, seat)
 
     # -- colours ---------------------------------------------------------------------
 
@@ -342,14 +348,10 @@ class Tracker:
         if len(worlds.worlds) == 1:
             return worlds.worlds[0]
 
-        def unlikely(world: World) -> tuple[int, int]:
-            """People put pegs into their own start areas: a reading with a peg in another
-            seat's start hole is the less likely one; then the one nearer the goal."""
-            strays = sum(1 for hole, colour in world[0].items()
-                         if colour is not None and self.physical.seat_of_start(hole) not in (None, colour))  # fmt: skip
-            return strays, len(self._colour_fixes(self._colours(turn, world), goal, self._touched(turn, world)))
+        def distance(world: World) -> int:
+            return len(self._colour_fixes(self._colours(turn, world), goal, self._touched(turn, world)))
 
-        return min(worlds.worlds, key=unlikely)
+        return min(self._plausible(worlds.worlds), key=distance)
 
     def _touched(self, turn: Turn, world: World) -> list[int] | None:
         """The board holes that can be off the turn's position: re-coloured ones and those
@@ -390,14 +392,45 @@ class Tracker:
             places += [Fix("place", physical.name(h), seat) for h in free[: max(0, want - len(right))]]
         return tuple(removes + places)
 
-    def _colours_agree(self, turn: Turn, worlds: Worlds, target: Position) -> bool:
+    def _colours_agree(self, turn: Turn, worlds: Worlds, target: Position) -> Literal["everywhere", "somewhere", "nowhere"]:
+        """Whether the board's colours are ``target``'s in every likely reading, in some, or none."""
         if worlds.worlds is None:
-            return True
-        return any(not self._colour_fixes(self._colours(turn, world), target) for world in worlds.worlds)
+            return "everywhere"
+        agree = [not self._colour_fixes(self._colours(turn, world), target) for world in self._plausible(worlds.worlds)]
+        return "everywhere" if all(agree) else "somewhere" if any(agree) else "nowhere"
+
+    def _plausible(self, worlds: list[World]) -> list[World]:
+        """The likeliest readings: those with the fewest surprises (``Worlds.likely``)."""
+        if len(worlds) == 1:
+            return worlds
+        fewest = min(world[2] for world in worlds)
+        return [world for world in worlds if world[2] == fewest]
+
+    def _open_colours(self, turn: Turn, worlds: list[World]) -> set[int]:
+        """Colours whose whereabouts the likely readings disagree on (on the board or in hand)."""
+        if len(worlds) < 2:
+            return set()
+        views = [_BoardColours(self, turn, world) for world in worlds]
+        found: set[int] = set()
+        for hole in {hole for world in worlds for hole in world[0] if hole in views[0]}:
+            colours = {view[hole] for view in views}
+            if len(colours) > 1:
+                found |= {colour for colour in colours if colour is not None}
+        hands = [world[1] for world in worlds]
+        found |= {colour for hand in hands for colour in hand if len({h.count(colour) for h in hands}) > 1}
+        return found
 
     # -- judging ---------------------------------------------------------------------
 
     def _judge(self, commit: bool) -> Report:
+        report = self._judge_board(commit)
+        # While the board is being put right, a peg placed where the lights asked for a colour
+        # is most likely that colour.
+        self._asked = {self.physical.index(fix.hole): fix.seat for fix in report.back
+                       if report.status == "illegal" and fix.action == "place" and fix.seat is not None}  # fmt: skip
+        return report
+
+    def _judge_board(self, commit: bool) -> Report:
         if self._restoring is not None:
             report = self._judge_restore()
             if report is not None:
@@ -424,11 +457,15 @@ class Tracker:
     def _judge_restore(self) -> Report | None:
         """While the board is being put back: the fixes, or None once it shows the position."""
         turn = self._turn
-        if self._colours_agree(turn, self._worlds, turn.position) and self._matches(turn):
-            self._restoring = None  # the board is right again: a new start for this turn
-            self._worlds = Worlds()
-            self._turn_start = self._last_seen = self.occupied
-            return None
+        if self._matches(turn):
+            agree = self._colours_agree(turn, self._worlds, turn.position)
+            if agree == "everywhere":
+                self._restoring = None  # the board is right again: a new start for this turn
+                self._worlds = Worlds()
+                self._turn_start = self._last_seen = self.occupied
+                return None
+            if agree == "somewhere":
+                return Report("ambiguous")  # pegs of two colours were in hand at once: the table checks
         back = self._back(turn, self._worlds, *self._board_and_starts())
         return Report("illegal", guidance=_fix_guidance(back), back=back)
 
@@ -454,8 +491,10 @@ class Tracker:
                 if exact and nothing_moved:  # pegs lifted and put back, or swapped?
                     return Report("ambiguous", candidates=tuple(c.move for c in exact))
                 if not exact:
-                    if nothing_moved:
+                    if nothing_moved and self._colours_agree(turn, worlds, turn.position) == "everywhere":
                         return Report("synced")
+                    if nothing_moved:  # two colours were in hand at once: back as they were, or swapped?
+                        return Report("ambiguous")
                     return self._illegal(turn, worlds, board, starts)  # the same holes, other colours
             if exact:
                 return self._one_or_many(exact)
@@ -478,7 +517,7 @@ class Tracker:
             return True
         occupancy = candidate.occupancy
         moved = self.physical.holes(candidate.changed & self.occupied)
-        for overrides, _hand in worlds.worlds:
+        for overrides, _hand, _surprises in worlds.worlds:
             if any(hole not in overrides for hole in moved):
                 continue
             if all(self._agrees(hole, colour, occupancy) for hole, colour in overrides.items()):
@@ -489,7 +528,7 @@ class Tracker:
         if worlds.worlds is None:
             return True
         return any(all(colour is None or colour == self._base_colour(turn, hole) for hole, colour in o.items())
-                   for o, _ in worlds.worlds)  # fmt: skip
+                   for o, _hand, _surprises in worlds.worlds)  # fmt: skip
 
     def _agrees(self, hole: int, colour: int | None, occupancy: bytes) -> bool:
         if colour is None:
@@ -552,12 +591,17 @@ class Tracker:
         if world is None or worlds.worlds is None:
             return self._fixes(board, starts, turn.mask, turn.starts)
         touched = self._touched(turn, world)
-        disputed = self._disputed(turn, worlds.worlds) if len(worlds.worlds) > 1 else []
+        disputed = self._disputed(turn, self._plausible(worlds.worlds)) if len(worlds.worlds) > 1 else []
         best = _BoardColours(self, turn, world)
         disputed = [hole for hole in disputed if best[hole] != self._wanted_colour(turn.position, hole)]
         colours = _BoardColours(self, turn, world, absent=set(disputed))
         holes = None if touched is None else sorted({*touched, *(h for h in disputed if h < self._turn_board_holes)})
         fixes = self._colour_fixes(colours, turn.position, holes)
+        unsure = self._open_colours(turn, self._plausible(worlds.worlds))
+        if unsure:  # never say whose peg stands in a hole when the lifts left it open; where a
+            # colour must go is never in doubt
+            fixes = tuple(Fix(f.action, f.hole, None if f.action == "remove" and f.seat in unsure else f.seat)
+                          for f in fixes)  # fmt: skip
         removes = [Fix("remove", self.physical.name(hole)) for hole in disputed]
         return tuple(removes + [f for f in fixes if f.action == "remove"] + [f for f in fixes if f.action == "place"])
 
@@ -571,7 +615,7 @@ class Tracker:
 
     def _disputed(self, turn: Turn, worlds: list[World]) -> list[int]:
         """Occupied holes whose colour the worlds disagree on."""
-        holes = {hole for overrides, _hand in worlds for hole in overrides if self.occupied >> (8 * hole) & 1}
+        holes = {hole for world in worlds for hole in world[0] if self.occupied >> (8 * hole) & 1}
         views = [_BoardColours(self, turn, world) for world in worlds]
         return sorted(hole for hole in holes if len({view[hole] for view in views}) > 1)
 
@@ -633,20 +677,21 @@ def _fix_guidance(fixes: tuple[Fix, ...]) -> dict[str, Role]:
 
 
 def _either(current: Report, amended: Report) -> Report:
-    """This seat's reading of the board or the last seat's unfinished move: a finished move
-    of either beats a move on its way; when both finish a move, the table is asked."""
+    """This seat's reading of the board or the last seat's unfinished move. When both finish
+    a move, or the last seat's move is finished while this seat's is on its way, the table
+    is asked; a finished move of one beats nothing of the other."""
     amended.amend = True
-    if amended.status == "move" and current.status == "move":
-        assert current.move is not None and amended.move is not None
-        return Report("ambiguous", candidates=(current.move, amended.move), amendments=(amended.move,))
-    if amended.status == "ambiguous" and current.status in ("move", "ambiguous"):
+    finished = ("move", "ambiguous")
+    if amended.status in finished and current.status in finished:
         return Report("ambiguous", candidates=(*current.candidates, *amended.candidates),
                       amendments=amended.candidates)  # fmt: skip
-    if current.status in ("move", "ambiguous"):
+    if current.status in finished:
         return current
-    if amended.status in ("move", "ambiguous"):
-        if amended.status == "ambiguous":
-            amended.amendments = amended.candidates
+    if amended.status in finished:
+        if current.status == "moving":  # the next seat may be half-way through its own move
+            return Report("ambiguous", candidates=amended.candidates, amendments=amended.candidates,
+                          guidance=current.guidance)  # fmt: skip
+        amended.amendments = amended.candidates if amended.status == "ambiguous" else ()
         return amended
     if current.status == "moving" or amended.status != "moving":
         return current

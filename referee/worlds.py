@@ -1,6 +1,10 @@
 """Which colour is where: every assignment of colours to moved pegs that the lifts and
 places allow. The sensors see occupancy only; a lift puts the hole's colour "in hand",
 a place takes any colour from the hand, so the order of events tells colours apart.
+
+Some readings are less likely than others: a peg put into another seat's start area, or
+a peg of another colour than the one the lights asked for while the board is being put
+right. Each reading counts such surprises; the likely readings are those with fewest.
 """
 
 from __future__ import annotations
@@ -8,43 +12,58 @@ from __future__ import annotations
 from typing import Any
 
 MAX_WORLDS = 256
-World = tuple[dict[int, int | None], tuple[int, ...]]  # colour overrides by hole (None = emptied), colours in hand
+World = tuple[dict[int, int | None], tuple[int, ...], int]
+"""Colour overrides by hole (None = emptied), the colours in hand, and the surprises so far."""
 
 
 class Worlds:
     """Every assignment of colours to moved pegs that the lifts and places allow."""
 
     def __init__(self, worlds: list[World] | None = None) -> None:
-        self.worlds: list[World] | None = [({}, ())] if worlds is None else worlds
+        self.worlds: list[World] | None = [({}, (), 0)] if worlds is None else worlds
 
     def untouched(self) -> bool:
         """No peg lifted or placed since the turn began."""
-        return self.worlds == [({}, ())]
+        return self.worlds == [({}, (), 0)]
 
     def lift(self, hole: int, base_colour: int | None) -> None:
         if self.worlds is None:
             return
         lifted = []
-        for overrides, hand in self.worlds:
+        for overrides, hand, surprises in self.worlds:
             colour = overrides.get(hole, base_colour)
             if colour is None:
                 continue
-            lifted.append(({**overrides, hole: None}, tuple(sorted((*hand, colour)))))
+            lifted.append(({**overrides, hole: None}, tuple(sorted((*hand, colour))), surprises))
         self._keep(lifted)
 
-    def place(self, hole: int) -> None:
+    def place(self, hole: int, likely: int | None = None) -> None:
+        """A peg placed in ``hole``; ``likely``: the colour expected there, if any (a start
+        hole's seat, or the colour the lights asked for)."""
         if self.worlds is None:
             return
         placed = []
-        for overrides, hand in self.worlds:
+        for overrides, hand, surprises in self.worlds:
             for index, colour in enumerate(hand):
                 if index and hand[index - 1] == colour:
                     continue
-                placed.append(({**overrides, hole: colour}, hand[:index] + hand[index + 1 :]))
+                surprise = int(likely is not None and colour != likely)
+                placed.append(({**overrides, hole: colour}, hand[:index] + hand[index + 1 :], surprises + surprise))
         self._keep(placed)
 
+    def likely(self) -> list[World] | None:
+        """The readings with the fewest surprises."""
+        if not self.worlds:
+            return self.worlds
+        fewest = min(world[2] for world in self.worlds)
+        return [world for world in self.worlds if world[2] == fewest]
+
     def _keep(self, worlds: list[World]) -> None:
-        unique = {(tuple(sorted(o.items(), key=lambda item: item[0])), h): (o, h) for o, h in worlds}
+        unique: dict[object, World] = {}
+        for world in worlds:  # the same reading reached two ways: keep its likelier way
+            key = (tuple(sorted(world[0].items(), key=lambda item: item[0])), world[1])
+            if key not in unique or world[2] < unique[key][2]:
+                unique[key] = world
         self.worlds = list(unique.values()) if len(unique) <= MAX_WORLDS else None
         if self.worlds == []:  # the events contradict every assignment: stop guessing colours
             self.worlds = None
@@ -52,10 +71,12 @@ class Worlds:
     def to_json(self) -> list[Any] | None:
         if self.worlds is None:
             return None
-        return [[sorted([hole, colour] for hole, colour in o.items()), list(h)] for o, h in self.worlds]
+        return [[sorted([hole, colour] for hole, colour in o.items()), list(h), n] for o, h, n in self.worlds]
 
     @classmethod
     def from_json(cls, data: list[Any] | None) -> Worlds:
         worlds = cls()
-        worlds.worlds = None if data is None else [({int(h): c for h, c in o}, tuple(hand)) for o, hand in data]
+        worlds.worlds = None if data is None else [
+            ({int(h): c for h, c in world[0]}, tuple(world[1]), int(world[2]) if len(world) > 2 else 0)
+            for world in data]  # fmt: skip
         return worlds

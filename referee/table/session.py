@@ -150,7 +150,8 @@ class Session:
         before = len(self.game.history)
         report = self._react(self.tracker.feed(SensorEvent(ms, "done")))
         accepted = len(self.game.history) != before
-        confirmed = self.tracker.confirm()
+        # Done confirms a move just made; it never answers a question the table was asked.
+        confirmed = self.tracker.confirm() if accepted or report.status == "synced" else False
         if accepted or report.status == "synced" and confirmed:
             self._turn_dirty = True
             self.notice = f"{self._whose(self.game.history[-1][0])} move stands." if self.game.history else None
@@ -271,7 +272,7 @@ class Session:
                 self.game.undo()  # back to before that turn's draw: draw again, then the amended move
                 self._auto_draw()
             free = self._is_free(move)
-            card = None if self.game.mode == "table" else move.card
+            card = move.card if self.game.mode == "digital" or free else None  # a free come-out names its card
             declared = (self.declared or move.card) if self.game.rules.bluffing else None
             self.game.play(card, move, free=free, declared=declared)
 
