@@ -137,6 +137,8 @@ class Tracker:
         self._prev: tuple[Turn, Move, Worlds] | None = None  # the turn before, its committed move, its colours
         self._retired: list[object] = []
         self._asked: dict[int, int] = {}  # hole -> the colour the last fixes asked to put there
+        self._following = True  # the places so far went where the lights asked
+        self._trusted: set[int] = set()  # holes filled where the lights asked, while followed
         self._restoring: Colours | None = None
         self._begin(position, allowed or Candidates((card,) if card else None))
         if occupied is not None:  # start-up: what the sensors see now, against what was stored
@@ -265,6 +267,9 @@ class Tracker:
             "committed": self._committed_move.text if self._committed_move else None,
             "prev": prev,
             "restoring": sorted([h, c] for h, c in self._restoring.items()) if self._restoring is not None else None,
+            "asked": sorted([hole, seat] for hole, seat in self._asked.items()),
+            "following": self._following,
+            "trusted": sorted(self._trusted),
         }
 
     @classmethod
@@ -289,6 +294,9 @@ class Tracker:
                 tracker._prev = (prev_turn, move, Worlds.from_json(data["prev"]["worlds"]))
             if data["restoring"] is not None:
                 tracker._restoring = {int(h): c for h, c in data["restoring"]}
+            tracker._asked = {int(hole): int(seat) for hole, seat in data.get("asked", ())}
+            tracker._following = bool(data.get("following", True))
+            tracker._trusted = {int(hole) for hole in data.get("trusted", ())}
         except (KeyError, TypeError, IndexError) as error:
             raise ValueError(f"not a stored tracker state: {error!r}") from None
         return tracker
@@ -304,6 +312,7 @@ class Tracker:
         self._committed = None
         self._committed_move = None
         self._restoring = None
+        self._asked, self._following, self._trusted = {}, True, set()
 
     def _base_colour(self, turn: Turn, hole: int) -> int | None:
         """The colour in ``hole`` when ``turn`` began (while restoring: as the board stood)."""
@@ -320,6 +329,8 @@ class Tracker:
             return  # a lift from an empty hole: a glitch, ignore it
         self.occupied &= ~bit
         self._worlds.lift(hole, self._base_colour(self._turn, hole))
+        self._trusted.discard(hole)
+        self._following = self._following or self._certain()
         if self._prev is not None:
             self._prev[2].lift(hole, self._base_colour(self._prev[0], hole))
 
@@ -329,11 +340,21 @@ class Tracker:
             return
         self.occupied |= bit
         seat = self.physical.seat_of_start(hole)
-        self._worlds.place(hole, seat if seat is not None else self._asked.get(hole))
+        if self._asked and hole not in self._asked:
+            self._following = False  # not what the lights asked: stop reading places as asked
+            self._trusted.clear()
+        elif self._following and hole in self._asked:
+            self._trusted.add(hole)
+        self._worlds.place(hole, seat, self._asked.get(hole))
+        self._following = self._following or self._certain()
         if self._prev is not None:
             self._prev[2].place(hole, seat)
 
     # -- colours ---------------------------------------------------------------------
+
+    def _certain(self) -> bool:
+        """Every colour's whereabouts known (one reading left)."""
+        return self._worlds.worlds is not None and len(self._worlds.worlds) == 1
 
     def _colours(self, turn: Turn, world: World | None) -> _BoardColours:
         """Which colour stands in each occupied hole, in ``world`` (None: colours unknown
@@ -403,31 +424,14 @@ class Tracker:
         """The likeliest readings: those with the fewest surprises (``Worlds.likely``)."""
         if len(worlds) == 1:
             return worlds
-        fewest = min(world[2] for world in worlds)
-        return [world for world in worlds if world[2] == fewest]
-
-    def _open_colours(self, turn: Turn, worlds: list[World]) -> set[int]:
-        """Colours whose whereabouts the likely readings disagree on (on the board or in hand)."""
-        if len(worlds) < 2:
-            return set()
-        views = [_BoardColours(self, turn, world) for world in worlds]
-        found: set[int] = set()
-        for hole in {hole for world in worlds for hole in world[0] if hole in views[0]}:
-            colours = {view[hole] for view in views}
-            if len(colours) > 1:
-                found |= {colour for colour in colours if colour is not None}
-        hands = [world[1] for world in worlds]
-        found |= {colour for hand in hands for colour in hand if len({h.count(colour) for h in hands}) > 1}
-        return found
-
-    # -- judging ---------------------------------------------------------------------
+        return Worlds(worlds).likely(self._following) or worlds
 
     def _judge(self, commit: bool) -> Report:
         report = self._judge_board(commit)
         # While the board is being put right, a peg placed where the lights asked for a colour
-        # is most likely that colour.
+        # is most likely that colour (as long as the places follow the lights at all).
         self._asked = {self.physical.index(fix.hole): fix.seat for fix in report.back
-                       if report.status == "illegal" and fix.action == "place" and fix.seat is not None}  # fmt: skip
+                       if report.status in ("illegal", "moving") and fix.action == "place" and fix.seat is not None}  # fmt: skip
         return report
 
     def _judge_board(self, commit: bool) -> Report:
@@ -436,7 +440,7 @@ class Tracker:
             if report is not None:
                 return report
         report = self._evaluate(self._turn, self._worlds, committed=None)
-        if self._prev is not None and report.status != "synced":
+        if self._prev is not None and not (report.status == "synced" and self._worlds.untouched()):
             amended = self._evaluate(self._prev[0], self._prev[2], committed=self._prev[1])
             report = _either(report, amended)
         if report.status == "move" and commit:
@@ -517,7 +521,7 @@ class Tracker:
             return True
         occupancy = candidate.occupancy
         moved = self.physical.holes(candidate.changed & self.occupied)
-        for overrides, _hand, _surprises in worlds.worlds:
+        for overrides, *_rest in worlds.worlds:
             if any(hole not in overrides for hole in moved):
                 continue
             if all(self._agrees(hole, colour, occupancy) for hole, colour in overrides.items()):
@@ -528,7 +532,7 @@ class Tracker:
         if worlds.worlds is None:
             return True
         return any(all(colour is None or colour == self._base_colour(turn, hole) for hole, colour in o.items())
-                   for o, _hand, _surprises in worlds.worlds)  # fmt: skip
+                   for o, *_rest in worlds.worlds)  # fmt: skip
 
     def _agrees(self, hole: int, colour: int | None, occupancy: bytes) -> bool:
         if colour is None:
@@ -583,25 +587,24 @@ class Tracker:
         return guidance
 
     def _back(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> tuple[Fix, ...]:
-        """What to do to put the board back as the turn began, colours named where known.
-        Where the lifts and places leave a peg's colour open (two pegs in hand, put down
-        in either order) and the likeliest reading is wrong, that peg comes off and each
-        colour is put where it belongs."""
+        """What to do to put the board back as the turn began. Where a colour must go is
+        always named; whose peg stands in a hole only when every reading agrees. A peg whose
+        colour the lifts left open (two pegs in hand, put down in either order) comes off
+        first if any reading has it wrong, unless it was put where the lights asked while
+        they were being followed."""
         world = self._best_world(turn, worlds)
         if world is None or worlds.worlds is None:
             return self._fixes(board, starts, turn.mask, turn.starts)
-        touched = self._touched(turn, world)
-        disputed = self._disputed(turn, self._plausible(worlds.worlds)) if len(worlds.worlds) > 1 else []
-        best = _BoardColours(self, turn, world)
-        disputed = [hole for hole in disputed if best[hole] != self._wanted_colour(turn.position, hole)]
+        open_holes = self._disputed(turn, worlds.worlds) if len(worlds.worlds) > 1 else []
+        readings = [_BoardColours(self, turn, reading) for reading in worlds.worlds]
+        disputed = [hole for hole in open_holes if hole not in self._trusted
+                    and any(view[hole] != self._wanted_colour(turn.position, hole) for view in readings)]  # fmt: skip
         colours = _BoardColours(self, turn, world, absent=set(disputed))
+        touched = self._touched(turn, world)
         holes = None if touched is None else sorted({*touched, *(h for h in disputed if h < self._turn_board_holes)})
-        fixes = self._colour_fixes(colours, turn.position, holes)
-        unsure = self._open_colours(turn, self._plausible(worlds.worlds))
-        if unsure:  # never say whose peg stands in a hole when the lifts left it open; where a
-            # colour must go is never in doubt
-            fixes = tuple(Fix(f.action, f.hole, None if f.action == "remove" and f.seat in unsure else f.seat)
-                          for f in fixes)  # fmt: skip
+        unsure = {self.physical.name(hole) for hole in open_holes}
+        fixes = [Fix(f.action, f.hole, None if f.action == "remove" and f.hole in unsure else f.seat)
+                 for f in self._colour_fixes(colours, turn.position, holes)]  # fmt: skip
         removes = [Fix("remove", self.physical.name(hole)) for hole in disputed]
         return tuple(removes + [f for f in fixes if f.action == "remove"] + [f for f in fixes if f.action == "place"])
 
@@ -688,12 +691,12 @@ def _either(current: Report, amended: Report) -> Report:
     if current.status in finished:
         return current
     if amended.status in finished:
-        if current.status == "moving":  # the next seat may be half-way through its own move
+        if current.status in ("moving", "synced"):  # the next seat's move on its way, or pegs put back
             return Report("ambiguous", candidates=amended.candidates, amendments=amended.candidates,
                           guidance=current.guidance)  # fmt: skip
         amended.amendments = amended.candidates if amended.status == "ambiguous" else ()
         return amended
-    if current.status == "moving" or amended.status != "moving":
+    if current.status in ("moving", "synced") or amended.status != "moving":
         return current
     amended.back = current.back  # going back means back to this turn's start, not the last one's
     return amended

@@ -12,57 +12,61 @@ from __future__ import annotations
 from typing import Any
 
 MAX_WORLDS = 256
-World = tuple[dict[int, int | None], tuple[int, ...], int]
-"""Colour overrides by hole (None = emptied), the colours in hand, and the surprises so far."""
+World = tuple[dict[int, int | None], tuple[int, ...], int, int]
+"""Colour overrides by hole (None = emptied), the colours in hand, and the surprises so far:
+pegs put into another seat's start area, and pegs of another colour than the lights asked for."""
 
 
 class Worlds:
     """Every assignment of colours to moved pegs that the lifts and places allow."""
 
     def __init__(self, worlds: list[World] | None = None) -> None:
-        self.worlds: list[World] | None = [({}, (), 0)] if worlds is None else worlds
+        self.worlds: list[World] | None = [({}, (), 0, 0)] if worlds is None else worlds
 
     def untouched(self) -> bool:
         """No peg lifted or placed since the turn began."""
-        return self.worlds == [({}, (), 0)]
+        return self.worlds == [({}, (), 0, 0)]
 
     def lift(self, hole: int, base_colour: int | None) -> None:
         if self.worlds is None:
             return
         lifted = []
-        for overrides, hand, surprises in self.worlds:
+        for overrides, hand, strays, unasked in self.worlds:
             colour = overrides.get(hole, base_colour)
             if colour is None:
                 continue
-            lifted.append(({**overrides, hole: None}, tuple(sorted((*hand, colour))), surprises))
+            lifted.append(({**overrides, hole: None}, tuple(sorted((*hand, colour))), strays, unasked))
         self._keep(lifted)
 
-    def place(self, hole: int, likely: int | None = None) -> None:
-        """A peg placed in ``hole``; ``likely``: the colour expected there, if any (a start
-        hole's seat, or the colour the lights asked for)."""
+    def place(self, hole: int, owner: int | None = None, asked: int | None = None) -> None:
+        """A peg placed in ``hole``: a start hole of ``owner``'s, or where the lights asked
+        for ``asked``'s colour."""
         if self.worlds is None:
             return
         placed = []
-        for overrides, hand, surprises in self.worlds:
+        for overrides, hand, strays, unasked in self.worlds:
             for index, colour in enumerate(hand):
                 if index and hand[index - 1] == colour:
                     continue
-                surprise = int(likely is not None and colour != likely)
-                placed.append(({**overrides, hole: colour}, hand[:index] + hand[index + 1 :], surprises + surprise))
+                placed.append(({**overrides, hole: colour}, hand[:index] + hand[index + 1 :],
+                               strays + int(owner is not None and colour != owner),
+                               unasked + int(asked is not None and colour != asked)))  # fmt: skip
         self._keep(placed)
 
-    def likely(self) -> list[World] | None:
-        """The readings with the fewest surprises."""
+    def likely(self, trust_lights: bool) -> list[World] | None:
+        """The readings with the fewest surprises (counting the lights' only if people have
+        been following them)."""
         if not self.worlds:
             return self.worlds
-        fewest = min(world[2] for world in self.worlds)
-        return [world for world in self.worlds if world[2] == fewest]
+        score = [world[2] + (world[3] if trust_lights else 0) for world in self.worlds]
+        fewest = min(score)
+        return [world for world, value in zip(self.worlds, score) if value == fewest]
 
     def _keep(self, worlds: list[World]) -> None:
         unique: dict[object, World] = {}
         for world in worlds:  # the same reading reached two ways: keep its likelier way
             key = (tuple(sorted(world[0].items(), key=lambda item: item[0])), world[1])
-            if key not in unique or world[2] < unique[key][2]:
+            if key not in unique or world[2:] < unique[key][2:]:
                 unique[key] = world
         self.worlds = list(unique.values()) if len(unique) <= MAX_WORLDS else None
         if self.worlds == []:  # the events contradict every assignment: stop guessing colours
@@ -71,12 +75,15 @@ class Worlds:
     def to_json(self) -> list[Any] | None:
         if self.worlds is None:
             return None
-        return [[sorted([hole, colour] for hole, colour in o.items()), list(h), n] for o, h, n in self.worlds]
+        return [[sorted([hole, colour] for hole, colour in o.items()), list(h), n, m] for o, h, n, m in self.worlds]
 
     @classmethod
     def from_json(cls, data: list[Any] | None) -> Worlds:
         worlds = cls()
-        worlds.worlds = None if data is None else [
-            ({int(h): c for h, c in world[0]}, tuple(world[1]), int(world[2]) if len(world) > 2 else 0)
-            for world in data]  # fmt: skip
+        worlds.worlds = None if data is None else [_world(item) for item in data]
         return worlds
+
+
+def _world(item: list[Any]) -> World:
+    counts = [int(n) for n in item[2:4]] + [0, 0]
+    return {int(h): c for h, c in item[0]}, tuple(item[1]), counts[0], counts[1]
