@@ -148,6 +148,8 @@ function renderStatus() {
   else if (PHASE_WORDS[state.phase]) text = `${who}: ${PHASE_WORDS[state.phase]}`;
   else if (state.status === "moving") text = `${who} is moving…`;
   else if (state.status === "move") text = `${who}'s move: ${state.move} — settling`;
+  else if (state.status === "ambiguous" && !(state.candidates || []).length)
+    text = "Pegs of two colours were in hand at once: check every peg is in its own place";
   else if (state.status === "ambiguous") text = `${who}'s move could be one of these — which one?`;
   else if (state.status === "illegal") text = `Not a legal move: ${(state.back || []).join(", ") || "put the board back"}`;
   else text = `${who} to play`;
@@ -168,6 +170,9 @@ function renderStatus() {
     return button(whose + candidate.text, () => post("/api/resolve", { move: candidate.text }));
   }));
   if (list.length) candidates.append(button("Nothing moved — put the pegs back", () => post("/api/resolve", { move: null })));
+  else if (state.status === "ambiguous") {
+    candidates.append(button("Every peg is in its place", () => post("/api/resolve", { move: null })));
+  }
   candidates.append(...bluffControls());
   if (wiring && wiring.running && me.admin) candidates.append(button("Stop the wiring check", () => post("/api/wiring", { action: "stop" })));
   const result = $("#wiring");
