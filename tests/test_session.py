@@ -213,3 +213,17 @@ def test_a_rollback_that_fails_is_still_a_store_error(tmp_path: Path) -> None:
     store._db = Broken(store._db)  # type: ignore[assignment]
     with pytest.raises(StoreError, match="disk I/O error"):
         store.append(game_id, [{"event": "turn", "seat": 0}], 1)
+
+
+def test_two_knocked_pegs_put_back_are_checked_by_the_table(tmp_path: Path) -> None:
+    """DESIGN.md: "A wrong board is never silently accepted." Two pegs of different colours
+    knocked out together and put back: the sensors cannot tell whether they were swapped,
+    so the table is asked; "every peg is in its place" (resolve None) carries on."""
+    session = table(tmp_path, s0=["T0:8", S, S, S, S], s1=["T0:9", S, S, S, S])
+    act(session, "lift T0:8, lift T0:9, place T0:8, place T0:9, wait")
+    assert session.report.status == "ambiguous" and session.report.candidates == ()
+    assert session.game.history == []
+    session.resolve(None)
+    assert session.report.status == "synced"
+    act(session, "lift T0:8, place T0:13, done")
+    assert session.game.history == [(0, "5 T0:8-T0:13")]
