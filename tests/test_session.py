@@ -216,11 +216,15 @@ def test_a_rollback_that_fails_is_still_a_store_error(tmp_path: Path) -> None:
 
 
 def test_two_knocked_pegs_put_back_are_checked_by_the_table(tmp_path: Path) -> None:
-    """DESIGN.md: "A wrong board is never silently accepted." Two pegs of different colours
-    knocked out together and put back: the sensors cannot tell whether they were swapped,
-    so the table is asked; "every peg is in its place" (resolve None) carries on."""
+    """DESIGN.md: "Knocks and bounces change nothing. A wrong board is never silently
+    accepted." Two pegs of different colours knocked out together go back into the holes
+    they were lifted from (lit as such): read as put back. Juggled through a third hole,
+    the sensors cannot tell whether they were swapped: the table is asked, and "every peg
+    is in its place" (resolve None) carries on."""
     session = table(tmp_path, s0=["T0:8", S, S, S, S], s1=["T0:9", S, S, S, S])
     act(session, "lift T0:8, lift T0:9, place T0:8, place T0:9, wait")
+    assert session.report.status == "synced" and session.game.history == []
+    act(session, "lift T0:8, lift T0:9, place T0:10, place T0:9, lift T0:10, place T0:8, wait")
     assert session.report.status == "ambiguous" and session.report.candidates == ()
     assert session.game.history == []
     session.resolve(None)
