@@ -376,19 +376,16 @@ def movers_pegs(table: Table, seats: Iterable[int]) -> list[str]:
 
 def wrong_destination(table: Table, seats: Iterable[int], rng: random.Random) -> list[Act] | None:
     """A peg of the player's own side moved to a random empty track hole."""
-    sources = movers_pegs(table, seats)
-    empty = table.empty_track_holes()
-    if not sources or not empty:
-        return None
-    source = rng.choice(sources)
-    colour = table.pegs[source]
-    return [Act("lift", source, colour), Act("place", rng.choice(empty), colour)]
+    return _to_an_empty_track_hole(table, movers_pegs(table, seats), rng)
 
 
 def opponent_peg(table: Table, opponents: Iterable[int], rng: random.Random) -> list[Act] | None:
     """An opponent's peg on the track moved to a random empty track hole."""
     wanted = set(opponents)
-    sources = sorted(h for h, c in table.pegs.items() if c in wanted and h.startswith("T"))
+    return _to_an_empty_track_hole(table, sorted(h for h, c in table.pegs.items() if c in wanted and h.startswith("T")), rng)
+
+
+def _to_an_empty_track_hole(table: Table, sources: list[str], rng: random.Random) -> list[Act] | None:
     empty = table.empty_track_holes()
     if not sources or not empty:
         return None
