@@ -212,11 +212,6 @@ class Tracker:
         retired, self._retired = [item for item in self._retired if item is not None], []
         return retired
 
-    @property
-    def amendable(self) -> Move | None:
-        """The committed move that may still be extended, while the window is open."""
-        return self._prev[1] if self._prev is not None else None
-
     def next_turn(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game accepted the committed move: follow the next seat from ``position``.
         Until the window closes, the committed move may still be extended."""
@@ -225,6 +220,8 @@ class Tracker:
         self._retired.append(self._prev)
         self._begin(position, allowed or Candidates())
         self._prev = (turn, committed, worlds) if committed is not None else None
+        if committed is None:
+            self._retired.append(turn)
 
     def restore(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game went back (undo) or a penalty moved a peg: the board must be made to show
