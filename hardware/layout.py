@@ -9,7 +9,7 @@
 
 A layout file is TOML: board-wide settings, then one line per hole.
 
-    sides = 4              # 4, 6 or 8 (a two-player game uses a 4-sided board)
+    sides = 4              # 4, 6, 8 or 10 (a two-player game uses a 4-sided board)
     active_low = true      # a sensor pulls its line low when a peg is in (A3144 hall sensor)
     pixels = 112           # pixels in the chain; may exceed the holes (spare pixels stay dark)
 
@@ -48,7 +48,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-SIDES = (4, 6, 8)
+SIDES = (4, 6, 8, 10)
 SIDE_LENGTH = 18
 IN_SPOT = 3
 COME_OUT = 8
@@ -212,7 +212,7 @@ class Layout:
         if unknown:
             raise LayoutError(f"unknown key {unknown[0]!r}: a layout has {', '.join(_SETTINGS)}")
         if "sides" not in data:
-            raise LayoutError("missing key 'sides' (4, 6 or 8)")
+            raise LayoutError("missing key 'sides' (4, 6, 8 or 10)")
         holes = data.get("holes")
         if not isinstance(holes, Mapping) or not holes:
             raise LayoutError('missing [holes]: one line per hole, e.g. "T0:0" = { channel = 0, pixel = 0 }')
@@ -295,7 +295,7 @@ def layout_from_channels(
 
 def _check_sides(sides: Any) -> None:
     if not _is_int(sides) or sides not in SIDES:
-        raise LayoutError(f"sides must be 4, 6 or 8, not {sides!r}")
+        raise LayoutError(f"sides must be 4, 6, 8 or 10, not {sides!r}")
 
 
 def _is_int(value: Any) -> bool:

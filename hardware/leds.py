@@ -74,6 +74,8 @@ SEAT_COLOURS: tuple[RGB, ...] = (
     (0, 220, 255),  # seat 5 cyan
     (255, 70, 0),  # seat 6 orange
     (255, 255, 255),  # seat 7 white
+    (255, 0, 120),  # seat 8 pink
+    (140, 255, 0),  # seat 9 lime
 )
 
 

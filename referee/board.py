@@ -1,6 +1,6 @@
 """Board geometry: holes, seats, teams and the paths pegs travel.
 
-An n-sided board (n = 4, 6 or 8) has seats 0..n-1 clockwise. Seat ``s`` owns the
+An n-sided board (n = 4, 6, 8 or 10) has seats 0..n-1 clockwise. Seat ``s`` owns the
 main-track holes ``T<s>:0`` .. ``T<s>:17`` (global index ``18*s + k``), five start
 holes ``S<s>:1..5`` and five home holes ``H<s>:1..5`` (1 next to the in-spot).
 ``T<s>:3`` is the seat's in-spot and ``T<s>:8`` its come-out hole (000, "Players and
@@ -24,7 +24,7 @@ IN_SPOT = 3
 COME_OUT = 8
 PEGS_PER_SEAT = 5
 HOME_SIZE = 5
-SIDES = (4, 6, 8)
+SIDES = (4, 6, 8, 10)
 
 HomeMode = Literal["may", "must"]
 _HOLE_RE = re.compile(r"^(?:([TSH])(\d+):(\d+)|S(\d+)?)$")
@@ -47,7 +47,7 @@ class Board:
         """The board for a player count; two players sit at seats 0 and 2 of a 4-sided board.
 
         Teams default to two teams of alternating seats (000, "They sit alternately");
-        six or eight players may name 3 or 4 teams of 2 with partners opposite (003).
+        six, eight or ten players may name teams of 2 with partners opposite (003).
         """
         seats: tuple[int, ...]
         default: tuple[tuple[int, ...], ...]
@@ -57,7 +57,7 @@ class Board:
             sides, seats = players, tuple(range(players))
             default = (tuple(range(0, players, 2)), tuple(range(1, players, 2)))
         else:
-            raise BoardError(f"players must be 2, 4, 6 or 8, not {players!r}")
+            raise BoardError(f"players must be 2, 4, 6, 8 or 10, not {players!r}")
         if teams is None:
             return cls(sides, seats, default)
         return cls(sides, seats, _check_teams(teams, sides, seats, default))
@@ -238,14 +238,14 @@ def _backward(sides: int, hole: int, steps: int) -> Path:
 def _check_teams(
     teams: list[list[int]], sides: int, seats: tuple[int, ...], default: tuple[tuple[int, ...], ...]
 ) -> tuple[tuple[int, ...], ...]:
-    """Accept the default layout or, on 6 and 8 sides, partners sitting opposite."""
+    """Accept the default layout or, on 6, 8 and 10 sides, partners sitting opposite."""
     try:
         normal = tuple(sorted(tuple(sorted(int(s) for s in team)) for team in teams))
     except (TypeError, ValueError):
         raise BoardError(f"teams must be lists of seat numbers, not {teams!r}") from None
     opposite = tuple((s, s + sides // 2) for s in range(sides // 2))
     allowed = [tuple(sorted(default))]
-    if sides in (6, 8) and len(seats) == sides:
+    if sides in (6, 8, 10) and len(seats) == sides:
         allowed.append(opposite)
     if normal not in allowed:
         shown = " or ".join(str([list(t) for t in layout]) for layout in allowed)

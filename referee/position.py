@@ -66,7 +66,7 @@ class Position:
             raise PositionError(f"unknown position keys: {', '.join(sorted(unknown))}")
         players = data.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
-            raise PositionError("position needs 'players': 2, 4, 6 or 8")
+            raise PositionError("position needs 'players': 2, 4, 6, 8 or 10")
         teams = data.get("teams")
         if teams is not None and not isinstance(teams, list):
             raise PositionError("'teams' must be a list of lists of seats")

@@ -91,9 +91,10 @@ class Ruleset:
     home_entry: HomeEntry = "may"
     hand_size: int = 5
     draw: Draw = "before"
-    decks: tuple[tuple[int, int], ...] = ((2, 3), (4, 3), (6, 3), (8, 4))
+    decks: tuple[tuple[int, int], ...] = ((2, 3), (4, 3), (6, 3), (8, 4), (10, 5))
     jokers_per_deck: int = 2
     extra_jokers: int = 0
+    added_jokers: tuple[tuple[int, int], ...] = ((10, 4),)  # 002: ten players, "at least four more Jokers"
     counting: int | None = None
     bluffing: bool = False
 
@@ -111,7 +112,8 @@ class Ruleset:
         """Two players play without jokers (002: "Jokers removed")."""
         if players == 2:
             return 0
-        return self.decks_for(players) * self.jokers_per_deck + self.extra_jokers
+        added = dict(self.added_jokers).get(players, 0)
+        return self.decks_for(players) * self.jokers_per_deck + added + self.extra_jokers
 
     def with_card(self, card: str, **changes: Any) -> Ruleset:
         powers = dict(self.cards)
@@ -126,8 +128,8 @@ class Ruleset:
             value = getattr(self, f.name)
             if f.name == "cards":
                 data["cards"] = {card: _power_mapping(power) for card, power in value}
-            elif f.name == "decks":
-                data["decks"] = {str(players): count for players, count in value}
+            elif f.name in ("decks", "added_jokers"):
+                data[f.name] = {str(players): count for players, count in value}
             elif f.name == "counting":
                 data["counting"] = False if value is None else value
             else:
@@ -199,7 +201,7 @@ ARIZONA = replace(
     movers="team",
     joker_from="team-start-first",
     draw="after",
-    decks=((2, 4), (4, 4), (6, 4), (8, 4)),
+    decks=((2, 4), (4, 4), (6, 4), (8, 4), (10, 4)),
 )
 NORTH_CAROLINA = replace(
     BASIC,
@@ -335,15 +337,16 @@ def _check_field(key: str, value: Any) -> Any:
         if value is False:
             return None
         return _int(key, value, 2, 10)
-    if key == "decks":
+    if key in ("decks", "added_jokers"):
         if not isinstance(value, Mapping):
-            raise RulesetError("decks must be a table like {4 = 3, 6 = 3, 8 = 4}")
-        decks = dict(BASIC.decks)
+            raise RulesetError(f"{key} must be a table like {{4 = 3, 6 = 3, 8 = 4, 10 = 5}}")
+        table = dict(getattr(BASIC, key))
         for players, count in value.items():
-            if str(players) not in ("2", "4", "6", "8"):
-                raise RulesetError(f"decks: {players!r} is not a player count (2, 4, 6 or 8)")
-            decks[int(players)] = _int(f"decks.{players}", count, 1, 8)
-        return tuple(sorted(decks.items()))
+            if str(players) not in ("2", "4", "6", "8", "10"):
+                raise RulesetError(f"{key}: {players!r} is not a player count (2, 4, 6, 8 or 10)")
+            lowest, highest = (1, 8) if key == "decks" else (0, 16)
+            table[int(players)] = _int(f"{key}.{players}", count, lowest, highest)
+        return tuple(sorted(table.items()))
     raise RulesetError(f"unknown key {key!r}")  # pragma: no cover - guarded by the caller
 
 

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from referee.board import Board
 from referee.position import Position
 
-PLAYER_COUNTS = st.sampled_from([2, 4, 6, 8])
-OPPOSITE_TEAMS = {6: [[0, 3], [1, 4], [2, 5]], 8: [[0, 4], [1, 5], [2, 6], [3, 7]]}
+PLAYER_COUNTS = st.sampled_from([2, 4, 6, 8, 10])
+OPPOSITE_TEAMS = {6: [[0, 3], [1, 4], [2, 5]], 8: [[0, 4], [1, 5], [2, 6], [3, 7]],
+                  10: [[0, 5], [1, 6], [2, 7], [3, 8], [4, 9]]}
 
 # What a seat looks like: (how many pegs home, how many on the track) is drawn per profile.
 PROFILES = ("busy", "busy", "busy", "racing", "nearly-home", "all-home", "starting")
@@ -64,8 +65,8 @@ def positions(draw, players=PLAYER_COUNTS, teams=None) -> Position:
     """Random legal positions.
 
     ``players``: a strategy of player counts. ``teams``: a strategy of "default" or
-    "opposite" (partners opposite, only on 6 and 8 players; ignored otherwise); by default
-    6 and 8 players get opposite partners about a third of the time.
+    "opposite" (partners opposite, only on 6, 8 and 10 players; ignored otherwise); by
+    default they get opposite partners about a third of the time.
     """
     count = draw(players)
     if teams is None:

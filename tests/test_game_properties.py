@@ -32,7 +32,7 @@ def check_invariants(game: Game, homes: dict[int, int]) -> None:
 @given(
     seed=st.integers(0, 2**20),
     rules=st.sampled_from(sorted(PRESETS)),
-    players=st.sampled_from([2, 4, 6, 8]),
+    players=st.sampled_from([2, 4, 6, 8, 10]),
     bot=st.sampled_from(["greedy", "greedy", "random"]),
 )
 def test_seeded_games_reach_a_win_and_replay(seed: int, rules: str, players: int, bot: str) -> None:

@@ -115,7 +115,7 @@ def _toml(edit: str = "", *, drop: str | None = None, header: str = "sides = 4")
         (_toml('"H0:0" = { channel = 500, pixel = 500 }'), "unknown hole name 'H0:0'"),
         (_toml('"T4:1" = { channel = 500, pixel = 500 }'), "hole 'T4:1': a 4-sided board has sides 0..3"),
         (_toml(header="sides = 4\npixels = 100"), "hole 'S3:3': pixel 100 is out of range 0..99"),
-        (_toml(header="sides = 5"), "sides must be 4, 6 or 8, not 5"),
+        (_toml(header="sides = 5"), "sides must be 4, 6, 8 or 10, not 5"),
         (_toml(header="sides = 6"), "missing holes on a 6-sided board: T4:0"),
         (_toml(header=""), "missing key 'sides'"),
         (_toml(header="sides = 4\ncolour = 1"), "unknown key 'colour'"),
@@ -142,7 +142,7 @@ def test_missing_file() -> None:
 
 
 def test_constructor_checks_too() -> None:
-    with pytest.raises(LayoutError, match="sides must be 4, 6 or 8"):
+    with pytest.raises(LayoutError, match="sides must be 4, 6, 8 or 10"):
         default_layout(2)
     wires = default_layout(4).wires
     with pytest.raises(LayoutError, match="hole 'T0:0' is wired twice"):

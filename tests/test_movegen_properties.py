@@ -50,7 +50,7 @@ def test_move_text_round_trips(position: Position, card: str, rules: Ruleset, ra
         assert again.steps == move.steps
 
 
-@pytest.mark.parametrize("players", [4, 6, 8])
+@pytest.mark.parametrize("players", [4, 6, 8, 10])
 @pytest.mark.parametrize("seed", range(3))
 def test_crowded_boards_agree_with_the_reference(players: int, seed: int) -> None:
     """Hypothesis finds small positions; the split combinations matter most on full ones."""

@@ -53,7 +53,7 @@ def test_position_round_trip() -> None:
     [
         ("{not json", "not valid JSON"),
         ([], "must be a JSON object"),
-        ({"players": 5}, "players must be 2, 4, 6 or 8"),
+        ({"players": 5}, "players must be 2, 4, 6, 8 or 10"),
         ({"players": 4, "turn": 7}, "'turn' must be a seat"),
         ({"players": 2, "turn": 1}, "'turn' must be a seat"),
         ({"players": 4, "pegs": {"0": ["S", "S", "S", "S"]}}, "exactly 5 holes"),

@@ -300,7 +300,7 @@ def test_arizona_joker_comes_from_the_team_start_first():
 # -- the reference's own pieces ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("sides", [4, 6, 8])
+@pytest.mark.parametrize("sides", [4, 6, 8, 10])
 def test_walks_agree_with_the_board_paths(sides):
     """Independently walked paths equal Board.forward/backward (both are checked)."""
     board = Board.for_players(sides)

@@ -465,7 +465,7 @@ def play(
 @given(
     seed=st.integers(0, 2**31 - 1),
     rules=st.sampled_from(RULES),
-    players=st.sampled_from([2, 4, 6, 8]),
+    players=st.sampled_from([2, 4, 6, 8, 10]),
     crowded=st.booleans(),
     random_starts=st.booleans(),
 )
@@ -675,7 +675,7 @@ def test_executor_agrees_with_the_engine(seed: int) -> None:
     by colour (000: the moves of every card; bumps to start or, for partners, the in-spot)."""
     rng = random.Random(seed)
     for _ in range(150):
-        players = rng.choice([2, 4, 6, 8])
+        players = rng.choice([2, 4, 6, 8, 10])
         position = crowded_position(players, rng.randint(0, 5 * players), rng.randrange(10**6))
         rules = Ruleset.preset(rng.choice(sorted(PRESETS)))
         moves = list(legal_moves(position, rng.choice(CARDS), rules))

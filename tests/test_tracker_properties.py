@@ -24,7 +24,7 @@ def signature(physical: PhysicalBoard, position: Position) -> tuple[int, tuple[i
 
 @settings(max_examples=120)
 @given(
-    positions(players=st.sampled_from([2, 4, 6, 8])),
+    positions(players=st.sampled_from([2, 4, 6, 8, 10])),
     st.sampled_from(CARDS),
     st.sampled_from(sorted(PRESETS)),
     st.booleans(),
@@ -62,7 +62,7 @@ def test_tracker_sees_every_legal_move(
 
 @settings(max_examples=60)
 @given(
-    positions(players=st.sampled_from([2, 4, 6, 8])),
+    positions(players=st.sampled_from([2, 4, 6, 8, 10])),
     st.sampled_from(CARDS),
     st.sampled_from(sorted(PRESETS)),
     st.randoms(use_true_random=False),

@@ -143,7 +143,7 @@ def test_new_game_with_names_colours_and_house_rules(client: FlaskClient) -> Non
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"players": 5}, "'players' must be 2, 4, 6 or 8"),
+        ({"players": 5}, "'players' must be 2, 4, 6, 8 or 10"),
         ({"players": 4, "rules": "texas"}, "unknown rule set 'texas'"),
         ({"players": 4, "house_rules": "base = 'arizona'\nhandsize = 3\n"}, "unknown key 'handsize'"),
         ({"players": 4, "house_rules": "= nope"}, "not valid TOML"),

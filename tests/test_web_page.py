@@ -138,16 +138,19 @@ def test_track_corners_homes_and_starts(sides: int) -> None:
         assert min(track, key=lambda name: math.dist(track[name], middle)) == f"T{s}:8"
 
 
-def test_only_boards_of_four_six_or_eight_sides() -> None:
-    for sides in (2, 3, 5, 10):
-        with pytest.raises(ValueError, match="4, 6 or 8"):
+def test_only_boards_of_four_six_eight_or_ten_sides() -> None:
+    """002: "Many games are played with as many as ten players"; boards have 4 to 10 sides."""
+    for sides in (2, 3, 5, 12):
+        with pytest.raises(ValueError, match="4, 6, 8 or 10"):
             geometry(sides)
+    board = geometry(10)
+    assert len(board.holes) == 280 and {"T9:17", "S9:5", "H9:5"} <= set(board.holes)
 
 
 # -- the page -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [2, 4, 6, 8])
+@pytest.mark.parametrize("players", [2, 4, 6, 8, 10])
 def test_the_page_draws_every_hole_once(make_app: object, players: int) -> None:
     _, html = page(make_app, players)
     sides = 4 if players == 2 else players

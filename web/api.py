@@ -247,8 +247,8 @@ def wiring() -> Response:
 def new_game() -> Response:
     body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs"}, required=False)
     players = body.get("players", 4)
-    if players not in (2, 4, 6, 8):
-        raise ValueError("'players' must be 2, 4, 6 or 8")
+    if players not in (2, 4, 6, 8, 10) or isinstance(players, bool):
+        raise ValueError("'players' must be 2, 4, 6, 8 or 10")
     mode = body.get("mode", "table")
     if mode not in ("table", "digital"):
         raise ValueError("'mode' must be 'table' or 'digital'")

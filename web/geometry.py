@@ -49,9 +49,9 @@ class BoardGeometry:
 
 
 def geometry(sides: int, markers: bool = False) -> BoardGeometry:
-    """Hole coordinates for a board of 4, 6 or 8 sides; ``markers`` adds ``C<s>`` holes."""
-    if sides not in (4, 6, 8):
-        raise ValueError(f"a board has 4, 6 or 8 sides, not {sides!r}")
+    """Hole coordinates for a board of 4, 6, 8 or 10 sides; ``markers`` adds ``C<s>`` holes."""
+    if sides not in (4, 6, 8, 10):
+        raise ValueError(f"a board has 4, 6, 8 or 10 sides, not {sides!r}")
     corners = tuple(_corner(sides, side) for side in range(sides))
     holes: dict[str, tuple[float, float]] = {}
     for side in range(sides):

@@ -78,7 +78,30 @@ CASES = (
         },
         repeat=40,
     ),
+    BenchCase(
+        name="worst case: 10 players, north-carolina, 10, 40 pegs on the track",
+        rules="north-carolina",
+        cards=("10",),
+        position={
+            "players": 10,
+            "turn": 0,
+            "pegs": {
+                "0": ["T0:2", "T0:16", "T5:0", "T8:13", "H0:5"],
+                "1": ["T0:4", "T3:3", "T4:4", "T8:12", "H1:5"],
+                "2": ["T1:5", "T2:6", "T5:5", "T7:9", "S"],
+                "3": ["T2:5", "T5:9", "T6:6", "T9:4", "S"],
+                "4": ["T2:1", "T5:1", "T8:11", "T9:14", "H4:5"],
+                "5": ["T0:5", "T0:10", "T3:4", "T5:4", "H5:5"],
+                "6": ["T3:7", "T5:3", "T8:6", "T8:9", "H6:5"],
+                "7": ["T3:9", "T4:1", "T6:0", "T9:1", "S"],
+                "8": ["T1:2", "T2:9", "T4:14", "T7:4", "H8:5"],
+                "9": ["T0:9", "T1:0", "T4:3", "T9:11", "S"],
+            },
+        },
+        repeat=20,
+    ),
 )
+WORST = CASES[2]  # the DESIGN.md budget's board: 8 players, North Carolina, the ten
 
 
 def run_case(case: BenchCase, repeat: int | None = None) -> dict[str, Any]:
@@ -100,7 +123,7 @@ def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[s
     from referee.physical import by_hand
     from referee.tracker import Tracker
 
-    worst = CASES[-1]
+    worst = WORST
     position = Position.from_json(worst.position)
     rules = Ruleset.preset(worst.rules)
     rng = random.Random(seed)
@@ -177,7 +200,7 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
     from referee.table.table import Table
 
     rng, commits = random.Random(seed), list[float]()
-    worst = CASES[-1]
+    worst = WORST
     with tempfile.TemporaryDirectory() as data:
         running = Table.build(Config.simulated(data, players=8, rules=worst.rules))
         running.start()
@@ -214,7 +237,7 @@ def run_first_lift(turns: int = 10, seed: int = 3) -> dict[str, Any]:
     from referee.table.store import Store
 
     rng, timings = random.Random(seed), list[float]()
-    worst = CASES[-1]
+    worst = WORST
     with tempfile.TemporaryDirectory() as data:
         store = Store.open(data)
         for _ in range(turns):

@@ -83,7 +83,7 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=_replay)
 
     selfplay = commands.add_parser("selfplay", help="bots play whole games: statistics and throughput")
-    selfplay.add_argument("--players", type=int, default=4, choices=(2, 4, 6, 8))
+    selfplay.add_argument("--players", type=int, default=4, choices=(2, 4, 6, 8, 10))
     selfplay.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     selfplay.add_argument("--games", type=_positive, default=10)
     selfplay.add_argument("--seed", type=int, default=0)
@@ -100,7 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="web port (default 8080)")
     serve.add_argument("--host", help="web host (default 127.0.0.1 with --simulate)")
     serve.add_argument("--rules", help="rule set for a new game (with --simulate)")
-    serve.add_argument("--players", type=int, choices=(2, 4, 6, 8), help="players for a new game (with --simulate)")
+    serve.add_argument("--players", type=int, choices=(2, 4, 6, 8, 10), help="players for a new game (with --simulate)")
     serve.add_argument("--pin", help="the table PIN for setup and undo (default: kept in the data dir)")
     serve.set_defaults(func=_serve)
 

@@ -1,7 +1,7 @@
 """The daemon's configuration: one TOML file, or the simulated board's defaults.
 
     [board]
-    players = 4                     # 2, 4, 6 or 8; a two-player game uses a 4-sided board
+    players = 4                     # 2, 4, 6, 8 or 10; a two-player game uses a 4-sided board
     layout = "/etc/pegs/layout.toml"   # optional: the standard layout for the sides
 
     [sensors]
@@ -142,7 +142,7 @@ _CHOICES = {
     "sensors": ("simulated", "serial", "gpio"),
     "leds": ("memory", "neopixel", "neopixel-spi", "none"),
     "mode": ("table", "digital"),
-    "players": (2, 4, 6, 8),
+    "players": (2, 4, 6, 8, 10),
 }
 
 

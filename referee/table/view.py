@@ -10,7 +10,7 @@ from referee.game import Game
 from referee.table.session import Session
 from referee.tracker import Fix, Report
 
-SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Cyan", "Orange", "White")
+SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Cyan", "Orange", "White", "Pink", "Lime")
 
 
 def seat_default(side: int) -> tuple[str, str]:

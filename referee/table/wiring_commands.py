@@ -45,7 +45,7 @@ def _link_options(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--port", help="serial port of the sensor board, e.g. /dev/ttyACM1 or /dev/pegs-board")
     where.add_argument("--vid-pid", help="USB id of the sensor board, e.g. 239a:80f4")
-    parser.add_argument("--sides", type=int, default=4, choices=(4, 6, 8))
+    parser.add_argument("--sides", type=int, default=4, choices=(4, 6, 8, 10))
     parser.add_argument("--layout", help="layout TOML (default: the standard layout for --sides)")
 
 

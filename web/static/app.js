@@ -114,7 +114,7 @@ function render() {
 
 function renderSeats() {
   const root = document.documentElement.style;
-  for (let seat = 0; seat < 8; seat++) root.setProperty(`--seat${seat}`, seatInfo(seat).colour);
+  for (let seat = 0; seat < 10; seat++) root.setProperty(`--seat${seat}`, seatInfo(seat).colour);
   const inPlay = seatsInPlay(state);
   for (const label of svg.querySelectorAll(".seat-label")) {
     const seat = Number(label.dataset.seat);
@@ -675,7 +675,7 @@ function seatRows() {
     return row;
   });
   $("#ng-seats").replaceChildren(...rows);
-  const opposite = players === 6 || players === 8;
+  const opposite = players === 6 || players === 8 || players === 10;
   const radio = document.querySelector('input[name="teams"][value="opposite"]');
   radio.disabled = !opposite;
   if (!opposite) document.querySelector('input[name="teams"][value="alternating"]').checked = true;
@@ -709,7 +709,7 @@ $("#new-game-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.currentTarget;
   const players = Number(playersSelect.value);
-  const opposite = form.elements.teams.value === "opposite" && (players === 6 || players === 8);
+  const opposite = form.elements.teams.value === "opposite" && (players === 6 || players === 8 || players === 10);
   const half = players / 2;
   const file = $("#ng-house").files[0];
   const body = {
