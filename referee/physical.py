@@ -109,10 +109,7 @@ class PhysicalBoard:
 
     def fill(self, position: Position) -> int:
         """A physical board showing ``position``, start pegs in holes 1 up."""
-        mask = self.board_mask(position.occupancy)
-        for seat in position.board.seats:
-            mask |= self.mask(self.start_holes(seat)[: position.in_start(seat)])
-        return mask
+        return self.mask(self.arrange(position, ()))
 
 
 def physical_holes(position: Position, pegs: Mapping[str, object]) -> tuple[int, ...]:
@@ -145,14 +142,10 @@ def physical_holes(position: Position, pegs: Mapping[str, object]) -> tuple[int,
             if hole in named[seat]:
                 raise PositionError(f"seat {seat}: two pegs in start hole {name.strip()}")
             named[seat].add(hole)
-    holes = set(physical.holes(physical.board_mask(position.occupancy)))
     for seat, taken in named.items():
-        bare = position.in_start(seat) - len(taken)
-        if bare < 0:  # only if ``pegs`` is not the file ``position`` was read from
+        if len(taken) > position.in_start(seat):  # only if ``pegs`` is not the file ``position`` was read from
             raise PositionError(f"seat {seat}: more start holes named than pegs in start")
-        free = [hole for hole in physical.start_holes(seat) if hole not in taken]
-        holes |= taken | set(free[:bare])
-    return tuple(sorted(holes))
+    return tuple(sorted(physical.arrange(position, set().union(*named.values()))))
 
 
 # -- carrying out a move by hand ---------------------------------------------------------

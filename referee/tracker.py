@@ -198,9 +198,10 @@ class Tracker:
         self._prev = None
         return was_open
 
-    def take(self, move: Move) -> None:
-        """The table chose ``move`` of several that fit (an ambiguous report): commit it."""
-        if self._prev is not None and move in self.report().amendments:
+    def take(self, move: Move, amend: bool) -> None:
+        """The table chose ``move`` of several that fit (an ambiguous report): commit it;
+        ``amend``: it finishes the last seat's move (one of the report's ``amendments``)."""
+        if self._prev is not None and amend:
             self._retired.append(self._turn)
             self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
         self._committed, self._committed_move = move.result.occupancy, move

@@ -203,7 +203,7 @@ class Session:
         if not chosen:
             raise ValueError(f"{text!r} is not one of the moves that fit: {[m.text for m in report.candidates]}")
         amend = chosen[0] in report.amendments
-        self.tracker.take(chosen[0])
+        self.tracker.take(chosen[0], amend)
         self._accept(chosen[0], amend)
 
     def doubt(self, seat: int, doubt: bool) -> None:

@@ -39,14 +39,11 @@ def seat_rgb(game: Game) -> list[tuple[int, int, int]]:
     return [_rgb(by_seat.get(side, "#000000")) for side in range(game.board.sides)]
 
 
-def name_of(game: Game) -> dict[int, str]:
-    return {seat["seat"]: seat["name"] for seat in seats(game)}
-
-
 def session_state(session: Session) -> dict[str, Any]:
     """Everything the page shows of the game and the board's reading of it."""
     game, report = session.game, session.report
-    names = name_of(game)
+    seated = seats(game)
+    names: dict[int, str] = {seat["seat"]: seat["name"] for seat in seated}
 
     def colour(seat: int) -> str:
         return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
@@ -79,7 +76,7 @@ def session_state(session: Session) -> dict[str, Any]:
             "cards": {card: power.describe() for card, power in game.rules.cards},
         },
         "occupied": [session.physical.name(h) for h in session.physical.holes(session.tracker.occupied)],
-        "seats": seats(game),
+        "seats": seated,
         "teams": [list(team) for team in game.board.teams],
         "sides": game.board.sides,
         "last_card": last_card(game.events),
