@@ -12,11 +12,16 @@ each other's reads commute, and their result is the starting position plus both
 changes: a single integer addition, because a position's occupancy is one integer.
 Only the few pairs that interact (the second part starts from, passes or lands where
 the first changed something, or moves a peg the first bumped) are replayed.
+
+A caller that needs only part of the list says which holes and start areas it cares
+about (a :class:`Focus`): a lifted peg needs only the moves that touch its hole. Parts
+that touch nothing in focus are then paired only with parts that do, so the work
+follows the answer's size, not the whole list's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -29,29 +34,50 @@ from referee.rulesets import Ruleset, Split
 Result = tuple[int, tuple[Step, ...]]  # (occupancy key of the result, steps)
 
 
-def legal_moves(position: Position, card: str, rules: Ruleset) -> Iterator[Move]:
-    """Every legal move of the seat to play with ``card``, one per distinct result."""
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """The holes (a bit per board hole) and start areas (a bit per side) a caller cares
+    about. A move *touches* a hole when one of its steps empties it, lands on it or sends
+    a bumped peg there, and a start area when a step takes a peg out of it or sends one
+    back. Every move that changes a hole touches it; a move may touch a hole and leave it
+    as it was (a split's second part landing where the first left)."""
+
+    holes: int = 0
+    starts: int = 0
+
+    @classmethod
+    def of(cls, holes: Iterable[int] = (), starts: Iterable[int] = ()) -> Focus:
+        return cls(sum(1 << hole for hole in set(holes)), sum(1 << side for side in set(starts)))
+
+
+def legal_moves(position: Position, card: str, rules: Ruleset, touching: Focus | None = None) -> Iterator[Move]:
+    """Every legal move of the seat to play with ``card``, one per distinct result; with
+    ``touching``, only the moves that touch it (in the same order as in the whole list)."""
     card = parse_card(card)
     seen: set[int] = set()
-    for key, steps in _Generator(position, rules).results(card, both_orders=False):
+    for key, steps in _Generator(position, rules, touching).results(card, both_orders=False):
         if key not in seen:
             seen.add(key)
             yield Move(card, steps, position, key)
 
 
 def parse_move(position: Position, text: str, rules: Ruleset) -> Move:
-    """The legal move that ``text`` names, steps in the order written."""
+    """The legal move that ``text`` names, steps in the order written. Only moves that
+    touch its first step's hole are generated: parsing is cheap even for a crowded ten."""
     card, wanted = parse_notation(text, position.board)
-    for key, steps in _Generator(position, rules).results(card, both_orders=True):
+    board = position.board
+    source = wanted[0][0]
+    focus = Focus.of(starts=[source - board.board_holes]) if source >= board.board_holes else Focus.of([source])
+    for key, steps in _Generator(position, rules, focus).results(card, both_orders=True):
         if tuple((step.source, step.target, step.swap) for step in steps) == wanted:
             return Move(card, steps, position, key)
     raise NotationError(f"{text!r} is not a legal move for seat {position.turn} under {rules.name} rules")
 
 
-def free_come_outs(position: Position, card: str, rules: Ruleset) -> Iterator[Move]:
+def free_come_outs(position: Position, card: str, rules: Ruleset, touching: Focus | None = None) -> Iterator[Move]:
     """Counting (NC rule 9): "after discarding any card you must move one of your pegs to
     your 'come out' hole for free". ``card`` is the card discarded for it."""
-    generator = _Generator(position, rules)
+    generator = _Generator(position, rules, touching)
     if generator.movers:
         for key, steps in generator._come_outs():
             yield Move(parse_card(card), steps, position, key)
@@ -103,6 +129,7 @@ class _Effect:
     delta: int
     changes: tuple[tuple[int, int], ...]  # (hole, new colour byte)
     writes: int
+    starts: int  # sides whose start area the step takes a peg from or sends one to
     relocated: tuple[int, ...]  # in-spots where bumped team pegs now sit (movable by a second part)
 
 
@@ -119,7 +146,7 @@ class _Attempt:
 
 
 class _Generator:
-    def __init__(self, position: Position, rules: Ruleset) -> None:
+    def __init__(self, position: Position, rules: Ruleset, focus: Focus | None = None) -> None:
         self.position = position
         self.rules = rules
         self.board: Board = position.board
@@ -128,6 +155,11 @@ class _Generator:
         self.home_mode: HomeMode = rules.home_entry
         self.base = _State.of(position)
         self.board_holes = self.board.board_holes
+        self.focus = focus
+
+    def _touches(self, effect: _Effect) -> bool:
+        focus = self.focus
+        return focus is None or bool(effect.writes & focus.holes or effect.starts & focus.starts)
 
     # -- the card's options -------------------------------------------------------
 
@@ -154,7 +186,7 @@ class _Generator:
             if self.position.in_start(seat):
                 path = Path.of(board.come_out(seat), ())
                 effect, _ = self._evaluate(base, board.start(seat), seat, path)
-                if effect:
+                if effect and self._touches(effect):
                     yield base.key + effect.delta, (effect.step,)
 
     def _singles(self, forward: bool, amount: int) -> Iterator[Result]:
@@ -162,7 +194,7 @@ class _Generator:
         for source, colour, may_home in self._pegs(base, self.movers, any_peg=False):
             for path in self._paths(source, colour, may_home, forward, amount):
                 effect, _ = self._evaluate(base, source, colour, path)
-                if effect:
+                if effect and self._touches(effect):
                     yield base.key + effect.delta, (effect.step,)
 
     def _swaps(self) -> Iterator[Result]:
@@ -170,8 +202,9 @@ class _Generator:
         marbles/pegs that are on the main track"."""
         occupancy, key = self.base.occupancy, self.base.key
         on_track = [(hole, occupancy[hole]) for hole in range(self.board.track_length) if occupancy[hole]]
+        holes = self.focus.holes if self.focus is not None else -1
         for (a, colour_a), (b, colour_b) in combinations(on_track, 2):
-            if colour_a != colour_b:
+            if colour_a != colour_b and (holes >> a | holes >> b) & 1:
                 delta = ((colour_b - colour_a) << (8 * a)) + ((colour_a - colour_b) << (8 * b))
                 yield key + delta, (Step(a, b, swap=True),)
 
@@ -193,7 +226,7 @@ class _Generator:
             for target, target_colour in targets:
                 if target_colour != colour:
                     effect, _ = self._evaluate(base, source, colour, Path.of(target, ()))
-                    if effect:
+                    if effect and self._touches(effect):
                         yield base.key + effect.delta, (effect.step,)
 
     # -- splits ---------------------------------------------------------------------
@@ -202,7 +235,8 @@ class _Generator:
         """Two parts on two different pegs, one after the other, in either order."""
         groups = _split_groups(split)
         attempts = {group: self._attempts(split, *group) for group in {g for pair in groups for g in pair}}
-        indexes = {group: _Index(found) for group, found in attempts.items()}
+        in_spots = sum(1 << self.board.in_spot(seat) for seat in self.team)
+        indexes = {group: _Index(found, self.focus, self._touches, in_spots) for group, found in attempts.items()}
         for first, second in groups:
             same = first == second
             yield from self._pairs(split, attempts[first], second, indexes[second], same, True, both_orders)
@@ -227,53 +261,47 @@ class _Generator:
         canonical: bool,
         both_orders: bool,
     ) -> Iterator[Result]:
-        """Every result of a part from ``firsts`` followed by a part from ``second_group``."""
-        base = self.base
+        """Every result of a part from ``firsts`` followed by a part from ``second_group``.
+        A pair touches the focus when either part does (as made, after the first)."""
+        base, touches = self.base, self._touches
         for first in firsts:
             effect = first.effect
             if effect is None:
                 continue
+            hit = touches(effect)
             after: _State | None = None
             if self._movers_change(split, effect):
                 after = base.after(effect)
                 movers = mover_seats(self.position._derived(after.occupancy), self.rules)
                 for second_effect in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
-                    yield after.key + second_effect.delta, (effect.step, second_effect.step)
+                    if hit or touches(second_effect):
+                        yield after.key + second_effect.delta, (effect.step, second_effect.step)
                 continue
-            handled: set[int] = set()
+            replays, adds, independent = seconds.pairing(first, effect, hit, same, canonical, both_orders)
             # The second part reads a hole the first changed: replay it after the first.
-            for hole in _holes(effect.writes):
-                for second in seconds.readers.get(hole, ()):
-                    if second.index in handled:
-                        continue
-                    handled.add(second.index)
-                    if (1 << second.source) & effect.writes:
-                        continue  # that peg was moved or bumped by the first part
-                    after = after or base.after(effect)
-                    replayed, _ = self._evaluate(after, second.source, second.colour, second.path)
-                    if replayed:
-                        yield after.key + replayed.delta, (effect.step, replayed.step)
+            for second in replays:
+                after = after or base.after(effect)
+                replayed, _ = self._evaluate(after, second.source, second.colour, second.path)
+                if replayed and (hit or touches(replayed)):
+                    yield after.key + replayed.delta, (effect.step, replayed.step)
             # The second changes what the first read: in this order both changes still add up.
-            for hole in _holes(first.reads):
-                for second in seconds.writers.get(hole, ()):
-                    if second.index not in handled and second.source != first.source:
-                        handled.add(second.index)
-                        yield base.key + effect.delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
+            for second in adds:
+                assert second.effect is not None
+                if hit or touches(second.effect):
+                    yield base.key + effect.delta + second.effect.delta, (effect.step, second.effect.step)
             # A team peg the first part sent to its in-spot may make the second part.
             if effect.relocated:
                 after = after or base.after(effect)
                 colours = self._movable_colours(split)
                 for second_effect in self._attempts_on(after, split, colours, second_group, None, effect.relocated):
-                    yield after.key + second_effect.delta, (effect.step, second_effect.step)
-            # Independent parts commute: emit each unordered pair once.
-            if canonical or both_orders:
-                delta = base.key + effect.delta
-                for second in seconds.legal:
-                    if second.index in handled or second.source == first.source:
-                        continue
-                    if same and not both_orders and second.index < first.index:
-                        continue
-                    yield delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
+                    if hit or touches(second_effect):
+                        yield after.key + second_effect.delta, (effect.step, second_effect.step)
+            # Independent parts commute: each unordered pair once (unless both orders are asked for).
+            delta = base.key + effect.delta
+            for second in independent:
+                assert second.effect is not None
+                if hit or touches(second.effect):
+                    yield delta + second.effect.delta, (effect.step, second.effect.step)
 
     def _movers_change(self, split: Split, effect: _Effect) -> bool:
         """North Carolina rule 2: a split that takes your last peg home goes on with the partner's."""
@@ -295,10 +323,18 @@ class _Generator:
         exclude: int | None,
         only: tuple[int, ...] | None,
     ) -> Iterator[_Effect]:
-        """Second parts evaluated on a state after the first part (the slow path)."""
+        """Second parts evaluated on a state after the first part (the slow path). ``only``:
+        the in-spots where bumped team pegs now sit (team pegs may always go home)."""
         forward, amount = group
-        for source, colour, may_home in self._pegs(state, seats, split.any_peg):
-            if source == exclude or (only is not None and source not in only):
+        pegs: Iterable[tuple[int, int, bool]]
+        if only is None:
+            pegs = self._pegs(state, seats, split.any_peg)
+        else:  # in the order _pegs would give them
+            order = list(seats)
+            pegs = sorted(((hole, state.occupancy[hole] - 1, True) for hole in only if state.occupancy[hole] - 1 in order),
+                          key=lambda peg: (order.index(peg[1]), peg[0]))  # fmt: skip
+        for source, colour, may_home in pegs:
+            if source == exclude:
                 continue
             for path in self._paths(source, colour, may_home, forward, amount):
                 effect, _ = self._evaluate(state, source, colour, path)
@@ -390,23 +426,92 @@ class _Generator:
         for changed, new in changes.items():
             delta += (new - occupancy[changed]) << (8 * changed)
             writes |= 1 << changed
+        starts = 1 << colour if source >= self.board_holes else 0
+        if bumps and bumps[-1].target >= self.board_holes:
+            starts |= 1 << bumps[-1].seat
         step = Step(source, landing, tuple(bumps))
-        return _Effect(step, delta, tuple(changes.items()), writes, tuple(relocated)), reads
+        return _Effect(step, delta, tuple(changes.items()), writes, starts, tuple(relocated)), reads
 
 
 class _Index:
-    """The parts of one split group, indexed by the holes they read and write."""
+    """The parts of one split group, and how a first part pairs with them.
 
-    def __init__(self, attempts: list[_Attempt]) -> None:
+    The whole list indexes the parts by the holes they read and write, so a first part
+    finds the few it interacts with at once. A focused list keeps instead the parts that
+    could touch the focus (their own hole, landing, or a team in-spot a bump chain may
+    reach): a first part that touches nothing in focus pairs only with those.
+    """
+
+    def __init__(self, attempts: list[_Attempt], focus: Focus | None, touches: Callable[[_Effect], bool],
+                 in_spots: int) -> None:  # fmt: skip
+        self.attempts = attempts
         self.legal = [attempt for attempt in attempts if attempt.effect]
+        self.focused = focus is not None
         self.readers: dict[int, list[_Attempt]] = {}
         self.writers: dict[int, list[_Attempt]] = {}
+        if focus is not None:
+            if focus.starts:  # any part may bump a peg to a start area
+                self.maybe = attempts
+            else:
+                self.maybe = [attempt for attempt in attempts
+                              if (1 << attempt.source | 1 << attempt.path.landing | in_spots) & focus.holes]  # fmt: skip
+            return
         for attempt in attempts:
             for hole in _holes(attempt.reads):
                 self.readers.setdefault(hole, []).append(attempt)
             if attempt.effect:
                 for hole in _holes(attempt.effect.writes):
                     self.writers.setdefault(hole, []).append(attempt)
+
+    def pairing(self, first: _Attempt, effect: _Effect, hit: bool, same: bool, canonical: bool,
+                both_orders: bool) -> tuple[list[_Attempt], list[_Attempt], Iterable[_Attempt]]:  # fmt: skip
+        """The second parts for ``first`` (whose effect is ``effect``): those to replay after
+        it, those whose change adds to it, and the independent ones, each in list order."""
+        if self.focused:
+            return self._scan(first, effect, self.attempts if hit else self.maybe, same, canonical, both_orders)
+        handled: set[int] = set()
+        replays, adds = [], []
+        for hole in _holes(effect.writes):
+            for second in self.readers.get(hole, ()):
+                if second.index not in handled:
+                    handled.add(second.index)
+                    if not (1 << second.source) & effect.writes:  # else that peg was moved or bumped by the first
+                        replays.append(second)
+        for hole in _holes(first.reads):
+            for second in self.writers.get(hole, ()):
+                if second.index not in handled and second.source != first.source:
+                    handled.add(second.index)
+                    adds.append(second)
+        if not (canonical or both_orders):
+            return replays, adds, ()
+        skip_below = first.index if same and not both_orders else -1
+        independent = (second for second in self.legal if second.index not in handled
+                       and second.source != first.source and second.index >= skip_below)  # fmt: skip
+        return replays, adds, independent
+
+    @staticmethod
+    def _scan(first: _Attempt, effect: _Effect, seconds: list[_Attempt], same: bool, canonical: bool,
+              both_orders: bool) -> tuple[list[_Attempt], list[_Attempt], list[_Attempt]]:  # fmt: skip
+        """``pairing`` for a few seconds, classified one by one (in the order the indexed
+        path would find them, so both give the same move for a result)."""
+        replays: list[tuple[int, int, _Attempt]] = []
+        adds: list[tuple[int, int, _Attempt]] = []
+        independent: list[_Attempt] = []
+        skip_below = first.index if same and not both_orders else -1
+        for second in seconds:
+            read = second.reads & effect.writes
+            if read:
+                if not (1 << second.source) & effect.writes:
+                    replays.append(((read & -read).bit_length(), second.index, second))
+                continue
+            if second.effect is None or second.source == first.source:
+                continue
+            written = second.effect.writes & first.reads
+            if written:
+                adds.append(((written & -written).bit_length(), second.index, second))
+            elif (canonical or both_orders) and second.index >= skip_below:
+                independent.append(second)
+        return [s for *_, s in sorted(replays)], [s for *_, s in sorted(adds)], independent
 
 
 def _split_groups(split: Split) -> list[tuple[tuple[bool, int], tuple[bool, int]]]:

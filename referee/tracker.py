@@ -35,10 +35,10 @@ from referee.moves import Move
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.position import Position
 from referee.rulesets import Ruleset
-from referee.turns import Candidates, IndexedResult, Schedule, Turn, TurnIndex, extends
+from referee.turns import Candidates, IndexedResult, Turn, extends
 from referee.worlds import World, Worlds
 
-__all__ = ["Candidates", "EventsError", "Fix", "Report", "Schedule", "Tracker", "parse_events"]
+__all__ = ["Candidates", "EventsError", "Fix", "Report", "Tracker", "parse_events"]
 
 Status = Literal["synced", "moving", "move", "ambiguous", "illegal"]
 Role = Literal["selected", "destination", "bump", "wrong", "put-back"]
@@ -122,20 +122,16 @@ class Tracker:
         settle_ms: int = SETTLE_MS,
         occupied: Sequence[int] | None = None,
         board: Sequence[int] | None = None,
-        schedule: Schedule | None = None,
     ) -> None:
         """``allowed``: the moves to accept (default: ``card``'s, or every card's);
         ``board``: the physical holes filled when the turn begins (default: start pegs in
-        holes 1 up); ``occupied``: what the sensors see now, if that differs (a restart);
-        ``schedule``: how to index a turn's results ahead of need (default: when needed)."""
+        holes 1 up); ``occupied``: what the sensors see now, if that differs (a restart)."""
         self.rules = rules
         self.physical = PhysicalBoard(position.board)
         self.settle_ms = settle_ms
-        self.schedule = schedule
         self.occupied = self.physical.fill(position) if board is None else self.physical.mask(board)
         self._board_only = self.physical.mask(range(position.board.board_holes))
         self._prev: tuple[Turn, Move, Worlds] | None = None  # the turn before, its committed move, its colours
-        self._retired: list[object] = []
         self._asked: dict[int, int] = {}  # hole -> the colour the last fixes asked to put there
         self._following = True  # the places so far went where the lights asked
         self._trusted: set[int] = set()  # holes filled where the lights asked, while followed
@@ -175,8 +171,7 @@ class Tracker:
     def restrict(self, allowed: Candidates) -> None:
         """Narrow (or widen) this turn's candidates, e.g. to a card just declared, keeping
         what the sensors have seen so far."""
-        self._retired.append(self._turn)
-        self._turn = Turn(self.physical, self._turn.position, self.rules, allowed, self.schedule)
+        self._turn = Turn(self.physical, self._turn.position, self.rules, allowed)
 
     def forget_colours(self) -> None:
         """Someone at the table says every peg is where it belongs (nothing moved, or the
@@ -194,7 +189,6 @@ class Tracker:
         """The last move stands as committed (Done, or the next seat began deliberately):
         close the amendment window. Whether there was one open."""
         was_open = self._prev is not None
-        self._retired.append(self._prev)
         self._prev = None
         return was_open
 
@@ -202,33 +196,21 @@ class Tracker:
         """The table chose ``move`` of several that fit (an ambiguous report): commit it;
         ``amend``: it finishes the last seat's move (one of the report's ``amendments``)."""
         if self._prev is not None and amend:
-            self._retired.append(self._turn)
             self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
         self._committed, self._committed_move = move.result.occupancy, move
-
-    def retired(self) -> list[object]:
-        """Turns the tracker no longer needs. A worst-case turn's index is some 100,000
-        objects, a dozen milliseconds to free: the owner may free them off the hot path
-        (dropping the list does it)."""
-        retired, self._retired = [item for item in self._retired if item is not None], []
-        return retired
 
     def next_turn(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game accepted the committed move: follow the next seat from ``position``.
         Until the window closes, the committed move may still be extended."""
         committed = self._committed_move
         turn, worlds = self._turn, self._worlds
-        self._retired.append(self._prev)
         self._begin(position, allowed or Candidates())
         self._prev = (turn, committed, worlds) if committed is not None else None
-        if committed is None:
-            self._retired.append(turn)
 
     def restore(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game went back (undo) or a penalty moved a peg: the board must be made to show
         ``position``, colour by colour, before anything else counts."""
         colours = self._colours(self._turn, self._best_world(self._turn, self._worlds, self.expected)).snapshot()
-        self._retired += [self._turn, self._prev]
         self._begin(position, allowed or Candidates())
         self._prev = None
         self._restoring = colours
@@ -271,14 +253,13 @@ class Tracker:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], rules: Ruleset, *, settle_ms: int = SETTLE_MS,
-                  schedule: Schedule | None = None) -> Tracker:  # fmt: skip
+    def from_json(cls, data: dict[str, Any], rules: Ruleset, *, settle_ms: int = SETTLE_MS) -> Tracker:
         """The tracker ``to_json`` described. Bad data raises ``ValueError``."""
         try:
             turn = data["turn"]
             position = Position.from_json(turn["position"])
             tracker = cls(position, rules, allowed=Candidates.from_json(turn), settle_ms=settle_ms,
-                          board=data["turn_start"], schedule=schedule)  # fmt: skip
+                          board=data["turn_start"])  # fmt: skip
             tracker.occupied = tracker.physical.mask(data["occupied"])
             tracker._last_seen = tracker.occupied
             tracker._worlds = Worlds.from_json(data["worlds"])
@@ -287,7 +268,7 @@ class Tracker:
                 tracker._committed = tracker._committed_move.result.occupancy
             if data["prev"]:
                 before = Position.from_json(data["prev"]["turn"]["position"])
-                prev_turn = Turn(tracker.physical, before, rules, Candidates.from_json(data["prev"]["turn"]), schedule)
+                prev_turn = Turn(tracker.physical, before, rules, Candidates.from_json(data["prev"]["turn"]))
                 move = parse_move(before, data["prev"]["move"], rules)
                 tracker._prev = (prev_turn, move, Worlds.from_json(data["prev"]["worlds"]))
             if data["restoring"] is not None:
@@ -302,7 +283,7 @@ class Tracker:
     # -- the physical board ---------------------------------------------------------
 
     def _begin(self, position: Position, allowed: Candidates) -> None:
-        self._turn = Turn(self.physical, position, self.rules, allowed, self.schedule)
+        self._turn = Turn(self.physical, position, self.rules, allowed)
         self._worlds = Worlds()
         self._turn_start = self.occupied
         self._last_seen = self.occupied
@@ -446,7 +427,6 @@ class Tracker:
             result = report.move.result.occupancy
             if report.amend and self._prev is not None:
                 # Back to the seat that moved, with the amended result committed instead.
-                self._retired.append(self._turn)
                 self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
                 self._restoring = None
                 self._committed, self._committed_move = result, report.move
@@ -484,10 +464,10 @@ class Tracker:
         unchanged = board == turn.mask and starts == turn.starts
         if unchanged and committed is None and worlds.untouched():
             return Report("synced")  # nothing lifted yet this turn: no need to wait for the index
-        index = turn.build()
+        pool = self._pool(turn, worlds, board, starts)
         if in_hand == 0:
-            exact = [c for c in index.by_signature.get((board, starts), ())
-                     if self._explains(turn, worlds, c) and (committed is None or extends(c.move, committed))]  # fmt: skip
+            exact = [c for c in pool if c.mask == board and c.starts == starts and self._explains(turn, worlds, c)
+                     and (committed is None or extends(c.move, committed))]  # fmt: skip
             if unchanged and committed is None:
                 nothing_moved = self._explains_nothing_moved(turn, worlds)
                 if exact and nothing_moved:  # pegs lifted and put back, or swapped?
@@ -500,7 +480,7 @@ class Tracker:
                     return self._illegal(turn, worlds, board, starts)  # the same holes, other colours
             if exact:
                 return self._one_or_many(exact)
-        on_the_way = self._on_the_way(turn, index, board, starts)
+        on_the_way = self._on_the_way(turn, pool, board, starts)
         if committed is not None:
             on_the_way = [c for c in on_the_way if extends(c.move, committed)]
         if on_the_way:
@@ -540,29 +520,35 @@ class Tracker:
             return colour == seat
         return occupancy[hole] == colour + 1
 
-    def _on_the_way(self, turn: Turn, index: TurnIndex, board: int, starts: tuple[int, ...]) -> list[IndexedResult]:
+    def _pool(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> list[IndexedResult]:
+        """The results that could explain this board or be on their way to it: those that
+        change its first emptied hole (or else its first new one: a result that explains
+        the board changes every hole it differs in), or else a start area whose count
+        changed, or else, the board looking as the turn began, a hole a peg was lifted
+        from or put in. The lift and the place of one move ask for the same results."""
+        physical = self.physical
+        emptied, new = turn.mask & ~board, board & ~turn.mask
+        if emptied or new:
+            return turn.changing([physical.holes(emptied or new)[0]])
+        sides = [side for side, (now, before) in enumerate(zip(starts, turn.starts)) if now != before]
+        if sides:
+            return turn.changing(starts=sides[:1])
+        if worlds.worlds is None:
+            return turn.every()  # colours lost track of: any result that keeps this board
+        handled = {hole for world in worlds.worlds for hole in world[0]}
+        sides = [seat for seat in map(physical.seat_of_start, handled) if seat is not None]
+        return turn.changing([hole for hole in handled if hole < self._turn_board_holes], sides)
+
+    def _on_the_way(self, turn: Turn, pool: list[IndexedResult], board: int, starts: tuple[int, ...]) -> list[IndexedResult]:
         """Results this board could still become: every new peg is where the result has one,
         every emptied hole is one the move changes, start counts between before and after."""
         new, emptied = board & ~turn.mask, turn.mask & ~board
-        if emptied:
-            pool = index.by_changed.get(self.physical.holes(emptied)[0], [])
-        elif new:
-            pool = index.by_changed.get(self.physical.holes(new)[0], [])
-        elif starts != turn.starts:
-            pool = self._start_pool(turn, index, starts)
-        else:
-            pool = []
+        if not (new or emptied or starts != turn.starts):
+            return []
         if starts == turn.starts:
             return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)]
         return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)
                 and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))]  # fmt: skip
-
-    def _start_pool(self, turn: Turn, index: TurnIndex, starts: tuple[int, ...]) -> list[IndexedResult]:
-        """Results that take pegs out of (or send pegs to) a start area whose count changed."""
-        for side, (now, before) in enumerate(zip(starts, turn.starts)):
-            if now != before:
-                return index.by_start.get((side, 1 if now > before else -1), [])
-        return []
 
     def _guide(self, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
         physical = self.physical
@@ -621,15 +607,12 @@ class Tracker:
         return sorted(hole for hole in holes if len({view[hole] for view in views}) > 1)
 
     def _illegal(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> Report:
-        index = turn.build()
         back = self._back(turn, worlds, board, starts)
         forward: tuple[Fix, ...] = ()
-        # The nearest legal result changes at least one of the holes that differ now.
-        pool = {id(c): c for hole in self.physical.holes(board ^ turn.mask) for c in index.by_changed.get(hole, ())}
-        if not pool and starts != turn.starts:
-            pool = {id(c): c for c in self._start_pool(turn, index, starts)}
+        # The nearest legal result among those that change the board's first changed hole.
+        pool = self._pool(turn, worlds, board, starts) if (board != turn.mask or starts != turn.starts) else []
         if pool:
-            nearest = min(pool.values(), key=lambda c: ((board ^ c.mask).bit_count() +
+            nearest = min(pool, key=lambda c: ((board ^ c.mask).bit_count() +
                                                        sum(abs(a - b) for a, b in zip(starts, c.starts))))  # fmt: skip
             forward = self._fixes(board, starts, nearest.mask, nearest.starts)
         return Report("illegal", guidance=_fix_guidance(back), back=back, forward=forward)

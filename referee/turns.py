@@ -1,29 +1,26 @@
-"""One turn's legal results, indexed for matching sensor states.
+"""One turn's legal results, generated for what each moment needs.
 
 A turn's results come from ``Candidates`` (data: which cards, free come-outs or not), so a
-turn can be stored and rebuilt. The index maps a board's occupancy signature, each changed
-hole and each start area's change to the results that fit, so the tracker answers a
-sensor event without scanning every result.
+turn can be stored and rebuilt. A sensor event never needs every result: a lifted peg
+needs the results that change its hole, a board that shows a move needs those that change
+one of the holes it differs in. ``Turn.changing`` asks the move generator for exactly
+those (a :class:`~referee.movegen.Focus`) and remembers the answer, so the first lift of a
+turn costs what that peg's moves cost, not what the whole list costs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from referee.board import PEGS_PER_SEAT, Board
 from referee.cards import CARDS
-from referee.movegen import free_come_outs, legal_moves
+from referee.movegen import Focus, free_come_outs, legal_moves
 from referee.moves import Move
 from referee.physical import ANY_PEG, PhysicalBoard
 from referee.position import Position
 from referee.rulesets import Ruleset
-
-Schedule = Callable[[Callable[[], None]], Callable[[], None]]
-"""Takes a job to run ahead of need (e.g. on a worker thread) and returns a ``wait`` that,
-when the result is needed, returns once the job has run (running it then if nobody has
-started it). The tracker never starts threads itself."""
 
 
 @dataclass(frozen=True)
@@ -35,13 +32,13 @@ class Candidates:
     cards: tuple[str, ...] | None = None
     free: bool = False
 
-    def moves(self, position: Position, rules: Ruleset) -> Iterator[Move]:
+    def moves(self, position: Position, rules: Ruleset, touching: Focus | None = None) -> Iterator[Move]:
         cards = self.cards if self.cards is not None else CARDS
         for card in cards:
-            yield from legal_moves(position, card, rules)
+            yield from legal_moves(position, card, rules, touching)
         if self.free:
             for card in cards:
-                yield from free_come_outs(position, card, rules)
+                yield from free_come_outs(position, card, rules, touching)
 
     def to_json(self) -> dict[str, Any]:
         return {"cards": list(self.cards) if self.cards is not None else None, "free": self.free}
@@ -54,88 +51,81 @@ class Candidates:
 
 @dataclass(slots=True)
 class IndexedResult:
+    """A legal result, with what the tracker compares a board against."""
+
     move: Move
     occupancy: bytes  # the result's
     mask: int  # board pegs after the move (byte mask)
     starts: tuple[int, ...]
-    changed: int  # board holes whose colour the move changes
+    changed: int  # board holes whose colour the move changes (byte mask)
     bumped: int  # board holes where bumped pegs land (in-spots)
-
-
-@dataclass
-class TurnIndex:
-    candidates: list[IndexedResult] = field(default_factory=list)
-    by_signature: dict[tuple[int, tuple[int, ...]], list[IndexedResult]] = field(default_factory=dict)
-    by_changed: dict[int, list[IndexedResult]] = field(default_factory=dict)
-    by_start: dict[tuple[int, int], list[IndexedResult]] = field(default_factory=dict)  # (side, +1/-1) -> results
+    start_sides: int  # sides whose start count the move changes (a bit per side)
 
 
 class Turn:
-    """The seat to play's legal results, indexed for matching sensor states.
+    """The seat to play's legal results, generated a focus at a time.
 
-    The worst case takes a tenth of a second here, more on a Pi Zero, so the owner may
-    ``schedule`` the indexing as soon as the turn begins (on a worker thread); whatever
-    needs the index before then waits for that job, or runs it. The index is published in
-    one assignment, so a build on another thread never shows half an index.
+    Each answer is kept for the rest of the turn, and a result found under two foci is
+    one object, so a turn never holds more than its whole list.
     """
 
-    def __init__(self, physical: PhysicalBoard, position: Position, rules: Ruleset, allowed: Candidates,
-                 schedule: Schedule | None = None) -> None:  # fmt: skip
+    def __init__(self, physical: PhysicalBoard, position: Position, rules: Ruleset, allowed: Candidates) -> None:
         self.position = position
         self.rules = rules
         self.allowed = allowed
         self.physical = physical
         self.mask = physical.board_mask(position.occupancy)
         self.starts = start_counts(position.board, position.occupancy)
-        self._index: TurnIndex | None = None
-        self._wait = schedule(self._fill) if schedule is not None else None
+        self._pools: dict[Focus | None, list[IndexedResult]] = {}
+        self._results: dict[int, IndexedResult] = {}  # by result key
 
-    def _fill(self) -> None:
-        if self._index is None:
-            self._index = self._make_index()
+    def changing(self, holes: Iterable[int] = (), starts: Iterable[int] = ()) -> list[IndexedResult]:
+        """The results that change one of these board holes, or the count in one of these
+        sides' start areas."""
+        return self._pool(Focus.of(holes, starts))
 
-    def build(self) -> TurnIndex:
-        if self._index is None and self._wait is not None:
-            self._wait()
-        if self._index is None:
-            self._fill()
-        self._wait = None  # the job refers back to this turn: no cycle left for the garbage collector
-        assert self._index is not None
-        return self._index
+    def every(self) -> list[IndexedResult]:
+        """Every result (only when nothing narrower can be said: colours lost track of)."""
+        return self._pool(None)
 
-    def _make_index(self) -> TurnIndex:
-        index = TurnIndex()
-        base, size = self.position.key, self.position.board.board_holes
+    def _pool(self, focus: Focus | None) -> list[IndexedResult]:
+        pool = self._pools.get(focus)
+        if pool is None:
+            pool = self._pools[focus] = self._generate(focus)
+        return pool
+
+    def _generate(self, focus: Focus | None) -> list[IndexedResult]:
+        pool: list[IndexedResult] = []
         seen: set[int] = set()
-        for move in self.allowed.moves(self.position, self.rules):
+        base, size = self.position.key, self.position.board.board_holes
+        holes = 0 if focus is None else sum(1 << (8 * hole) for hole in range(size) if focus.holes >> hole & 1)
+        for move in self.allowed.moves(self.position, self.rules, focus):
             key = move.key
             if key in seen:
                 continue
             seen.add(key)
-            occupancy = key.to_bytes(size, "little")
-            difference = base ^ key
-            changed = int.from_bytes(difference.to_bytes(size, "little").translate(ANY_PEG), "little")
-            starts, bumped = list(self.starts), 0
-            for step in move.steps:
-                if step.source >= size:
-                    starts[step.source - size] -= 1
-                for bump in step.bumps:
-                    if bump.target >= size:
-                        starts[bump.seat] += 1
-                    else:
-                        bumped |= 1 << (8 * bump.target)
-            candidate = IndexedResult(move, occupancy, int.from_bytes(occupancy.translate(ANY_PEG), "little"),
-                                   tuple(starts), changed, bumped)  # fmt: skip
-            index.candidates.append(candidate)
-            index.by_signature.setdefault((candidate.mask, candidate.starts), []).append(candidate)
-            while difference:  # index by each hole whose colour the move changes
-                hole = ((difference & -difference).bit_length() - 1) // 8
-                difference &= ~(0xFF << (8 * hole))
-                index.by_changed.setdefault(hole, []).append(candidate)
-            for side, (before, after) in enumerate(zip(self.starts, starts)):
-                if before != after:
-                    index.by_start.setdefault((side, 1 if after > before else -1), []).append(candidate)
-        return index
+            result = self._results.get(key)
+            if result is None:
+                result = self._results[key] = self._index(move, base ^ key, size)
+            if focus is None or result.changed & holes or result.start_sides & focus.starts:
+                pool.append(result)
+        return pool
+
+    def _index(self, move: Move, difference: int, size: int) -> IndexedResult:
+        occupancy = move.key.to_bytes(size, "little")
+        changed = int.from_bytes(difference.to_bytes(size, "little").translate(ANY_PEG), "little")
+        starts, bumped = list(self.starts), 0
+        for step in move.steps:
+            if step.source >= size:
+                starts[step.source - size] -= 1
+            for bump in step.bumps:
+                if bump.target >= size:
+                    starts[bump.seat] += 1
+                else:
+                    bumped |= 1 << (8 * bump.target)
+        sides = sum(1 << side for side, (a, b) in enumerate(zip(starts, self.starts)) if a != b)
+        return IndexedResult(move, occupancy, int.from_bytes(occupancy.translate(ANY_PEG), "little"),
+                             tuple(starts), changed, bumped, sides)  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         return {"position": self.position.to_json(), **self.allowed.to_json()}

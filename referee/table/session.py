@@ -40,7 +40,7 @@ from referee.game import Game, GameError, Mode
 from referee.moves import Move
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
-from referee.tracker import Candidates, Report, Schedule, Tracker
+from referee.tracker import Candidates, Report, Tracker
 
 log = logging.getLogger("pegs.session")
 RETRY_MS = 2000  # after the store failed, the settle time tries again this often (Done at once)
@@ -89,32 +89,30 @@ class Session:
     @classmethod
     def new(cls, store: GameLog, rules: Ruleset, players: int = 4, *, mode: Mode = "table", seed: int | None = None,
             teams: list[list[int]] | None = None, pegs: dict[str, list[str]] | None = None,
-            table: dict[str, Any] | None = None, settle_ms: int = 700, sensed: Iterable[str] | None = None,
-            schedule: Schedule | None = None) -> Session:  # fmt: skip
+            table: dict[str, Any] | None = None, settle_ms: int = 700, sensed: Iterable[str] | None = None) -> Session:  # fmt: skip
         """A new game, stored at once. ``sensed``: the holes the sensors see filled now."""
         seed = random.randrange(2**31) if seed is None else seed
         game = Game(rules, players, mode=mode, seed=seed, teams=teams, pegs=pegs, table=table)
         game_id = store.create(game.events)
-        return cls._open(store, game, game_id, len(game.events), None, settle_ms, sensed, schedule)
+        return cls._open(store, game, game_id, len(game.events), None, settle_ms, sensed)
 
     @classmethod
-    def resume(cls, store: GameLog, game_id: int, *, settle_ms: int = 700, sensed: Iterable[str] | None = None,
-               schedule: Schedule | None = None) -> Session:  # fmt: skip
+    def resume(cls, store: GameLog, game_id: int, *, settle_ms: int = 700, sensed: Iterable[str] | None = None) -> Session:  # fmt: skip
         """The stored game, with its turn as it was when the daemon stopped."""
         game = Game.from_events(store.events(game_id))
-        return cls._open(store, game, game_id, len(game.events), store.turn(game_id), settle_ms, sensed, schedule)
+        return cls._open(store, game, game_id, len(game.events), store.turn(game_id), settle_ms, sensed)
 
     @classmethod
     def _open(cls, store: GameLog, game: Game, game_id: int, saved: int, turn: dict[str, Any] | None,
-              settle_ms: int, sensed: Iterable[str] | None, schedule: Schedule | None) -> Session:  # fmt: skip
+              settle_ms: int, sensed: Iterable[str] | None) -> Session:  # fmt: skip
         physical = PhysicalBoard(game.board)
         holes = [physical.index(name) for name in sensed] if sensed is not None else None
-        tracker, declared = _stored_tracker(turn, game, settle_ms, schedule)
+        tracker, declared = _stored_tracker(turn, game, settle_ms)
         seq = turn.get("seq") if turn else None
         if tracker is None:
             board = physical.arrange(game.position, holes or ())
             tracker = Tracker(game.position, game.rules, allowed=_allowed(game, None), settle_ms=settle_ms,
-                              board=board, schedule=schedule)  # fmt: skip
+                              board=board)  # fmt: skip
         if holes is not None:  # what changed while the daemon was off
             tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
         session = cls(store, game, game_id, tracker, saved, declared)
@@ -243,8 +241,7 @@ class Session:
         wooden board): what differs is a move on its way, or something to put back."""
         holes = [self.physical.index(name) for name in sensed]
         self.tracker = Tracker(self.game.position, self.game.rules, allowed=_allowed(self.game, self.declared),
-                               settle_ms=self.tracker.settle_ms, board=self.physical.arrange(self.game.position, holes),
-                               schedule=self.tracker.schedule)  # fmt: skip
+                               settle_ms=self.tracker.settle_ms, board=self.physical.arrange(self.game.position, holes))  # fmt: skip
         self.tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
         self._turn_dirty = True
         self._show(self.tracker.report())
@@ -302,8 +299,7 @@ class Session:
         except StoreFailure as error:
             # Not on disk, so not accepted: back to what the store holds, and say so.
             self.game = Game.from_events(self.game.events[:game_before])
-            self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms,
-                                             schedule=self.tracker.schedule)  # fmt: skip
+            self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms)  # fmt: skip
             self.declared = declared_before
             self.store_error = str(error)
             self.notice = f"Not saved, so not accepted: {error}. Fix the disk and make the move again."
@@ -377,13 +373,12 @@ def _allowed(game: Game, declared: str | None) -> Candidates:
     return Candidates(tuple(dict.fromkeys(game.hand(game.turn))), free)
 
 
-def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int,
-                    schedule: Schedule | None) -> tuple[Tracker | None, str | None]:  # fmt: skip
+def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int) -> tuple[Tracker | None, str | None]:  # fmt: skip
     """The tracker stored with the turn, if it belongs to this game's position."""
     if not turn:
         return None, None
     try:
-        tracker = Tracker.from_json(turn["tracker"], game.rules, settle_ms=settle_ms, schedule=schedule)
+        tracker = Tracker.from_json(turn["tracker"], game.rules, settle_ms=settle_ms)
         declared = turn.get("declared")
     except (KeyError, TypeError, ValueError) as error:
         log.warning("stored turn not used", extra={"error": str(error)})

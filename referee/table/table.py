@@ -64,7 +64,6 @@ class Table:
         self._version = 0
         self._stop = threading.Event()
         self._clock0 = time.monotonic()
-        self._indexer = _Indexer(self._stop, self._lock)
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
         self._state: dict[str, Any] | None = None
@@ -99,7 +98,6 @@ class Table:
             self._open_session()
             self._unsubscribe = self.sensors.subscribe(self._on_change)
             self._publish(force=True)
-        self._indexer.start()
         threading.Thread(target=self._tick_forever, name="pegs-ticker", daemon=True).start()
         log.info("started", extra={"game": self.session.game_id, "rules": self.session.game.rules.name,
                                    "status": self.session.report.status})  # fmt: skip
@@ -109,7 +107,6 @@ class Table:
             return
         self._stop.set()
         self._wiring.close()
-        self._indexer.wake()
         self._unsubscribe()
         self.sensors.close()
         self.strip.close()
@@ -138,8 +135,7 @@ class Table:
             saved = simulator.load(self.data_dir)
             if saved is not None:
                 self.sensors.set(saved)  # type: ignore[attr-defined]
-        self.session = Session.resume(self.store, game_id, settle_ms=config.settle_ms, sensed=self._sensed(),
-                                      schedule=self._indexer.schedule)  # fmt: skip
+        self.session = Session.resume(self.store, game_id, settle_ms=config.settle_ms, sensed=self._sensed())  # fmt: skip
         if self.session.game.board.sides != self.layout.sides:
             raise ConfigError(f"the last game is for {self.session.game.board.sides} sides, "
                               f"this board has {self.layout.sides}")  # fmt: skip
@@ -152,8 +148,7 @@ class Table:
         sides = 4 if players == 2 else players
         self._fit_board(sides)
         session = Session.new(self.store, rules, players, mode=mode, teams=teams, pegs=pegs,
-                              table=table or view.default_table(players), settle_ms=self.config.settle_ms,
-                              schedule=self._indexer.schedule)  # fmt: skip
+                              table=table or view.default_table(players), settle_ms=self.config.settle_ms)  # fmt: skip
         if self._simulated():  # a simulated board's pegs jump to their places; a wooden one shows what to fix
             self.sensors.set(session.physical.name(h) for h in session.physical.holes(session.tracker.occupied))  # type: ignore[attr-defined]
             simulator.save(self.data_dir, self.sensors.snapshot())
@@ -436,7 +431,6 @@ class Table:
             self.strip.show(self.renderer.render(guidance, turn))
         self._version += 1
         self._changed.notify_all()
-        self._indexer.dispose(session.tracker.retired())  # freed on the indexing thread, after the LEDs
 
     def _beep(self, kind: str) -> None:
         if self.controls is not None:
@@ -471,73 +465,3 @@ def _look(report: Report) -> tuple[object, ...]:
     """What of a report the page and the LEDs show."""
     return (report.status, report.move, report.candidates, report.guidance, report.back, report.forward,
             report.amend)  # fmt: skip
-
-
-class _Indexer:
-    """Indexes the newest turn's legal results on a thread of its own, ahead of need, and
-    frees retired turns there too. Whoever needs an index first waits for its job, or runs
-    it itself if this thread has not started it."""
-
-    def __init__(self, stop: threading.Event, busy: threading.RLock) -> None:
-        self._stop = stop
-        self._busy = busy  # the table's lock: work starts once the request that scheduled it is answered
-        self._job: _Job | None = None
-        self._garbage: list[list[object]] = []
-        self._ready = threading.Condition()
-
-    def schedule(self, work: Callable[[], None]) -> Callable[[], None]:
-        job = _Job(work)
-        with self._ready:
-            self._job = job  # only the newest turn matters
-            self._ready.notify()
-        return job.wait
-
-    def dispose(self, garbage: list[object]) -> None:
-        """Let go of big structures on this thread, not the caller's."""
-        if garbage:
-            with self._ready:
-                self._garbage.append(garbage)
-                self._ready.notify()
-
-    def wake(self) -> None:
-        with self._ready:
-            self._ready.notify()
-
-    def start(self) -> None:
-        threading.Thread(target=self._run, name="pegs-index", daemon=True).start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            with self._ready:
-                self._ready.wait_for(lambda: self._job is not None or bool(self._garbage) or self._stop.is_set())
-                job, self._job = self._job, None
-                garbage, self._garbage = self._garbage, []
-            with self._busy:
-                pass  # a CPU-bound thread beside a commit's fsync would make it wait for the GIL
-            del garbage  # the last references: freed here
-            if job is not None:
-                job.run()
-
-
-class _Job:
-    """One scheduled piece of work, run exactly once by whichever thread claims it first."""
-
-    def __init__(self, work: Callable[[], None]) -> None:
-        self._work: Callable[[], None] | None = work
-        self._claimed = threading.Lock()
-        self._done = threading.Event()
-
-    def run(self) -> None:
-        if self._claimed.acquire(blocking=False):
-            work, self._work = self._work, None  # the work refers to its turn, which refers to this job
-            try:
-                if work is not None:
-                    work()
-            except Exception:
-                log.exception("indexing failed")
-            finally:
-                self._done.set()
-
-    def wait(self) -> None:
-        self.run()  # not started yet: do it here
-        self._done.wait()
