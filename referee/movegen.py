@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 
 from referee.board import Board, HomeMode, Path
@@ -59,6 +60,16 @@ def legal_moves(position: Position, card: str, rules: Ruleset, touching: Focus |
         if key not in seen:
             seen.add(key)
             yield Move(card, steps, position, key)
+
+
+def results_touching(position: Position, card: str, rules: Ruleset, touching: Focus | None,
+                     free: bool = False) -> Iterator[Result]:  # fmt: skip
+    """``legal_moves`` (or with ``free``, ``free_come_outs``) as bare (result key, steps)
+    pairs, possibly repeating a result: for callers that build moves only when needed."""
+    generator = _Generator(position, rules, touching)
+    if free:
+        return generator._come_outs() if generator.movers else iter(())
+    return generator.results(parse_card(card), both_orders=False)
 
 
 def parse_move(position: Position, text: str, rules: Ruleset) -> Move:
@@ -161,6 +172,17 @@ class _Generator:
         focus = self.focus
         return focus is None or bool(effect.writes & focus.holes or effect.starts & focus.starts)
 
+    @cached_property
+    def _reach(self) -> int:
+        """Holes a step may write besides its own two: the team's in-spots (bump chains)."""
+        return sum(1 << self.board.in_spot(seat) for seat in self.team)
+
+    def _may_touch(self, source: int, landing: int) -> bool:
+        """Whether a step from ``source`` landing on ``landing`` can touch the focus at all
+        (a cheap test before evaluating it)."""
+        focus = self.focus
+        return focus is None or bool(focus.starts or (1 << source | 1 << landing | self._reach) & focus.holes)
+
     # -- the card's options -------------------------------------------------------
 
     def results(self, card: str, both_orders: bool) -> Iterator[Result]:
@@ -193,6 +215,8 @@ class _Generator:
         base = self.base
         for source, colour, may_home in self._pegs(base, self.movers, any_peg=False):
             for path in self._paths(source, colour, may_home, forward, amount):
+                if not self._may_touch(source, path.landing):
+                    continue
                 effect, _ = self._evaluate(base, source, colour, path)
                 if effect and self._touches(effect):
                     yield base.key + effect.delta, (effect.step,)
@@ -224,7 +248,7 @@ class _Generator:
         targets = [(hole, base.occupancy[hole] - 1) for hole in range(board.track_length) if base.occupancy[hole]]
         for source, colour in sources:
             for target, target_colour in targets:
-                if target_colour != colour:
+                if target_colour != colour and self._may_touch(source, target):
                     effect, _ = self._evaluate(base, source, colour, Path.of(target, ()))
                     if effect and self._touches(effect):
                         yield base.key + effect.delta, (effect.step,)
@@ -235,13 +259,25 @@ class _Generator:
         """Two parts on two different pegs, one after the other, in either order."""
         groups = _split_groups(split)
         attempts = {group: self._attempts(split, *group) for group in {g for pair in groups for g in pair}}
-        in_spots = sum(1 << self.board.in_spot(seat) for seat in self.team)
-        indexes = {group: _Index(found, self.focus, self._touches, in_spots) for group, found in attempts.items()}
+        chains, colours = self._chains()
+        indexes = {group: _Index(found, self.focus, self._touches, chains, colours, self.base.occupancy)
+                   for group, found in attempts.items()}  # fmt: skip
         for first, second in groups:
             same = first == second
             yield from self._pairs(split, attempts[first], second, indexes[second], same, True, both_orders)
             if not same:
                 yield from self._pairs(split, attempts[second], first, indexes[first], False, False, both_orders)
+
+    def _chains(self) -> tuple[int, frozenset[int]]:
+        """The team's in-spots, and the team colour bytes whose bump chain may reach an
+        in-spot in focus: its own in-spot is in focus, or holds a team peg to bump on."""
+        board, occupancy, focus = self.board, self.base.occupancy, self.focus
+        chains = sum(1 << board.in_spot(seat) for seat in self.team)
+        if focus is None or not focus.holes & chains:
+            return chains, frozenset()
+        team = {seat + 1 for seat in self.team}
+        return chains, frozenset(seat + 1 for seat in self.team
+                                 if focus.holes >> board.in_spot(seat) & 1 or occupancy[board.in_spot(seat)] in team)  # fmt: skip
 
     def _attempts(self, split: Split, forward: bool, amount: int) -> list[_Attempt]:
         base, found = self.base, list[_Attempt]()
@@ -270,6 +306,7 @@ class _Generator:
                 continue
             hit = touches(effect)
             after: _State | None = None
+            skip_below = first.index if same and not both_orders else -1
             if self._movers_change(split, effect):
                 after = base.after(effect)
                 movers = mover_seats(self.position._derived(after.occupancy), self.rules)
@@ -277,31 +314,56 @@ class _Generator:
                     if hit or touches(second_effect):
                         yield after.key + second_effect.delta, (effect.step, second_effect.step)
                 continue
-            replays, adds, independent = seconds.pairing(first, effect, hit, same, canonical, both_orders)
+            if seconds.focused:
+                if effect.relocated:
+                    yield from self._relocated(split, effect, second_group, hit)
+                if hit:
+                    candidates = seconds.attempts
+                elif canonical or both_orders or seconds.interacts(first, effect):
+                    candidates = seconds.candidates(effect)
+                else:
+                    continue  # in this order only interacting pairs count, and none does
+                # Each second classified as the indexed path would (replay, add, independent).
+                for second in candidates:
+                    if second.reads & effect.writes:  # replay it after the first
+                        if (1 << second.source) & effect.writes:
+                            continue  # that peg was moved or bumped by the first part
+                        after = after or base.after(effect)
+                        replayed, _ = self._evaluate(after, second.source, second.colour, second.path)
+                        if replayed and (hit or touches(replayed)):
+                            yield after.key + replayed.delta, (effect.step, replayed.step)
+                        continue
+                    made = second.effect
+                    if made is None or second.source == first.source or not (hit or touches(made)):
+                        continue
+                    if made.writes & first.reads or (canonical or both_orders) and second.index >= skip_below:
+                        yield base.key + effect.delta + made.delta, (effect.step, made.step)
+                continue
+            replays, adds, independent = seconds.pairing(first, effect, same, canonical, both_orders)
             # The second part reads a hole the first changed: replay it after the first.
             for second in replays:
                 after = after or base.after(effect)
                 replayed, _ = self._evaluate(after, second.source, second.colour, second.path)
-                if replayed and (hit or touches(replayed)):
+                if replayed:
                     yield after.key + replayed.delta, (effect.step, replayed.step)
             # The second changes what the first read: in this order both changes still add up.
             for second in adds:
                 assert second.effect is not None
-                if hit or touches(second.effect):
-                    yield base.key + effect.delta + second.effect.delta, (effect.step, second.effect.step)
-            # A team peg the first part sent to its in-spot may make the second part.
-            if effect.relocated:
-                after = after or base.after(effect)
-                colours = self._movable_colours(split)
-                for second_effect in self._attempts_on(after, split, colours, second_group, None, effect.relocated):
-                    if hit or touches(second_effect):
-                        yield after.key + second_effect.delta, (effect.step, second_effect.step)
+                yield base.key + effect.delta + second.effect.delta, (effect.step, second.effect.step)
+            yield from self._relocated(split, effect, second_group, True)
             # Independent parts commute: each unordered pair once (unless both orders are asked for).
             delta = base.key + effect.delta
             for second in independent:
-                assert second.effect is not None
-                if hit or touches(second.effect):
-                    yield delta + second.effect.delta, (effect.step, second.effect.step)
+                yield delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
+
+    def _relocated(self, split: Split, effect: _Effect, second_group: tuple[bool, int], hit: bool) -> Iterator[Result]:
+        """A team peg the first part sent to its in-spot may make the second part."""
+        if effect.relocated:
+            after = self.base.after(effect)
+            colours = self._movable_colours(split)
+            for second in self._attempts_on(after, split, colours, second_group, None, effect.relocated):
+                if hit or self._touches(second):
+                    yield after.key + second.delta, (effect.step, second.step)
 
     def _movers_change(self, split: Split, effect: _Effect) -> bool:
         """North Carolina rule 2: a split that takes your last peg home goes on with the partner's."""
@@ -437,24 +499,38 @@ class _Index:
     """The parts of one split group, and how a first part pairs with them.
 
     The whole list indexes the parts by the holes they read and write, so a first part
-    finds the few it interacts with at once. A focused list keeps instead the parts that
-    could touch the focus (their own hole, landing, or a team in-spot a bump chain may
-    reach): a first part that touches nothing in focus pairs only with those.
+    finds the few it interacts with at once. A focused list keeps instead the few parts
+    that may touch the focus: those that do on the starting position, those starting or
+    landing in it, and (when it holds a team in-spot, where a bump chain may send a team
+    peg) those landing on a peg whose chain may lead there. A first part that touches
+    nothing in focus is paired only with those.
     """
 
     def __init__(self, attempts: list[_Attempt], focus: Focus | None, touches: Callable[[_Effect], bool],
-                 in_spots: int) -> None:  # fmt: skip
+                 chains: int, chain_colours: frozenset[int], occupancy: bytes) -> None:  # fmt: skip
+        """``chains``: the team's in-spots; ``chain_colours``: the colour bytes whose bump
+        chain may reach the focus."""
         self.attempts = attempts
         self.legal = [attempt for attempt in attempts if attempt.effect]
         self.focused = focus is not None
         self.readers: dict[int, list[_Attempt]] = {}
         self.writers: dict[int, list[_Attempt]] = {}
+        self.by_landing: dict[int, list[_Attempt]] = {}
+        self.chains, self.chain_colours = chains, chain_colours
         if focus is not None:
-            if focus.starts:  # any part may bump a peg to a start area
-                self.maybe = attempts
-            else:
+            self.maybe = attempts
+            if not focus.starts:  # else any part may bump a peg to a start area
                 self.maybe = [attempt for attempt in attempts
-                              if (1 << attempt.source | 1 << attempt.path.landing | in_spots) & focus.holes]  # fmt: skip
+                              if (1 << attempt.source | 1 << attempt.path.landing) & focus.holes
+                              or attempt.effect is not None and touches(attempt.effect)
+                              or occupancy[attempt.path.landing] in chain_colours]  # fmt: skip
+                if chain_colours:
+                    for attempt in attempts:
+                        self.by_landing.setdefault(attempt.path.landing, []).append(attempt)
+            self.maybe_reads = self.maybe_writes = 0
+            for attempt in self.maybe:
+                self.maybe_reads |= attempt.reads
+                self.maybe_writes |= attempt.effect.writes if attempt.effect else 0
             return
         for attempt in attempts:
             for hole in _holes(attempt.reads):
@@ -463,12 +539,28 @@ class _Index:
                 for hole in _holes(attempt.effect.writes):
                     self.writers.setdefault(hole, []).append(attempt)
 
-    def pairing(self, first: _Attempt, effect: _Effect, hit: bool, same: bool, canonical: bool,
+    def interacts(self, first: _Attempt, effect: _Effect) -> bool:
+        """Focused: whether some second that may touch the focus interacts with ``first``."""
+        return bool(self.by_landing or self.maybe_reads & effect.writes or self.maybe_writes & first.reads)
+
+    def candidates(self, effect: _Effect) -> list[_Attempt]:
+        """Focused: the seconds that may touch the focus after a first part with ``effect``
+        that does not: ``maybe``, and those landing where it put a peg whose chain may lead
+        there (all of them if it changed a team in-spot)."""
+        if not self.by_landing:
+            return self.maybe
+        if effect.writes & self.chains:
+            return self.attempts
+        found = {attempt.index: attempt for attempt in self.maybe}
+        for hole, new in effect.changes:
+            if new in self.chain_colours:
+                found.update((attempt.index, attempt) for attempt in self.by_landing.get(hole, ()))
+        return list(found.values())
+
+    def pairing(self, first: _Attempt, effect: _Effect, same: bool, canonical: bool,
                 both_orders: bool) -> tuple[list[_Attempt], list[_Attempt], Iterable[_Attempt]]:  # fmt: skip
         """The second parts for ``first`` (whose effect is ``effect``): those to replay after
-        it, those whose change adds to it, and the independent ones, each in list order."""
-        if self.focused:
-            return self._scan(first, effect, self.attempts if hit else self.maybe, same, canonical, both_orders)
+        it, those whose change adds to it, and the independent ones."""
         handled: set[int] = set()
         replays, adds = [], []
         for hole in _holes(effect.writes):
@@ -488,30 +580,6 @@ class _Index:
         independent = (second for second in self.legal if second.index not in handled
                        and second.source != first.source and second.index >= skip_below)  # fmt: skip
         return replays, adds, independent
-
-    @staticmethod
-    def _scan(first: _Attempt, effect: _Effect, seconds: list[_Attempt], same: bool, canonical: bool,
-              both_orders: bool) -> tuple[list[_Attempt], list[_Attempt], list[_Attempt]]:  # fmt: skip
-        """``pairing`` for a few seconds, classified one by one (in the order the indexed
-        path would find them, so both give the same move for a result)."""
-        replays: list[tuple[int, int, _Attempt]] = []
-        adds: list[tuple[int, int, _Attempt]] = []
-        independent: list[_Attempt] = []
-        skip_below = first.index if same and not both_orders else -1
-        for second in seconds:
-            read = second.reads & effect.writes
-            if read:
-                if not (1 << second.source) & effect.writes:
-                    replays.append(((read & -read).bit_length(), second.index, second))
-                continue
-            if second.effect is None or second.source == first.source:
-                continue
-            written = second.effect.writes & first.reads
-            if written:
-                adds.append(((written & -written).bit_length(), second.index, second))
-            elif (canonical or both_orders) and second.index >= skip_below:
-                independent.append(second)
-        return [s for *_, s in sorted(replays)], [s for *_, s in sorted(adds)], independent
 
 
 def _split_groups(split: Split) -> list[tuple[tuple[bool, int], tuple[bool, int]]]:

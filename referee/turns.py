@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.board import PEGS_PER_SEAT, Board
-from referee.cards import CARDS
-from referee.movegen import Focus, free_come_outs, legal_moves
-from referee.moves import Move
-from referee.physical import ANY_PEG, PhysicalBoard
+from referee.cards import CARDS, parse_card
+from referee.movegen import Focus, Result, free_come_outs, legal_moves, results_touching
+from referee.moves import Move, Step
+from referee.physical import PhysicalBoard
 from referee.position import Position
 from referee.rulesets import Ruleset
 
@@ -40,6 +40,17 @@ class Candidates:
             for card in cards:
                 yield from free_come_outs(position, card, rules, touching)
 
+    def results(self, position: Position, rules: Ruleset, touching: Focus | None) -> Iterator[tuple[str, Result]]:
+        """``moves`` as (card, (result key, steps)), results possibly repeated."""
+        cards = [parse_card(card) for card in (self.cards if self.cards is not None else CARDS)]
+        for card in cards:
+            for result in results_touching(position, card, rules, touching):
+                yield card, result
+        if self.free:
+            for card in cards:
+                for result in results_touching(position, card, rules, touching, free=True):
+                    yield card, result
+
     def to_json(self) -> dict[str, Any]:
         return {"cards": list(self.cards) if self.cards is not None else None, "free": self.free}
 
@@ -49,17 +60,31 @@ class Candidates:
         return cls(tuple(cards) if cards is not None else None, bool(data.get("free")))
 
 
-@dataclass(slots=True)
 class IndexedResult:
-    """A legal result, with what the tracker compares a board against."""
+    """A legal result, with what the tracker compares a board against (byte masks: one
+    byte per board hole, 1 where set). Its :class:`Move` is made when first asked for."""
 
-    move: Move
-    occupancy: bytes  # the result's
-    mask: int  # board pegs after the move (byte mask)
-    starts: tuple[int, ...]
-    changed: int  # board holes whose colour the move changes (byte mask)
-    bumped: int  # board holes where bumped pegs land (in-spots)
-    start_sides: int  # sides whose start count the move changes (a bit per side)
+    __slots__ = ("_move", "before", "bumped", "card", "changed", "key", "mask", "start_sides", "starts", "steps")
+
+    def __init__(self, before: Position, card: str, key: int, steps: tuple[Step, ...], mask: int,
+                 starts: tuple[int, ...], changed: int, bumped: int, start_sides: int) -> None:  # fmt: skip
+        self.before, self.card, self.key, self.steps = before, card, key, steps
+        self.mask = mask  # board pegs after the move
+        self.starts = starts
+        self.changed = changed  # board holes whose colour the move changes
+        self.bumped = bumped  # board holes where bumped pegs land (in-spots)
+        self.start_sides = start_sides  # sides whose start count the move changes (a bit per side)
+        self._move: Move | None = None
+
+    @property
+    def move(self) -> Move:
+        if self._move is None:
+            self._move = Move(self.card, self.steps, self.before, self.key)
+        return self._move
+
+    @property
+    def occupancy(self) -> bytes:
+        return self.move.result.occupancy
 
 
 class Turn:
@@ -98,37 +123,50 @@ class Turn:
         pool: list[IndexedResult] = []
         seen: set[int] = set()
         base, size = self.position.key, self.position.board.board_holes
+        ones = _ones(size)
         holes = 0 if focus is None else sum(1 << (8 * hole) for hole in range(size) if focus.holes >> hole & 1)
-        for move in self.allowed.moves(self.position, self.rules, focus):
-            key = move.key
+        for card, (key, steps) in self.allowed.results(self.position, self.rules, focus):
             if key in seen:
                 continue
             seen.add(key)
             result = self._results.get(key)
             if result is None:
-                result = self._results[key] = self._index(move, base ^ key, size)
+                result = self._results[key] = self._index(card, key, steps, base ^ key, size, ones)
             if focus is None or result.changed & holes or result.start_sides & focus.starts:
                 pool.append(result)
         return pool
 
-    def _index(self, move: Move, difference: int, size: int) -> IndexedResult:
-        occupancy = move.key.to_bytes(size, "little")
-        changed = int.from_bytes(difference.to_bytes(size, "little").translate(ANY_PEG), "little")
-        starts, bumped = list(self.starts), 0
-        for step in move.steps:
-            if step.source >= size:
-                starts[step.source - size] -= 1
+    def _index(self, card: str, key: int, steps: tuple[Step, ...], difference: int, size: int,
+               ones: int) -> IndexedResult:  # fmt: skip
+        starts, counts, bumped = self.starts, None, 0
+        for step in steps:
+            if step.source >= size:  # out of start
+                counts = counts or list(starts)
+                counts[step.source - size] -= 1
             for bump in step.bumps:
-                if bump.target >= size:
-                    starts[bump.seat] += 1
-                else:
+                if bump.target < size:
                     bumped |= 1 << (8 * bump.target)
-        sides = sum(1 << side for side, (a, b) in enumerate(zip(starts, self.starts)) if a != b)
-        return IndexedResult(move, occupancy, int.from_bytes(occupancy.translate(ANY_PEG), "little"),
-                             tuple(starts), changed, bumped, sides)  # fmt: skip
+                else:  # back to start
+                    counts = counts or list(starts)
+                    counts[bump.seat] += 1
+        sides = 0
+        if counts is not None:
+            sides = sum(1 << side for side, (now, before) in enumerate(zip(counts, starts)) if now != before)
+            starts = tuple(counts)
+        return IndexedResult(self.position, card, key, steps, _occupied(key, ones), starts, _occupied(difference, ones),
+                             bumped, sides)  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         return {"position": self.position.to_json(), **self.allowed.to_json()}
+
+
+def _ones(size: int) -> int:
+    return int.from_bytes(b"\x01" * size, "little")
+
+
+def _occupied(key: int, ones: int) -> int:
+    """A byte per hole, 1 where ``key``'s byte is not 0 (colours take 4 bits: 1 to 10)."""
+    return (key | key >> 1 | key >> 2 | key >> 3) & ones
 
 
 def start_counts(board: Board, occupancy: bytes) -> tuple[int, ...]:
