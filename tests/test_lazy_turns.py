@@ -1,0 +1,144 @@
+"""The lazy answers agree with the whole list (issue "Fast on a Pi Zero", Tests).
+
+A lift asks the move generator only for the moves that touch its hole, a board only for
+those that change one hole it differs in (``Focus``). These tests hold the lazy answers
+against the whole list of legal moves:
+
+- the generator: the moves it gives for a focus that change a focus hole or start area are
+  exactly those of the whole list (and every move it gives is in the whole list);
+- a turn: ``Turn.changing`` is the whole list filtered by what each result changes;
+- the tracker: after every sensor event of a move made by hand (with knocks, and with
+  wrong moves), its report is the one it gives when every question is answered from the
+  whole list: the same status, move, candidates, and the same holes lit.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from strategies import positions
+
+from referee import CARDS, PRESETS, Position, Ruleset, legal_moves
+from referee.movegen import Focus, parse_move
+from referee.physical import PhysicalBoard, by_hand
+from referee.tracker import Report, SensorEvent, Tracker
+from referee.turns import Candidates, IndexedResult, Turn
+
+SIZES = st.sampled_from([4, 6, 8])
+
+
+def changes(position: Position, key: int, focus: Focus, starts_changed: int) -> bool:
+    difference = position.key ^ key
+    holes = [hole for hole in range(position.board.board_holes) if focus.holes >> hole & 1]
+    return any(difference >> (8 * hole) & 0xFF for hole in holes) or bool(starts_changed & focus.starts)
+
+
+def start_sides(position: Position, key: int) -> int:
+    """Sides whose start count differs between ``position`` and the result ``key``."""
+    board = position.board
+    after = key.to_bytes(board.board_holes, "little")
+    return sum(1 << seat for seat in board.seats if position.occupancy.count(seat + 1) != after.count(seat + 1))
+
+
+@st.composite
+def foci(draw: st.DrawFn, position: Position) -> Focus:
+    """One to three holes (mostly occupied ones: a lift) and sometimes a start area."""
+    board = position.board
+    occupied = [hole for hole in range(board.board_holes) if position.occupancy[hole]]
+    holes = draw(st.lists(st.one_of(st.sampled_from(occupied), st.integers(0, board.board_holes - 1)),
+                          min_size=0, max_size=3))  # fmt: skip
+    starts = draw(st.lists(st.sampled_from(list(board.seats)), max_size=2))
+    assume(holes or starts)
+    return Focus.of(holes, starts)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), positions(players=SIZES), st.sampled_from(CARDS), st.sampled_from(sorted(PRESETS)))
+def test_focused_generation_is_the_whole_list_filtered(data: st.DataObject, position: Position, card: str,
+                                                       rules_name: str) -> None:  # fmt: skip
+    rules = Ruleset.preset(rules_name)
+    focus = data.draw(foci(position))
+    whole = {move.key: move for move in legal_moves(position, card, rules)}
+    focused = list(legal_moves(position, card, rules, focus))
+    assert {move.key for move in focused} <= set(whole)
+    wanted = {key for key in whole if changes(position, key, focus, start_sides(position, key))}
+    got = {move.key for move in focused if changes(position, move.key, focus, start_sides(position, move.key))}
+    assert got == wanted
+    for move in focused:  # the notation of a focused move names a legal move with its result
+        assert parse_move(position, move.text, rules).key == move.key
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), positions(players=SIZES), st.sampled_from(sorted(PRESETS)), st.booleans())
+def test_turn_changing_is_every_result_filtered(data: st.DataObject, position: Position, rules_name: str,
+                                                declared: bool) -> None:  # fmt: skip
+    rules = Ruleset.preset(rules_name)
+    allowed = Candidates((data.draw(st.sampled_from(CARDS)),) if declared else None)
+    focus = data.draw(foci(position))
+    physical = PhysicalBoard(position.board)
+    holes = [hole for hole in range(position.board.board_holes) if focus.holes >> hole & 1]
+    sides = [side for side in position.board.seats if focus.starts >> side & 1]
+    lazy = Turn(physical, position, rules, allowed).changing(holes, sides)
+    whole = Turn(physical, position, rules, allowed).every()
+    byte_holes = sum(1 << (8 * hole) for hole in holes)
+    assert {r.key for r in lazy} == {r.key for r in whole if r.changed & byte_holes or r.start_sides & focus.starts}
+    assert len(lazy) == len({r.key for r in lazy})  # one entry per result
+
+
+class WholeListTracker(Tracker):
+    """The tracker answering every question from the whole list of the turn's results."""
+
+    def _pool(self, turn: Turn, *_: object) -> list[IndexedResult]:  # type: ignore[override]
+        return turn.every()
+
+
+def _look(report: Report) -> tuple[object, ...]:
+    return (report.status, report.move.key if report.move else None,
+            sorted(move.key for move in report.candidates), report.guidance, report.back, report.committed)  # fmt: skip
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(players=SIZES), st.sampled_from(sorted(PRESETS)), st.sampled_from([None, *CARDS]),
+       st.sampled_from(["legal", "knocked", "wrong"]), st.randoms(use_true_random=False))  # fmt: skip
+def test_tracker_judges_as_from_the_whole_list(position: Position, rules_name: str, card: str | None,
+                                               how: str, rng: random.Random) -> None:  # fmt: skip
+    rules = Ruleset.preset(rules_name)
+    moves = [move for c in ([card] if card else CARDS) for move in legal_moves(position, c, rules)]
+    assume(moves)
+    physical = PhysicalBoard(position.board)
+    events = by_hand(position, rng.choice(moves), rng, bounces=2 if how != "legal" else 0)
+    if how == "knocked":  # a peg knocked out of its hole and put down in the next one
+        occupied = [h for h in range(position.board.track_length) if position.occupancy[h]]
+        hole = rng.choice(occupied)
+        beside = (hole + 1) % position.board.track_length
+        events.insert(rng.randrange(len(events) + 1), SensorEvent(0, "lift", (hole,)))
+        if not position.occupancy[beside]:
+            events.append(SensorEvent(0, "place", (beside,)))
+    elif how == "wrong":  # the last peg put one hole further than it should
+        last = events[-1]
+        if last.kind == "place" and last.holes[0] + 1 < position.board.board_holes:
+            events[-1] = SensorEvent(last.ms, "place", (last.holes[0] + 1,))
+    lazy, whole = Tracker(position, rules, card=card), WholeListTracker(position, rules, card=card)
+    ms = 0
+    for event in events:
+        ms = max(ms, event.ms)
+        assert _look(lazy.feed(event)) == _look(whole.feed(event)), physical.name(event.holes[0])
+    assert _look(lazy.poll(ms + lazy.settle_ms)) == _look(whole.poll(ms + whole.settle_ms))
+
+
+def test_a_part_landing_where_the_first_put_a_partner_sends_her_to_her_in_spot() -> None:
+    """000, North Carolina: "Tens must be split between two different pegs. These can be any
+    two pegs on the board - your own, your partner's or your opponent's"; and "When a peg
+    lands on a partner's peg, the partner's peg is immediately moved to its 'in-spot'". Moving the partner's peg 4 and then landing on it
+    with the other 6 changes the partner's in-spot, though neither part alone does: a
+    focus on that in-spot must still find the move."""
+    position = Position.from_json({"players": 4, "turn": 0,
+                                   "pegs": {"0": ["T0:16", "S", "S", "S", "S"], "2": ["T1:0", "S", "S", "S", "S"]}})  # fmt: skip
+    rules = Ruleset.preset("north-carolina")
+    in_spot = position.board.in_spot(2)
+    focused = {move.text for move in legal_moves(position, "10", rules, Focus.of([in_spot]))}
+    assert {"10 T1:0-T1:4 T0:16-T1:4x", "10 T1:0-T0:12 T0:16-T0:12x"} <= focused
+    whole = {move.text for move in legal_moves(position, "10", rules) if move.result.occupancy[in_spot]}
+    assert whole <= focused
