@@ -173,15 +173,27 @@ class _Generator:
         return focus is None or bool(effect.writes & focus.holes or effect.starts & focus.starts)
 
     @cached_property
-    def _reach(self) -> int:
-        """Holes a step may write besides its own two: the team's in-spots (bump chains)."""
-        return sum(1 << self.board.in_spot(seat) for seat in self.team)
+    def _chain_colours(self) -> frozenset[int]:
+        """The colour bytes a step may land on and so touch the focus further along its
+        bump chain: an opponent whose start area is in focus, and a team colour whose
+        in-spot is in focus or holds a peg the chain would bump on."""
+        board, occupancy, focus = self.board, self.base.occupancy, self.focus
+        if focus is None:
+            return frozenset()
+        colours = {seat + 1 for seat in board.seats if focus.starts >> seat & 1 and seat not in self.team}
+        colours |= {seat + 1 for seat in self.team
+                    if focus.holes >> board.in_spot(seat) & 1 or occupancy[board.in_spot(seat)]}  # fmt: skip
+        return frozenset(colours)
 
     def _may_touch(self, source: int, landing: int) -> bool:
         """Whether a step from ``source`` landing on ``landing`` can touch the focus at all
-        (a cheap test before evaluating it)."""
+        (a cheap test before evaluating it on the starting position)."""
         focus = self.focus
-        return focus is None or bool(focus.starts or (1 << source | 1 << landing | self._reach) & focus.holes)
+        if focus is None or (1 << source | 1 << landing) & focus.holes:
+            return True
+        if source >= self.board_holes and focus.starts >> (source - self.board_holes) & 1:
+            return True
+        return self.base.occupancy[landing] in self._chain_colours
 
     # -- the card's options -------------------------------------------------------
 
@@ -257,27 +269,16 @@ class _Generator:
 
     def _splits(self, split: Split, both_orders: bool) -> Iterator[Result]:
         """Two parts on two different pegs, one after the other, in either order."""
-        groups = _split_groups(split)
+        groups = split.parts()
         attempts = {group: self._attempts(split, *group) for group in {g for pair in groups for g in pair}}
-        chains, colours = self._chains()
-        indexes = {group: _Index(found, self.focus, self._touches, chains, colours, self.base.occupancy)
+        chains = sum(1 << self.board.in_spot(seat) for seat in self.team)
+        indexes = {group: _Index(found, self.focus, self._touches, chains, self._chain_colours, self.base.occupancy)
                    for group, found in attempts.items()}  # fmt: skip
         for first, second in groups:
             same = first == second
             yield from self._pairs(split, attempts[first], second, indexes[second], same, True, both_orders)
             if not same:
                 yield from self._pairs(split, attempts[second], first, indexes[first], False, False, both_orders)
-
-    def _chains(self) -> tuple[int, frozenset[int]]:
-        """The team's in-spots, and the team colour bytes whose bump chain may reach an
-        in-spot in focus: its own in-spot is in focus, or holds a team peg to bump on."""
-        board, occupancy, focus = self.board, self.base.occupancy, self.focus
-        chains = sum(1 << board.in_spot(seat) for seat in self.team)
-        if focus is None or not focus.holes & chains:
-            return chains, frozenset()
-        team = {seat + 1 for seat in self.team}
-        return chains, frozenset(seat + 1 for seat in self.team
-                                 if focus.holes >> board.in_spot(seat) & 1 or occupancy[board.in_spot(seat)] in team)  # fmt: skip
 
     def _attempts(self, split: Split, forward: bool, amount: int) -> list[_Attempt]:
         base, found = self.base, list[_Attempt]()
@@ -297,47 +298,21 @@ class _Generator:
         canonical: bool,
         both_orders: bool,
     ) -> Iterator[Result]:
-        """Every result of a part from ``firsts`` followed by a part from ``second_group``.
-        A pair touches the focus when either part does (as made, after the first)."""
-        base, touches = self.base, self._touches
+        """Every result of a part from ``firsts`` followed by a part from ``second_group``."""
+        if seconds.focused:
+            yield from self._focused_pairs(split, firsts, second_group, seconds, same, canonical, both_orders)
+            return
+        base = self.base
         for first in firsts:
             effect = first.effect
             if effect is None:
                 continue
-            hit = touches(effect)
             after: _State | None = None
-            skip_below = first.index if same and not both_orders else -1
             if self._movers_change(split, effect):
                 after = base.after(effect)
                 movers = mover_seats(self.position._derived(after.occupancy), self.rules)
                 for second_effect in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
-                    if hit or touches(second_effect):
-                        yield after.key + second_effect.delta, (effect.step, second_effect.step)
-                continue
-            if seconds.focused:
-                if effect.relocated:
-                    yield from self._relocated(split, effect, second_group, hit)
-                if hit:
-                    candidates = seconds.attempts
-                elif canonical or both_orders or seconds.interacts(first, effect):
-                    candidates = seconds.candidates(effect)
-                else:
-                    continue  # in this order only interacting pairs count, and none does
-                # Each second classified as the indexed path would (replay, add, independent).
-                for second in candidates:
-                    if second.reads & effect.writes:  # replay it after the first
-                        if (1 << second.source) & effect.writes:
-                            continue  # that peg was moved or bumped by the first part
-                        after = after or base.after(effect)
-                        replayed, _ = self._evaluate(after, second.source, second.colour, second.path)
-                        if replayed and (hit or touches(replayed)):
-                            yield after.key + replayed.delta, (effect.step, replayed.step)
-                        continue
-                    made = second.effect
-                    if made is None or second.source == first.source or not (hit or touches(made)):
-                        continue
-                    if made.writes & first.reads or (canonical or both_orders) and second.index >= skip_below:
-                        yield base.key + effect.delta + made.delta, (effect.step, made.step)
+                    yield after.key + second_effect.delta, (effect.step, second_effect.step)
                 continue
             replays, adds, independent = seconds.pairing(first, effect, same, canonical, both_orders)
             # The second part reads a hole the first changed: replay it after the first.
@@ -356,6 +331,58 @@ class _Generator:
             for second in independent:
                 yield delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
 
+    def _focused_pairs(self, split: Split, firsts: list[_Attempt], second_group: tuple[bool, int], seconds: _Index,
+                       same: bool, canonical: bool, both_orders: bool) -> Iterator[Result]:  # fmt: skip
+        """``_pairs`` for a focus: the pairs where either part touches it (as made, after
+        the first). A first part that does not is paired only with the few seconds that
+        may; each second is classified as the indexed path would (replay, add, independent).
+        This loop runs once per part of the board, so it is written for speed."""
+        assert self.focus is not None
+        base, base_key, holes, starts = self.base, self.base.key, self.focus.holes, self.focus.starts
+        independent_too = canonical or both_orders
+        movers_may_change = self._movers_may_change(split)
+        maybe, chained = seconds.maybe, bool(seconds.by_landing)
+        maybe_reads, maybe_writes = seconds.maybe_reads, seconds.maybe_writes
+        for first in firsts:
+            effect = first.effect
+            if effect is None:
+                continue
+            writes = effect.writes
+            hit = bool(writes & holes or effect.starts & starts)
+            if movers_may_change and self._movers_change(split, effect):
+                after = base.after(effect)
+                movers = mover_seats(self.position._derived(after.occupancy), self.rules)
+                for made in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
+                    if hit or made.writes & holes or made.starts & starts:
+                        yield after.key + made.delta, (effect.step, made.step)
+                continue
+            if effect.relocated:
+                yield from self._relocated(split, effect, second_group, hit)
+            if hit:
+                candidates = seconds.attempts
+            elif not (independent_too or maybe_reads & writes or maybe_writes & first.reads or chained):
+                continue  # in this order only interacting pairs count, and none may touch the focus
+            else:
+                candidates = seconds.candidates(effect) if chained else maybe
+            skip_below = first.index if same and not both_orders else -1
+            after_first: _State | None = None
+            for second in candidates:
+                if second.reads & writes:  # replay it after the first
+                    if (1 << second.source) & writes:
+                        continue  # that peg was moved or bumped by the first part
+                    after_first = after_first or base.after(effect)
+                    replayed, _ = self._evaluate(after_first, second.source, second.colour, second.path)
+                    if replayed and (hit or replayed.writes & holes or replayed.starts & starts):
+                        yield after_first.key + replayed.delta, (effect.step, replayed.step)
+                    continue
+                alone = second.effect
+                if alone is None or second.source == first.source:
+                    continue
+                if not (hit or alone.writes & holes or alone.starts & starts):
+                    continue
+                if alone.writes & first.reads or independent_too and second.index >= skip_below:
+                    yield base_key + effect.delta + alone.delta, (effect.step, alone.step)
+
     def _relocated(self, split: Split, effect: _Effect, second_group: tuple[bool, int], hit: bool) -> Iterator[Result]:
         """A team peg the first part sent to its in-spot may make the second part."""
         if effect.relocated:
@@ -365,13 +392,17 @@ class _Generator:
                 if hit or self._touches(second):
                     yield after.key + second.delta, (effect.step, second.step)
 
-    def _movers_change(self, split: Split, effect: _Effect) -> bool:
+    def _movers_may_change(self, split: Split) -> bool:
         """North Carolina rule 2: a split that takes your last peg home goes on with the partner's."""
         if split.any_peg or not self.rules.split_into_partner or self.rules.movers == "team":
             return False
         (seat,) = self.movers
+        return self.position.in_home(seat) == 4
+
+    def _movers_change(self, split: Split, effect: _Effect) -> bool:
+        """This first part takes the last peg home (``_movers_may_change``)."""
         step, board = effect.step, self.board
-        return self.position.in_home(seat) == 4 and board.is_home(step.target) and not board.is_home(step.source)
+        return self._movers_may_change(split) and board.is_home(step.target) and not board.is_home(step.source)
 
     def _movable_colours(self, split: Split) -> tuple[int, ...]:
         return tuple(self.board.seats) if split.any_peg else self.movers
@@ -502,14 +533,16 @@ class _Index:
     finds the few it interacts with at once. A focused list keeps instead the few parts
     that may touch the focus: those that do on the starting position, those starting or
     landing in it, and (when it holds a team in-spot, where a bump chain may send a team
-    peg) those landing on a peg whose chain may lead there. A first part that touches
-    nothing in focus is paired only with those.
+    peg) those landing where a peg's chain may lead there: a peg the first part put there,
+    or one the part could not reach at first. (A part that could, landing where the first
+    changed nothing, bumps there as it did at first.) A first part that touches nothing in
+    focus is paired only with those.
     """
 
     def __init__(self, attempts: list[_Attempt], focus: Focus | None, touches: Callable[[_Effect], bool],
                  chains: int, chain_colours: frozenset[int], occupancy: bytes) -> None:  # fmt: skip
-        """``chains``: the team's in-spots; ``chain_colours``: the colour bytes whose bump
-        chain may reach the focus."""
+        """``chains``: the team's in-spots; ``chain_colours``: the colour bytes a part may
+        land on and so touch the focus further along its bump chain."""
         self.attempts = attempts
         self.legal = [attempt for attempt in attempts if attempt.effect]
         self.focused = focus is not None
@@ -518,15 +551,14 @@ class _Index:
         self.by_landing: dict[int, list[_Attempt]] = {}
         self.chains, self.chain_colours = chains, chain_colours
         if focus is not None:
-            self.maybe = attempts
-            if not focus.starts:  # else any part may bump a peg to a start area
-                self.maybe = [attempt for attempt in attempts
-                              if (1 << attempt.source | 1 << attempt.path.landing) & focus.holes
-                              or attempt.effect is not None and touches(attempt.effect)
-                              or occupancy[attempt.path.landing] in chain_colours]  # fmt: skip
-                if chain_colours:
-                    for attempt in attempts:
-                        self.by_landing.setdefault(attempt.path.landing, []).append(attempt)
+            self.maybe = [attempt for attempt in attempts
+                          if (1 << attempt.source | 1 << attempt.path.landing) & focus.holes
+                          or attempt.effect is not None and touches(attempt.effect)
+                          or attempt.effect is None and occupancy[attempt.path.landing] in chain_colours]  # fmt: skip
+            if chain_colours:
+                for attempt in attempts:
+                    self.by_landing.setdefault(attempt.path.landing, []).append(attempt)
+            self.maybe_indexes = {attempt.index for attempt in self.maybe}
             self.maybe_reads = self.maybe_writes = 0
             for attempt in self.maybe:
                 self.maybe_reads |= attempt.reads
@@ -539,10 +571,6 @@ class _Index:
                 for hole in _holes(attempt.effect.writes):
                     self.writers.setdefault(hole, []).append(attempt)
 
-    def interacts(self, first: _Attempt, effect: _Effect) -> bool:
-        """Focused: whether some second that may touch the focus interacts with ``first``."""
-        return bool(self.by_landing or self.maybe_reads & effect.writes or self.maybe_writes & first.reads)
-
     def candidates(self, effect: _Effect) -> list[_Attempt]:
         """Focused: the seconds that may touch the focus after a first part with ``effect``
         that does not: ``maybe``, and those landing where it put a peg whose chain may lead
@@ -551,11 +579,9 @@ class _Index:
             return self.maybe
         if effect.writes & self.chains:
             return self.attempts
-        found = {attempt.index: attempt for attempt in self.maybe}
-        for hole, new in effect.changes:
-            if new in self.chain_colours:
-                found.update((attempt.index, attempt) for attempt in self.by_landing.get(hole, ()))
-        return list(found.values())
+        more = [attempt for hole, new in effect.changes if new in self.chain_colours
+                for attempt in self.by_landing.get(hole, ()) if attempt.index not in self.maybe_indexes]  # fmt: skip
+        return self.maybe + more if more else self.maybe
 
     def pairing(self, first: _Attempt, effect: _Effect, same: bool, canonical: bool,
                 both_orders: bool) -> tuple[list[_Attempt], list[_Attempt], Iterable[_Attempt]]:  # fmt: skip
@@ -580,22 +606,6 @@ class _Index:
         independent = (second for second in self.legal if second.index not in handled
                        and second.source != first.source and second.index >= skip_below)  # fmt: skip
         return replays, adds, independent
-
-
-def _split_groups(split: Split) -> list[tuple[tuple[bool, int], tuple[bool, int]]]:
-    """Unordered pairs of (forward?, amount) parts that add up to the card's count."""
-    pairs = []
-    for a in range(1, split.total // 2 + 1):
-        b = split.total - a
-        if split.directions in ("forward", "any"):
-            pairs.append(((True, a), (True, b)))
-        if split.directions == "any":
-            pairs.append(((False, a), (False, b)))
-        if split.directions in ("forward-backward", "any"):
-            pairs.append(((True, a), (False, b)))
-            if a != b:
-                pairs.append(((True, b), (False, a)))
-    return pairs
 
 
 def _holes(mask: int) -> Iterator[int]:

@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from referee.board import PEGS_PER_SEAT
 from referee.cards import CARDS, JOKER, CardError, parse_card
 
 Movers = Literal["own-then-partner", "team"]
@@ -46,6 +47,21 @@ class Split:
     directions: SplitDirections = "forward"
     required: bool = False
     any_peg: bool = False
+
+    def parts(self) -> list[tuple[tuple[bool, int], tuple[bool, int]]]:
+        """Unordered pairs of (forward?, count) parts that add up to the total."""
+        pairs = []
+        for a in range(1, self.total // 2 + 1):
+            b = self.total - a
+            if self.directions in ("forward", "any"):
+                pairs.append(((True, a), (True, b)))
+            if self.directions == "any":
+                pairs.append(((False, a), (False, b)))
+            if self.directions in ("forward-backward", "any"):
+                pairs.append(((True, a), (False, b)))
+                if a != b:
+                    pairs.append(((True, b), (False, a)))
+        return pairs
 
 
 @dataclass(frozen=True)
@@ -104,6 +120,19 @@ class Ruleset:
 
     def power(self, card: str) -> CardPower:
         return self._powers[parse_card(card)]
+
+    @cached_property
+    def split_weight(self) -> int:
+        """What a lift costs the referee at worst, as a number: for every card that splits,
+        its part pairs times the pegs a part may move on the most crowded board (every peg
+        with ``any_peg``, a team's when the team moves, else the player's own). North
+        Carolina, the heaviest preset, weighs 1,005."""
+        own = MOST_PEGS // 2 if self.movers == "team" else PEGS_PER_SEAT
+        return sum(len(power.split.parts()) * (MOST_PEGS if power.split.any_peg else own)
+                   for _card, power in self.cards if power.split)  # fmt: skip
+
+    def card_weight(self, card: str) -> int:
+        return replace(self, cards=((card, self.power(card)),)).split_weight
 
     def decks_for(self, players: int) -> int:
         return dict(self.decks)[players]
@@ -271,6 +300,11 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 }
 _SPLIT_DIRECTIONS = ("forward", "forward-backward", "any")
 MAX_STEPS = 17
+MOST_PEGS = 10 * PEGS_PER_SEAT  # ten players
+MAX_SPLIT_WEIGHT = 1_050
+"""House rules may split up to this weight (``Ruleset.split_weight``): hardly more than
+North Carolina's, the heaviest preset, whose worst lift is already near the budget (a
+lift must light its holes within a tenth of a second on a Pi Zero 2 W)."""
 
 
 def from_mapping(data: Mapping[str, Any]) -> Ruleset:
@@ -298,7 +332,21 @@ def from_mapping(data: Mapping[str, Any]) -> Ruleset:
         if not isinstance(table, Mapping):
             raise RulesetError(f"[cards.{card_name}] must be a table")
         rules = rules.with_card(card, **_card_changes(card_name, table))
+    _check_weight(rules)
     return rules
+
+
+def _check_weight(rules: Ruleset) -> None:
+    """Refuse splits that give more moves than the referee can check in time (a lift must
+    light its holes within a tenth of a second on a Pi Zero 2 W)."""
+    if rules.split_weight <= MAX_SPLIT_WEIGHT:
+        return
+    heaviest = max(CARDS, key=rules.card_weight)
+    raise RulesetError(
+        f"[cards.{heaviest}]: these splits make too many moves for the referee to check in time on a crowded "
+        f"board (they weigh {rules.split_weight:,}; the most allowed is {MAX_SPLIT_WEIGHT:,}, North Carolina's "
+        "weigh 1,005): split a smaller total, in fewer directions, or over the player's own pegs only"
+    )
 
 
 def _power_mapping(power: CardPower) -> dict[str, Any]:

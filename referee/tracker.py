@@ -30,12 +30,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from referee.movegen import parse_move
+from referee.movegen import Focus, parse_move
 from referee.moves import Move
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.position import Position
 from referee.rulesets import Ruleset
-from referee.turns import Candidates, IndexedResult, Turn, extends
+from referee.turns import Candidates, IndexedResult, Pool, Reach, Turn, extends
 from referee.worlds import World, Worlds
 
 __all__ = ["Candidates", "EventsError", "Fix", "Report", "Tracker", "parse_events"]
@@ -223,6 +223,11 @@ class Tracker:
     @property
     def position(self) -> Position:
         return self._turn.position
+
+    @property
+    def turn(self) -> Turn:
+        """The turn being followed: its legal results, as far as they have been asked for."""
+        return self._turn
 
     @property
     def expected(self) -> Position:
@@ -467,7 +472,7 @@ class Tracker:
         pool = self._pool(turn, worlds, board, starts)
         if in_hand == 0:
             exact = [c for c in pool if c.mask == board and c.starts == starts and self._explains(turn, worlds, c)
-                     and (committed is None or extends(c.move, committed))]  # fmt: skip
+                     and (committed is None or extends(c, committed))]  # fmt: skip
             if unchanged and committed is None:
                 nothing_moved = self._explains_nothing_moved(turn, worlds)
                 if exact and nothing_moved:  # pegs lifted and put back, or swapped?
@@ -482,9 +487,9 @@ class Tracker:
                 return self._one_or_many(exact)
         on_the_way = self._on_the_way(turn, pool, board, starts)
         if committed is not None:
-            on_the_way = [c for c in on_the_way if extends(c.move, committed)]
+            on_the_way = [c for c in on_the_way if extends(c, committed)]
         if on_the_way:
-            return Report("moving", guidance=self._guide(on_the_way, board, starts),
+            return Report("moving", guidance=self._guide(turn, on_the_way, board, starts),
                           back=self._back(turn, worlds, board, starts))  # fmt: skip
         return self._illegal(turn, worlds, board, starts)
 
@@ -520,7 +525,7 @@ class Tracker:
             return colour == seat
         return occupancy[hole] == colour + 1
 
-    def _pool(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> list[IndexedResult]:
+    def _pool(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> Pool:
         """The results that could explain this board or be on their way to it: those that
         change its first emptied hole (or else its first new one: a result that explains
         the board changes every hole it differs in), or else a start area whose count
@@ -539,24 +544,24 @@ class Tracker:
         sides = [seat for seat in map(physical.seat_of_start, handled) if seat is not None]
         return turn.changing([hole for hole in handled if hole < self._turn_board_holes], sides)
 
-    def _on_the_way(self, turn: Turn, pool: list[IndexedResult], board: int, starts: tuple[int, ...]) -> list[IndexedResult]:
+    def _on_the_way(self, turn: Turn, pool: Pool, board: int, starts: tuple[int, ...]) -> list[IndexedResult]:
         """Results this board could still become: every new peg is where the result has one,
         every emptied hole is one the move changes, start counts between before and after."""
-        new, emptied = board & ~turn.mask, turn.mask & ~board
+        new, emptied = self.physical.holes(board & ~turn.mask), self.physical.holes(turn.mask & ~board)
         if not (new or emptied or starts != turn.starts):
             return []
         if starts == turn.starts:
-            return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)]
-        return [c for c in pool if not (new & ~c.mask or emptied & ~c.changed)
+            if not new and pool.focus == Focus.of(emptied):
+                return pool  # one peg lifted: every result that changes its hole
+            return [c for c in pool if c.fills(new) and c.changes(emptied)]
+        return [c for c in pool if c.fills(new) and c.changes(emptied)
                 and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))]  # fmt: skip
 
-    def _guide(self, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
+    def _guide(self, turn: Turn, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
         physical = self.physical
         guidance: dict[str, Role] = {}
-        needed = bumps = 0
-        for candidate in candidates:
-            needed |= candidate.mask & ~board
-            bumps |= candidate.bumped & ~board
+        reach = candidates.reach if isinstance(candidates, Pool) else Reach.of(candidates, turn.ones)
+        needed, bumps = reach.fills & ~board, reach.bumps & ~board
         for hole in physical.holes(self._turn_start & ~self.occupied):
             guidance[physical.name(hole)] = "selected"
         for hole in physical.holes(needed & ~bumps):
@@ -564,7 +569,7 @@ class Tracker:
         for hole in physical.holes(needed & bumps):
             guidance[physical.name(hole)] = "bump"
         for seat, now in enumerate(starts):
-            if any(c.starts[seat] > now for c in candidates):
+            if reach.starts_up >> seat & 1 if starts == turn.starts else any(c.starts[seat] > now for c in candidates):
                 for hole in physical.start_holes(seat):
                     if not self.occupied & (1 << (8 * hole)):
                         guidance[physical.name(hole)] = "bump"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from referee.board import PEGS_PER_SEAT, Board
 from referee.cards import CARDS, parse_card
@@ -61,30 +61,115 @@ class Candidates:
 
 
 class IndexedResult:
-    """A legal result, with what the tracker compares a board against (byte masks: one
-    byte per board hole, 1 where set). Its :class:`Move` is made when first asked for."""
+    """A legal result, read the way the tracker compares boards: byte masks, one byte per
+    board hole, 1 where set. A lift may bring a few thousand of them, and most are never
+    looked at closely, so only what is cheap (the bumps, the start areas touched) is
+    worked out at once; the rest, and the :class:`Move`, when first asked for."""
 
-    __slots__ = ("_move", "before", "bumped", "card", "changed", "key", "mask", "start_sides", "starts", "steps")
+    __slots__ = ("_changed", "_mask", "_move", "_starts", "bumped", "card", "key", "starts_down", "starts_up",
+                 "steps", "turn")  # fmt: skip
 
-    def __init__(self, before: Position, card: str, key: int, steps: tuple[Step, ...], mask: int,
-                 starts: tuple[int, ...], changed: int, bumped: int, start_sides: int) -> None:  # fmt: skip
-        self.before, self.card, self.key, self.steps = before, card, key, steps
-        self.mask = mask  # board pegs after the move
-        self.starts = starts
-        self.changed = changed  # board holes whose colour the move changes
+    def __init__(self, turn: Turn, card: str, key: int, steps: tuple[Step, ...]) -> None:
+        self.turn, self.card, self.key, self.steps = turn, card, key, steps
+        size = turn.size
+        bumped = up = down = 0
+        for step in steps:
+            if step.source >= size:
+                down |= 1 << (step.source - size)
+            for bump in step.bumps:
+                if bump.target < size:
+                    bumped |= 1 << (8 * bump.target)
+                else:
+                    up |= 1 << bump.seat
         self.bumped = bumped  # board holes where bumped pegs land (in-spots)
-        self.start_sides = start_sides  # sides whose start count the move changes (a bit per side)
+        self.starts_up, self.starts_down = up, down  # sides whose start areas gain or lose pegs
+        self._mask: int | None = None
+        self._changed: int | None = None
+        self._starts: tuple[int, ...] | None = None
         self._move: Move | None = None
+
+    @property
+    def start_sides(self) -> int:
+        return self.starts_up | self.starts_down
+
+    @property
+    def mask(self) -> int:
+        """Board pegs after the move."""
+        if self._mask is None:
+            self._mask = _occupied(self.key, self.turn.ones)
+        return self._mask
+
+    @property
+    def changed(self) -> int:
+        """Board holes whose colour the move changes."""
+        if self._changed is None:
+            self._changed = _occupied(self.key ^ self.turn.position.key, self.turn.ones)
+        return self._changed
+
+    @property
+    def starts(self) -> tuple[int, ...]:
+        """Pegs in start per side after the move."""
+        if self._starts is None:
+            self._starts = self.turn.starts
+            if self.start_sides:
+                counts = list(self._starts)
+                for step in self.steps:
+                    if step.source >= self.turn.size:
+                        counts[step.source - self.turn.size] -= 1
+                    for bump in step.bumps:
+                        if bump.target >= self.turn.size:
+                            counts[bump.seat] += 1
+                self._starts = tuple(counts)
+        return self._starts
+
+    def fills(self, holes: Iterable[int]) -> bool:
+        """Whether the result has a peg in each of these board holes."""
+        key = self.key
+        return all(key >> (8 * hole) & 0xFF for hole in holes)
+
+    def changes(self, holes: Iterable[int]) -> bool:
+        """Whether the result changes each of these board holes."""
+        difference = self.key ^ self.turn.position.key
+        return all(difference >> (8 * hole) & 0xFF for hole in holes)
 
     @property
     def move(self) -> Move:
         if self._move is None:
-            self._move = Move(self.card, self.steps, self.before, self.key)
+            self._move = Move(self.card, self.steps, self.turn.position, self.key)
         return self._move
 
     @property
     def occupancy(self) -> bytes:
         return self.move.result.occupancy
+
+
+class Pool(list[IndexedResult]):
+    """The results of one focus, and what all of them together would fill (so a lift's
+    lights need no pass over its results)."""
+
+    def __init__(self, focus: Focus | None, results: list[IndexedResult], ones: int) -> None:
+        super().__init__(results)
+        self.focus = focus
+        self.reach = Reach.of(results, ones)
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What some result of a set fills: board holes (a byte mask), in-spots a bump sends a
+    team peg to, and the sides whose start areas a bump sends a peg to (a bit per side)."""
+
+    fills: int
+    bumps: int
+    starts_up: int
+
+    @classmethod
+    def of(cls, results: Iterable[IndexedResult], ones: int) -> Reach:
+        keys = bumped = up = 0
+        for result in results:
+            keys |= result.key
+            bumped |= result.bumped
+            up |= result.starts_up
+        return cls(_occupied(keys, ones), bumped, up)
 
 
 class Turn:
@@ -99,62 +184,43 @@ class Turn:
         self.rules = rules
         self.allowed = allowed
         self.physical = physical
+        self.size = position.board.board_holes
+        self.ones = _ones(self.size)
         self.mask = physical.board_mask(position.occupancy)
         self.starts = start_counts(position.board, position.occupancy)
-        self._pools: dict[Focus | None, list[IndexedResult]] = {}
+        self._pools: dict[Focus | None, Pool] = {}
         self._results: dict[int, IndexedResult] = {}  # by result key
 
-    def changing(self, holes: Iterable[int] = (), starts: Iterable[int] = ()) -> list[IndexedResult]:
+    def changing(self, holes: Iterable[int] = (), starts: Iterable[int] = ()) -> Pool:
         """The results that change one of these board holes, or the count in one of these
         sides' start areas."""
         return self._pool(Focus.of(holes, starts))
 
-    def every(self) -> list[IndexedResult]:
+    def every(self) -> Pool:
         """Every result (only when nothing narrower can be said: colours lost track of)."""
         return self._pool(None)
 
-    def _pool(self, focus: Focus | None) -> list[IndexedResult]:
+    def _pool(self, focus: Focus | None) -> Pool:
         pool = self._pools.get(focus)
         if pool is None:
-            pool = self._pools[focus] = self._generate(focus)
+            pool = self._pools[focus] = Pool(focus, self._generate(focus), self.ones)
         return pool
 
     def _generate(self, focus: Focus | None) -> list[IndexedResult]:
-        pool: list[IndexedResult] = []
+        found: list[IndexedResult] = []
         seen: set[int] = set()
-        base, size = self.position.key, self.position.board.board_holes
-        ones = _ones(size)
-        holes = 0 if focus is None else sum(1 << (8 * hole) for hole in range(size) if focus.holes >> hole & 1)
+        base, known = self.position.key, self._results
+        holes = [] if focus is None else [8 * hole for hole in range(self.size) if focus.holes >> hole & 1]
         for card, (key, steps) in self.allowed.results(self.position, self.rules, focus):
             if key in seen:
                 continue
             seen.add(key)
-            result = self._results.get(key)
+            result = known.get(key)
             if result is None:
-                result = self._results[key] = self._index(card, key, steps, base ^ key, size, ones)
-            if focus is None or result.changed & holes or result.start_sides & focus.starts:
-                pool.append(result)
-        return pool
-
-    def _index(self, card: str, key: int, steps: tuple[Step, ...], difference: int, size: int,
-               ones: int) -> IndexedResult:  # fmt: skip
-        starts, counts, bumped = self.starts, None, 0
-        for step in steps:
-            if step.source >= size:  # out of start
-                counts = counts or list(starts)
-                counts[step.source - size] -= 1
-            for bump in step.bumps:
-                if bump.target < size:
-                    bumped |= 1 << (8 * bump.target)
-                else:  # back to start
-                    counts = counts or list(starts)
-                    counts[bump.seat] += 1
-        sides = 0
-        if counts is not None:
-            sides = sum(1 << side for side, (now, before) in enumerate(zip(counts, starts)) if now != before)
-            starts = tuple(counts)
-        return IndexedResult(self.position, card, key, steps, _occupied(key, ones), starts, _occupied(difference, ones),
-                             bumped, sides)  # fmt: skip
+                result = known[key] = IndexedResult(self, card, key, steps)
+            if focus is None or result.start_sides & focus.starts or any((base ^ key) >> shift & 0xFF for shift in holes):
+                found.append(result)
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return {"position": self.position.to_json(), **self.allowed.to_json()}
@@ -174,7 +240,14 @@ def start_counts(board: Board, occupancy: bytes) -> tuple[int, ...]:
     return tuple(PEGS_PER_SEAT - occupancy.count(side + 1) if side in board.seats else 0 for side in range(board.sides))
 
 
-def extends(move: Move, committed: Move) -> bool:
+class Stepped(Protocol):
+    @property
+    def key(self) -> int: ...
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
+
+
+def extends(move: Stepped, committed: Stepped) -> bool:
     """``move`` is ``committed`` with more added: the rest of a split (every step of the
     committed move is one of its steps), never another move instead of it."""
     steps = {(step.source, step.target) for step in move.steps}

@@ -142,3 +142,17 @@ def test_a_part_landing_where_the_first_put_a_partner_sends_her_to_her_in_spot()
     assert {"10 T1:0-T1:4 T0:16-T1:4x", "10 T1:0-T0:12 T0:16-T0:12x"} <= focused
     whole = {move.text for move in legal_moves(position, "10", rules) if move.result.occupancy[in_spot]}
     assert whole <= focused
+
+
+def test_a_chain_reaction_sends_an_opponent_home_from_the_partners_in_spot() -> None:
+    """000, Notes on Strategy: "Occasionally it is even possible to set up a longer 'chain
+    reaction' in which a series of different colored pegs displace each other in a single
+    move." Red lands on her partner, who goes to her in-spot, where an opponent sits and so
+    goes back to start: a focus on that opponent's start area must find the move, though
+    the step only lands on a partner."""
+    position = Position.from_json({"players": 4, "turn": 0, "pegs": {
+        "0": ["T0:10", "S", "S", "S", "S"], "1": ["T2:3", "S", "S", "S", "S"], "2": ["T0:15", "S", "S", "S", "S"]}})  # fmt: skip
+    rules = Ruleset.preset("basic")
+    (move,) = legal_moves(position, "5", rules)
+    assert [(bump.seat, position.board.hole_name(bump.target)) for bump in move.bumps] == [(2, "T2:3"), (1, "S1")]
+    assert [m.text for m in legal_moves(position, "5", rules, Focus.of(starts=[1]))] == [move.text]

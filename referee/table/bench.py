@@ -108,13 +108,13 @@ def run_case(case: BenchCase, repeat: int | None = None) -> dict[str, Any]:
     """Time generating (and consuming) every legal move of the case's cards."""
     position = Position.from_json(case.position)
     rules = Ruleset.preset(case.rules)
-    timings: list[float] = []
+    runs: list[float] = []
     moves = 0
     for _ in range(repeat or case.repeat):
         start = time.perf_counter()
         moves = sum(1 for card in case.cards for _ in legal_moves(position, card, rules))
-        timings.append(time.perf_counter() - start)
-    return {**_timings(case.name, timings, "runs"), "rules": case.rules, "cards": list(case.cards), "moves": moves}
+        runs.append(time.perf_counter() - start)
+    return {**timings(case.name, runs, "runs"), "rules": case.rules, "cards": list(case.cards), "moves": moves}
 
 
 def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[str, Any]]:
@@ -141,11 +141,11 @@ def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[s
             tracker.feed(event)
             events.append(time.perf_counter() - start)
     label = f"card {card}" if card else "no card declared"
-    return [_timings(f"tracker: one sensor event, worst case, {label}", events, "events"),
-            _timings(f"tracker: turn set-up, worst case, {label}", setups, "turns")]  # fmt: skip
+    return [timings(f"tracker: one sensor event, worst case, {label}", events, "events"),
+            timings(f"tracker: turn set-up, worst case, {label}", setups, "turns")]  # fmt: skip
 
 
-def _timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
+def timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
     timings = sorted(timings)
     p99 = timings[min(len(timings) - 1, round(0.99 * (len(timings) - 1)))]
     return {"name": name, unit: len(timings), "runs": len(timings),
@@ -184,8 +184,8 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
             latencies = list(running.latencies)
         finally:
             running.stop()
-        rows = [_timings("daemon: sensor change to LED frame written (simulated board)", latencies, "events"),
-                _timings("daemon: done to move stored (fsync) and LEDs written", commits, "commits")]  # fmt: skip
+        rows = [timings("daemon: sensor change to LED frame written (simulated board)", latencies, "events"),
+                timings("daemon: done to move stored (fsync) and LEDs written", commits, "commits")]  # fmt: skip
         rows += _daemon_process(data)
     return rows
 
@@ -224,32 +224,7 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
                 commits.append(time.perf_counter() - start)
         finally:
             running.stop()
-    return _timings("daemon: done to stored and LEDs, worst case (8 players, NC, real cards)", commits, "commits")
-
-
-def run_first_lift(turns: int = 10, seed: int = 3) -> dict[str, Any]:
-    """The first lift of a turn on the worst board (8 players, North Carolina, 32 pegs on
-    the track, no card declared), with nothing indexed ahead: the session builds what the
-    lift needs on the spot. The daemon's indexing thread usually has it ready sooner."""
-    import tempfile
-
-    from referee.table.session import Session
-    from referee.table.store import Store
-
-    rng, timings = random.Random(seed), list[float]()
-    worst = WORST
-    with tempfile.TemporaryDirectory() as data:
-        store = Store.open(data)
-        for _ in range(turns):
-            session = Session.new(store, Ruleset.preset(worst.rules), 8, pegs=worst.position["pegs"], seed=1)
-            physical = session.physical
-            track = [physical.name(h) for h in physical.holes(session.tracker.occupied) if physical.name(h)[0] == "T"]
-            mine = [hole for hole in track if session.game.position.colour_at(physical.index(hole)) == 0]
-            start = time.perf_counter()
-            session.sense(0, "lift", rng.choice(mine))
-            timings.append(time.perf_counter() - start)
-        store.close()
-    return _timings("daemon: turn start to first lift answered, worst board, no card", timings, "turns")
+    return timings("daemon: done to stored and LEDs, worst case (8 players, NC, real cards)", commits, "commits")
 
 
 def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
@@ -288,7 +263,7 @@ def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
             process.terminate()
             process.wait(10)
     return [
-        {**_timings("daemon: start-up, process start to page answering", startup, "starts")},
+        {**timings("daemon: start-up, process start to page answering", startup, "starts")},
         {"name": "daemon: resident memory (VmRSS) resuming that game", "runs": starts, "rss_mb": round(rss_mb, 1)},
     ]
 
@@ -302,8 +277,13 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
             + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
             + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))]
             + run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]
-            + [run_first_lift(max(3, min(10, repeat or 10)))]
-            + _web(repeat))  # fmt: skip
+            + _lifts(repeat) + _web(repeat))  # fmt: skip
+
+
+def _lifts(repeat: int | None) -> list[dict[str, Any]]:
+    from referee.table import bench_lifts
+
+    return bench_lifts.run_all(repeat)
 
 
 def _web(repeat: int | None) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ LEDs or the page show it.
 
 from __future__ import annotations
 
+import gc
 import logging
 import resource
 import threading
@@ -99,6 +100,7 @@ class Table:
             self._unsubscribe = self.sensors.subscribe(self._on_change)
             self._publish(force=True)
         threading.Thread(target=self._tick_forever, name="pegs-ticker", daemon=True).start()
+        settle_memory()
         log.info("started", extra={"game": self.session.game_id, "rules": self.session.game.rules.name,
                                    "status": self.session.report.status})  # fmt: skip
 
@@ -465,3 +467,12 @@ def _look(report: Report) -> tuple[object, ...]:
     """What of a report the page and the LEDs show."""
     return (report.status, report.move, report.candidates, report.guidance, report.back, report.forward,
             report.amend)  # fmt: skip
+
+
+def settle_memory() -> None:
+    """What is alive once the daemon has started (the code, Flask, the board's geometry)
+    lives as long as the process: freeze it out of the garbage collector's reach, so that
+    a full collection, which would otherwise walk it all (some 10 ms here), cannot land in
+    the middle of a lift."""
+    gc.collect()
+    gc.freeze()
