@@ -178,12 +178,11 @@ class _Generator:
         bump chain: an opponent whose start area is in focus, and a team colour whose
         in-spot is in focus or holds a peg the chain would bump on."""
         board, occupancy, focus = self.board, self.base.occupancy, self.focus
-        if focus is None:
-            return frozenset()
-        colours = {seat + 1 for seat in board.seats if focus.starts >> seat & 1 and seat not in self.team}
-        colours |= {seat + 1 for seat in self.team
-                    if focus.holes >> board.in_spot(seat) & 1 or occupancy[board.in_spot(seat)]}  # fmt: skip
-        return frozenset(colours)
+        opponents = {seat + 1 for seat in board.seats if seat not in self.team and focus and focus.starts >> seat & 1}
+        if focus is None or not (opponents or any(focus.holes >> board.in_spot(seat) & 1 for seat in self.team)):
+            return frozenset()  # a chain writes only in-spots and start areas
+        team = {seat + 1 for seat in self.team if focus.holes >> board.in_spot(seat) & 1 or occupancy[board.in_spot(seat)]}
+        return frozenset(opponents | team)
 
     def _may_touch(self, source: int, landing: int) -> bool:
         """Whether a step from ``source`` landing on ``landing`` can touch the focus at all
@@ -274,11 +273,12 @@ class _Generator:
         chains = sum(1 << self.board.in_spot(seat) for seat in self.team)
         indexes = {group: _Index(found, self.focus, self._touches, chains, self._chain_colours, self.base.occupancy)
                    for group, found in attempts.items()}  # fmt: skip
+        pairs = self._focused_pairs if self.focus is not None else self._pairs
         for first, second in groups:
             same = first == second
-            yield from self._pairs(split, attempts[first], second, indexes[second], same, True, both_orders)
+            yield from pairs(split, attempts[first], second, indexes[second], same, True, both_orders)
             if not same:
-                yield from self._pairs(split, attempts[second], first, indexes[first], False, False, both_orders)
+                yield from pairs(split, attempts[second], first, indexes[first], False, False, both_orders)
 
     def _attempts(self, split: Split, forward: bool, amount: int) -> list[_Attempt]:
         base, found = self.base, list[_Attempt]()
@@ -299,9 +299,6 @@ class _Generator:
         both_orders: bool,
     ) -> Iterator[Result]:
         """Every result of a part from ``firsts`` followed by a part from ``second_group``."""
-        if seconds.focused:
-            yield from self._focused_pairs(split, firsts, second_group, seconds, same, canonical, both_orders)
-            return
         base = self.base
         for first in firsts:
             effect = first.effect

@@ -40,16 +40,15 @@ class Candidates:
             for card in cards:
                 yield from free_come_outs(position, card, rules, touching)
 
-    def results(self, position: Position, rules: Ruleset, touching: Focus | None) -> Iterator[tuple[str, Result]]:
-        """``moves`` as (card, (result key, steps)), results possibly repeated."""
+    def results(self, position: Position, rules: Ruleset, touching: Focus | None) -> Iterator[tuple[str, Iterator[Result]]]:
+        """``moves`` as bare results, card by card: (card, its (result key, steps) pairs),
+        results possibly repeated."""
         cards = [parse_card(card) for card in (self.cards if self.cards is not None else CARDS)]
         for card in cards:
-            for result in results_touching(position, card, rules, touching):
-                yield card, result
+            yield card, results_touching(position, card, rules, touching)
         if self.free:
             for card in cards:
-                for result in results_touching(position, card, rules, touching, free=True):
-                    yield card, result
+                yield card, results_touching(position, card, rules, touching, free=True)
 
     def to_json(self) -> dict[str, Any]:
         return {"cards": list(self.cards) if self.cards is not None else None, "free": self.free}
@@ -76,11 +75,12 @@ class IndexedResult:
         for step in steps:
             if step.source >= size:
                 down |= 1 << (step.source - size)
-            for bump in step.bumps:
-                if bump.target < size:
-                    bumped |= 1 << (8 * bump.target)
-                else:
-                    up |= 1 << bump.seat
+            if step.bumps:
+                for bump in step.bumps:
+                    if bump.target < size:
+                        bumped |= 1 << (8 * bump.target)
+                    else:
+                        up |= 1 << bump.seat
         self.bumped = bumped  # board holes where bumped pegs land (in-spots)
         self.starts_up, self.starts_down = up, down  # sides whose start areas gain or lose pegs
         self._mask: int | None = None
@@ -210,16 +210,19 @@ class Turn:
         found: list[IndexedResult] = []
         seen: set[int] = set()
         base, known = self.position.key, self._results
-        holes = [] if focus is None else [8 * hole for hole in range(self.size) if focus.holes >> hole & 1]
-        for card, (key, steps) in self.allowed.results(self.position, self.rules, focus):
-            if key in seen:
-                continue
-            seen.add(key)
-            result = known.get(key)
-            if result is None:
-                result = known[key] = IndexedResult(self, card, key, steps)
-            if focus is None or result.start_sides & focus.starts or any((base ^ key) >> shift & 0xFF for shift in holes):
-                found.append(result)
+        # Bytes of the focus holes, the result's differing from the turn's where it changes them.
+        holes = 0 if focus is None else sum(0xFF << (8 * hole) for hole in range(self.size) if focus.holes >> hole & 1)
+        starts = -1 if focus is None else focus.starts
+        for card, results in self.allowed.results(self.position, self.rules, focus):
+            for key, steps in results:
+                if key in seen:
+                    continue
+                seen.add(key)
+                result = known.get(key)
+                if result is None:
+                    result = known[key] = IndexedResult(self, card, key, steps)
+                if starts == -1 or (base ^ key) & holes or result.start_sides & starts:
+                    found.append(result)
         return found
 
     def to_json(self) -> dict[str, Any]:
