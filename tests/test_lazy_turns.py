@@ -22,8 +22,8 @@ from strategies import positions
 
 from referee import CARDS, PRESETS, Position, Ruleset, legal_moves
 from referee.movegen import Focus, parse_move
-from referee.physical import PhysicalBoard, by_hand
-from referee.tracker import Report, SensorEvent, Tracker
+from referee.physical import PhysicalBoard, SensorEvent, by_hand
+from referee.tracker import Report, Tracker
 from referee.turns import Candidates, IndexedResult, Turn
 
 SIZES = st.sampled_from([4, 6, 8])

@@ -101,3 +101,27 @@ def test_house_rules_errors_are_clear(tmp_path: Path, text: str, message: str) -
 def test_missing_house_rules_file() -> None:
     with pytest.raises(RulesetError, match="cannot read house rules"):
         Ruleset.load("no-such-rules.toml")
+
+
+def test_house_rules_whose_splits_explode_are_refused(tmp_path: Path) -> None:
+    """Issue "Fast on a Pi Zero": "either the loader refuses rules whose moves explode,
+    with a message that says why". North Carolina's ten ("Tens must be split between two
+    different pegs. These can be any two pegs on the board", 000) is the heaviest preset;
+    an ace that splits 17 over any pegs in any direction is refused, naming the card and
+    the weights, and the heaviest file accepted still loads."""
+    assert max(rules.split_weight for rules in PRESETS.values()) == Ruleset.preset("north-carolina").split_weight == 1005
+    explosive = tmp_path / "ace.toml"
+    explosive.write_text('base = "north-carolina"\n[cards.A]\nforward = [1, 11]\nbackward = [1]\ncome_out = true\n'
+                         'swap = true\njoker = true\nsplit = {total = 17, directions = "any", any_peg = true}\n')  # fmt: skip
+    with pytest.raises(RulesetError) as refused:
+        Ruleset.from_toml(explosive)
+    message = str(refused.value)
+    assert "[cards.A]" in message and "2,605" in message and "1,050" in message and "\n" not in message
+    heaviest = tmp_path / "heavy.toml"
+    heaviest.write_text('base = "north-carolina"\n[cards.A]\nswap = true\njoker = true\nsplit = {total = 2}\n'
+                        '[cards.9]\nsplit = {total = 9, directions = "any"}\n')  # fmt: skip
+    assert Ruleset.from_toml(heaviest).split_weight == 1050
+    heavier = tmp_path / "heavier.toml"
+    heavier.write_text('base = "arizona"\n[cards.10]\nsplit = {total = 10, directions = "any", any_peg = true}\n')
+    with pytest.raises(RulesetError, match=r"\[cards.10\]"):
+        Ruleset.from_toml(heavier)  # Arizona's team play and North Carolina's ten: 1,225
