@@ -68,7 +68,7 @@ class IndexedResult:
     __slots__ = ("_changed", "_mask", "_move", "_starts", "bumped", "card", "key", "starts_down", "starts_up",
                  "steps", "turn")  # fmt: skip
 
-    def __init__(self, turn: Turn, card: str, key: int, steps: tuple[Step, ...]) -> None:
+    def __init__(self, turn: Before, card: str, key: int, steps: tuple[Step, ...]) -> None:
         self.turn, self.card, self.key, self.steps = turn, card, key, steps
         size = turn.size
         bumped = up = down = 0
@@ -143,6 +143,18 @@ class IndexedResult:
         return self.move.result.occupancy
 
 
+@dataclass(frozen=True, slots=True)
+class Before:
+    """The position a turn's results start from, as they read it. Results refer to this,
+    not to their ``Turn`` (which refers to them): no reference cycle, so a finished turn is
+    freed at once, never left for a garbage collection to find in the middle of a lift."""
+
+    position: Position
+    size: int  # board holes
+    ones: int  # a 1 byte per board hole
+    starts: tuple[int, ...]  # pegs in start per side
+
+
 class Pool(list[IndexedResult]):
     """The results of one focus, and what all of them together would fill (so a lift's
     lights need no pass over its results)."""
@@ -188,6 +200,7 @@ class Turn:
         self.ones = _ones(self.size)
         self.mask = physical.board_mask(position.occupancy)
         self.starts = start_counts(position.board, position.occupancy)
+        self._before = Before(position, self.size, self.ones, self.starts)
         self._pools: dict[Focus | None, Pool] = {}
         self._results: dict[int, IndexedResult] = {}  # by result key
 
@@ -220,7 +233,7 @@ class Turn:
                 seen.add(key)
                 result = known.get(key)
                 if result is None:
-                    result = known[key] = IndexedResult(self, card, key, steps)
+                    result = known[key] = IndexedResult(self._before, card, key, steps)
                 if starts == -1 or (base ^ key) & holes or result.start_sides & starts:
                     found.append(result)
         return found
