@@ -231,3 +231,19 @@ def test_two_knocked_pegs_put_back_are_checked_by_the_table(tmp_path: Path) -> N
     assert session.report.status == "synced"
     act(session, "lift T0:8, place T0:13, done")
     assert session.game.history == [(0, "5 T0:8-T0:13")]
+
+
+def test_third_counting_turn_comes_out_free_with_the_card_declared(tmp_path: Path) -> None:
+    """000, North Carolina rule 9: "If this happens on three consecutive turns, then on the
+    third turn, after discarding any card you must move one of your pegs to your 'come
+    out' hole for free." At a real table Red says she discards a 5 and comes out: the move
+    is stored as the free come-out for that 5 (a 5 never comes out on its own)."""
+    session = table(tmp_path, "north-carolina")
+    for _ in range(2):
+        for seat in range(4):
+            session.discard(seat, None)
+    assert session.game.free_come_out_due()
+    session.declare(0, "5")
+    act(session, "lift S0:1, place T0:8, wait")
+    assert session.game.history == [(0, "5 S0-T0:8")]
+    assert [event for event in session.game.events if event["event"] == "move"][-1]["free"] is True

@@ -37,7 +37,8 @@ from typing import Any, Protocol
 
 from referee.cards import parse_card
 from referee.game import Game, GameError, Mode
-from referee.moves import Move
+from referee.movegen import parse_move
+from referee.moves import Move, NotationError
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
 from referee.tracker import Candidates, Report, Tracker
@@ -343,8 +344,11 @@ class Session:
         """The counting turn's free come-out, not a come-out the card makes anyway."""
         if not self.game.free_come_out_due():
             return False
-        return move.key not in {m.key for m in self.game.legal(move.card)} and any(
-            m.key == move.key for m in self.game.free_come_outs(move.card))  # fmt: skip
+        try:
+            parse_move(self.game.position, move.text, self.game.rules)  # only the moves from its hole
+            return False
+        except NotationError:
+            return any(m.key == move.key for m in self.game.free_come_outs(move.card))
 
     def _check_turn(self, seat: int | None) -> None:
         if self.game.phase != "play":
