@@ -1,9 +1,9 @@
 """The running table: sensors -> session -> LEDs, with the lock, the ticker and the page.
 
 One ``Table`` owns one board. Sensor changes arrive on the sensor backend's thread; a
-ticker thread lets the session commit a move once the board has settled; an indexing
-thread prepares each turn's legal results ahead of need. Everything that touches the
-session happens under one lock, and the session stores every accepted move before the
+ticker thread lets the session commit a move once the board has settled. Nothing is
+prepared ahead: a sensor event asks the move generator only for what it needs (see
+``referee.turns``). Everything that touches the session happens under one lock, and the session stores every accepted move before the
 LEDs or the page show it.
 
     table = Table.build(Config.simulated("data"))
