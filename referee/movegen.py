@@ -53,7 +53,8 @@ class Focus:
 
 def legal_moves(position: Position, card: str, rules: Ruleset, touching: Focus | None = None) -> Iterator[Move]:
     """Every legal move of the seat to play with ``card``, one per distinct result; with
-    ``touching``, only the moves that touch it (in the same order as in the whole list)."""
+    ``touching``, only the moves that touch it (every one of those that changes it; a
+    result reached in two ways may be named by the other way)."""
     card = parse_card(card)
     seen: set[int] = set()
     for key, steps in _Generator(position, rules, touching).results(card, both_orders=False):
