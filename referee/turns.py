@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from referee.board import PEGS_PER_SEAT, Board
 from referee.cards import CARDS, parse_card
-from referee.movegen import Focus, Result, free_come_outs, legal_moves, results_touching
+from referee.movegen import Focus, Result, results_touching
 from referee.moves import Move, Step
 from referee.physical import PhysicalBoard
 from referee.position import Position
@@ -32,17 +32,9 @@ class Candidates:
     cards: tuple[str, ...] | None = None
     free: bool = False
 
-    def moves(self, position: Position, rules: Ruleset, touching: Focus | None = None) -> Iterator[Move]:
-        cards = self.cards if self.cards is not None else CARDS
-        for card in cards:
-            yield from legal_moves(position, card, rules, touching)
-        if self.free:
-            for card in cards:
-                yield from free_come_outs(position, card, rules, touching)
-
     def results(self, position: Position, rules: Ruleset, touching: Focus | None) -> Iterator[tuple[str, Iterator[Result]]]:
-        """``moves`` as bare results, card by card: (card, its (result key, steps) pairs),
-        results possibly repeated."""
+        """The moves allowed, as bare results card by card: (card, its (result key, steps)
+        pairs), results possibly repeated."""
         cards = [parse_card(card) for card in (self.cards if self.cards is not None else CARDS)]
         for card in cards:
             yield card, results_touching(position, card, rules, touching)
@@ -65,12 +57,12 @@ class IndexedResult:
     looked at closely, so only what is cheap (the bumps, the start areas touched) is
     worked out at once; the rest, and the :class:`Move`, when first asked for."""
 
-    __slots__ = ("_changed", "_mask", "_move", "_starts", "bumped", "card", "key", "starts_down", "starts_up",
-                 "steps", "turn")  # fmt: skip
+    __slots__ = ("_changed", "_mask", "_move", "_starts", "before", "bumped", "card", "key", "starts_down",
+                 "starts_up", "steps")  # fmt: skip
 
-    def __init__(self, turn: Before, card: str, key: int, steps: tuple[Step, ...]) -> None:
-        self.turn, self.card, self.key, self.steps = turn, card, key, steps
-        size = turn.size
+    def __init__(self, before: Before, card: str, key: int, steps: tuple[Step, ...]) -> None:
+        self.before, self.card, self.key, self.steps = before, card, key, steps
+        size = before.size
         bumped = up = down = 0
         for step in steps:
             if step.source >= size:
@@ -96,28 +88,28 @@ class IndexedResult:
     def mask(self) -> int:
         """Board pegs after the move."""
         if self._mask is None:
-            self._mask = _occupied(self.key, self.turn.ones)
+            self._mask = _occupied(self.key, self.before.ones)
         return self._mask
 
     @property
     def changed(self) -> int:
         """Board holes whose colour the move changes."""
         if self._changed is None:
-            self._changed = _occupied(self.key ^ self.turn.position.key, self.turn.ones)
+            self._changed = _occupied(self.key ^ self.before.position.key, self.before.ones)
         return self._changed
 
     @property
     def starts(self) -> tuple[int, ...]:
         """Pegs in start per side after the move."""
         if self._starts is None:
-            self._starts = self.turn.starts
+            self._starts = self.before.starts
             if self.start_sides:
                 counts = list(self._starts)
                 for step in self.steps:
-                    if step.source >= self.turn.size:
-                        counts[step.source - self.turn.size] -= 1
+                    if step.source >= self.before.size:
+                        counts[step.source - self.before.size] -= 1
                     for bump in step.bumps:
-                        if bump.target >= self.turn.size:
+                        if bump.target >= self.before.size:
                             counts[bump.seat] += 1
                 self._starts = tuple(counts)
         return self._starts
@@ -129,13 +121,13 @@ class IndexedResult:
 
     def changes(self, holes: Iterable[int]) -> bool:
         """Whether the result changes each of these board holes."""
-        difference = self.key ^ self.turn.position.key
+        difference = self.key ^ self.before.position.key
         return all(difference >> (8 * hole) & 0xFF for hole in holes)
 
     @property
     def move(self) -> Move:
         if self._move is None:
-            self._move = Move(self.card, self.steps, self.turn.position, self.key)
+            self._move = Move(self.card, self.steps, self.before.position, self.key)
         return self._move
 
     @property

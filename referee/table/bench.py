@@ -271,7 +271,6 @@ def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
 def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
     from firmware_bridge.bench import link_latency
     from hardware.bench import render_frame
-
     from referee.table.table import settle_memory
 
     settle_memory()  # measured as the daemon runs: its start-up objects out of the collector's reach
