@@ -21,6 +21,10 @@ from web.auth import secret_key
 from web.pages import pages
 from web.table import Table
 
+MAX_BODY = 64 * 1024
+"""Bytes of a request body: house rules and a new game's pegs take a few KB; anything
+more is refused (413) before it is read."""
+
 
 def table_pin(data_dir: str, configured: str | None) -> str:
     """The configured PIN, or one made on first start and kept in ``data_dir/pin.txt``."""
@@ -48,6 +52,7 @@ def create_app(table: Table, **settings: object) -> Flask:
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=MAX_BODY,
         **settings,
     )
     app.register_blueprint(api)

@@ -34,6 +34,9 @@ from web.table import Table, Unavailable
 api = Blueprint("api", __name__, url_prefix="/api")
 join = Blueprint("join", __name__)
 HEARTBEAT_S = 15.0
+MAX_DEPTH = 16  # the deepest request (pegs in a new game) nests 3
+MAX_ERROR = 300  # characters of an error message
+MAX_GAME_ID = 2**62  # SQLite integers are 64-bit
 
 
 def table() -> Table:
@@ -94,7 +97,7 @@ def games() -> Response:
     return jsonify(table().games())
 
 
-@api.get("/games/<int:game_id>/record")
+@api.get(f"/games/<int(max={MAX_GAME_ID}):game_id>/record")
 def record(game_id: int) -> Response:
     try:
         text = table().record(game_id)
@@ -247,7 +250,7 @@ def wiring() -> Response:
 def new_game() -> Response:
     body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs"}, required=False)
     players = body.get("players", 4)
-    if players not in (2, 4, 6, 8, 10) or isinstance(players, bool):
+    if type(players) is not int or players not in (2, 4, 6, 8, 10):
         raise ValueError("'players' must be 2, 4, 6, 8 or 10")
     mode = body.get("mode", "table")
     if mode not in ("table", "digital"):
@@ -300,7 +303,7 @@ def join_seat(seat: int, token: str) -> Response:
 
 
 def _json_body(allowed: set[str], required: bool = True) -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    body = read_json(request.get_data(cache=True))
     if not isinstance(body, dict):
         _need(False, "the request body must be a JSON object")
         return {}
@@ -310,6 +313,34 @@ def _json_body(allowed: set[str], required: bool = True) -> dict[str, Any]:
         wanted = ", ".join(sorted(allowed)) or "nothing"
         raise ValueError(f"this request takes {{{wanted}}}; unexpected {sorted(unknown)}, missing {sorted(missing)}")
     return body
+
+
+def read_json(data: bytes) -> Any:
+    """A request body as JSON, or a clear ValueError: not UTF-8, not JSON, nested deeper
+    than any request needs, or a number too long to read."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("the request body is not UTF-8 text") from None
+    if _depth(text) > MAX_DEPTH:
+        raise ValueError(f"the request body is nested more than {MAX_DEPTH} deep")
+    try:
+        return json.loads(text)
+    except ValueError as error:  # JSONDecodeError, and integers of over 4,300 digits
+        raise ValueError(f"the request body is not valid JSON: {str(error)[:80]}") from None
+
+
+def _depth(text: str) -> int:
+    """How deep brackets nest, counted on the raw text (quoted brackets count too, which
+    only makes the limit stricter for bodies no request sends)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def _need(condition: bool, message: str) -> None:
@@ -331,6 +362,10 @@ register_errors(join)
 
 
 def _error(status: int, message: str) -> Response:
+    """One line, and never the whole of what was sent (a bad value is quoted in part)."""
+    message = " ".join(message.split())
+    if len(message) > MAX_ERROR:
+        message = message[: MAX_ERROR - 1] + "…"
     response = jsonify({"error": message})
     response.status_code = status
     return response
