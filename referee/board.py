@@ -239,10 +239,10 @@ def _check_teams(
     teams: list[list[int]], sides: int, seats: tuple[int, ...], default: tuple[tuple[int, ...], ...]
 ) -> tuple[tuple[int, ...], ...]:
     """Accept the default layout or, on 6, 8 and 10 sides, partners sitting opposite."""
-    try:
-        normal = tuple(sorted(tuple(sorted(int(s) for s in team)) for team in teams))
-    except (TypeError, ValueError):
-        raise BoardError(f"teams must be lists of seat numbers, not {teams!r}") from None
+    if not isinstance(teams, (list, tuple)) or not all(
+            isinstance(team, (list, tuple)) and all(type(seat) is int for seat in team) for team in teams):  # fmt: skip
+        raise BoardError(f"teams must be lists of seat numbers, not {str(teams)[:60]}")
+    normal = tuple(sorted(tuple(sorted(team)) for team in teams))
     opposite = tuple((s, s + sides // 2) for s in range(sides // 2))
     allowed = [tuple(sorted(default))]
     if sides in (6, 8, 10) and len(seats) == sides:

@@ -282,7 +282,7 @@ def _rules(name: Any, house: Any) -> Ruleset:
             raise ValueError(f"house rules: {error}") from None
     if name is None:
         return Ruleset.preset("basic")
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise ValueError(f"unknown rule set {name!r}: use one of {', '.join(PRESETS)} or house rules")
     return Ruleset.preset(name)
 
@@ -325,9 +325,13 @@ def read_json(data: bytes) -> Any:
     if _depth(text) > MAX_DEPTH:
         raise ValueError(f"the request body is nested more than {MAX_DEPTH} deep")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except ValueError as error:  # JSONDecodeError, and integers of over 4,300 digits
         raise ValueError(f"the request body is not valid JSON: {str(error)[:80]}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _depth(text: str) -> int:

@@ -284,13 +284,13 @@ class Session:
     def _change(self, action: Callable[[], None]) -> None:
         """Do something to the game, follow it on the board, and store both: all or nothing."""
         game_before, tracker_before, declared_before = self._saved, self.tracker.to_json(), self.declared
-        self.notice = None
         try:
             action()
-        except GameError:
+        except (GameError, ValueError):  # refused: nothing changes, not even the notice
             if len(self.game.events) != game_before:  # half done: back to what is on disk
                 self.game = Game.from_events(self.game.events[:game_before])
             raise
+        self.notice = None
         self.declared = None
         self._auto_draw()
         self._follow_game()
