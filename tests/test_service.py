@@ -185,6 +185,11 @@ def test_config_file_errors_name_the_key(tmp_path: Path) -> None:
     path.write_text('[sensors]\nbackend = "serial"\nport = "/dev/pegs-board"\n[data]\ndir = "games"\n')
     config = Config.from_toml(path)
     assert config.sensors == "serial" and config.data_dir == str(tmp_path / "games")
+    path.write_text('[web]\nallowed_hosts = ["pegs.example", " 192.168.1.50 "]\n')
+    assert Config.from_toml(path).allowed_hosts == ("pegs.example", "192.168.1.50")
+    path.write_text('[web]\nallowed_hosts = "pegs.example"\n')
+    with pytest.raises(ConfigError, match="web.allowed_hosts must be a list"):
+        Config.from_toml(path)
 
 
 def _wait(condition: object, seconds: float = 5.0) -> None:

@@ -3,6 +3,7 @@ no right to do it (403), CSRF safety."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -120,11 +121,59 @@ def test_pin_guards_setup_and_undo(client: FlaskClient) -> None:
     assert post(client, "/api/undo", {}, headers).status_code == 403
 
 
-def test_too_many_wrong_pins_lock_out(client: FlaskClient) -> None:
+def test_too_many_wrong_pins_lock_out_the_guesser_only(app: Flask) -> None:
+    """Issue "Hardening": "One wrong-PIN guesser locks the owner out ... Lock out the client
+    that guesses (its address), not the table; keep the limit on total guesses too."."""
+    phone = app.test_client()
+    owner = app.test_client()
     for _ in range(5):
-        post(client, "/api/login", {"pin": "0000"})
-    locked = post(client, "/api/login", {"pin": PIN})
+        phone.post("/api/login", json={"pin": "0000"}, environ_base={"REMOTE_ADDR": "192.168.1.77"})
+    locked = phone.post("/api/login", json={"pin": PIN}, environ_base={"REMOTE_ADDR": "192.168.1.77"})
     assert locked.status_code == 403 and "too many wrong PINs" in locked.get_json()["error"]
+    mine = owner.post("/api/login", json={"pin": PIN}, environ_base={"REMOTE_ADDR": "192.168.1.10"})
+    assert mine.status_code == 200
+    # Many phones guessing together: after 20 wrong PINs in ten minutes, nobody may guess.
+    for address in range(20):
+        phone.post("/api/login", json={"pin": "0000"}, environ_base={"REMOTE_ADDR": f"10.0.0.{address}"})
+    refused = owner.post("/api/login", json={"pin": PIN}, environ_base={"REMOTE_ADDR": "192.168.1.10"})
+    assert refused.status_code == 403 and "wait" in refused.get_json()["error"]
+
+
+def test_logout_revokes_every_copy_of_the_cookie(app: Flask) -> None:
+    """Issue "Hardening": "A session cookie copied before logout still has the admin right
+    afterwards." It must not."""
+    client = app.test_client()
+    headers = admin(client)
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    thief = app.test_client()
+    thief.set_cookie("session", cookie.value)
+    assert thief.get("/api/me").get_json()["admin"] is True
+    assert post(client, "/api/logout", {}, headers).get_json() == {"admin": False}
+    assert thief.get("/api/me").get_json()["admin"] is False
+    assert post(thief, "/api/undo", {}, headers).status_code == 403
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8080", "pegs.attacker.net:80"])
+def test_only_the_tables_own_names_are_answered(client: FlaskClient, host: str) -> None:
+    """Issue "Hardening": "The Host header is not checked ... (DNS rebinding). Accept only
+    the Pi's own names and addresses"."""
+    refused = client.get("/api/state", headers={"Host": host})
+    assert refused.status_code == 400 and "web.allowed_hosts" in refused.get_json()["error"]
+    assert client.post("/api/sim/events", json={"events": ["lift S0:1"]}, headers={"Host": host}).status_code == 400
+    for ours in ("localhost:8080", "127.0.0.1", "[::1]:8080", f"{socket.gethostname()}.local"):
+        assert client.get("/api/state", headers={"Host": ours}).status_code == 200, ours
+
+
+def test_a_configured_name_is_answered(tmp_path: Path) -> None:
+    service = Table.build(Config.simulated(str(tmp_path), pin=PIN, allowed_hosts=("pegs.example",)))
+    service.start()
+    try:
+        client = create_app(service).test_client()
+        assert client.get("/api/state", headers={"Host": "pegs.example:8080"}).status_code == 200
+        assert client.get("/api/state", headers={"Host": "other.example"}).status_code == 400
+    finally:
+        service.stop()
 
 
 def test_new_game_with_names_colours_and_house_rules(client: FlaskClient) -> None:

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from web.api import api, join
 from web.auth import secret_key
+from web.hosts import host_allowed, local_names
 from web.pages import pages
 from web.table import Table
 
@@ -55,6 +56,17 @@ def create_app(table: Table, **settings: object) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY,
         **settings,
     )
+    allowed = local_names(table.allowed_hosts)
+
+    @app.before_request
+    def only_our_own_names() -> Response | None:
+        if host_allowed(request.host, allowed):
+            return None
+        response = jsonify({"error": f"this page answers only to the table's own names, not {request.host[:60]!r}: "
+                                     "add it to web.allowed_hosts in the config if it is yours"})  # fmt: skip
+        response.status_code = 400
+        return response
+
     app.register_blueprint(api)
     app.register_blueprint(join)
     app.register_blueprint(pages)

@@ -20,6 +20,8 @@ from web.auth import (
     check_pin,
     csrf_token,
     is_admin,
+    log_in,
+    log_out,
     my_seat,
     need_admin,
     need_player,
@@ -139,14 +141,14 @@ def login() -> Response:
     body = _json_body({"pin"})
     if not check_pin(body["pin"]):
         raise Forbidden("wrong PIN")
-    session["admin"] = True
+    log_in()
     return jsonify({"admin": True, "csrf": csrf_token()})
 
 
 @api.post("/logout")
 @state_changing
 def logout() -> Response:
-    session.pop("admin", None)
+    log_out()
     return jsonify({"admin": False})
 
 

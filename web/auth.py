@@ -1,7 +1,10 @@
 """Who may do what: the table PIN, per-seat links, and CSRF safety.
 
 - Reading the game is open to everyone at the table.
-- Setup (new game, seat links) and undo need the table PIN (``POST /api/login``).
+- Setup (new game, seat links) and undo need the table PIN (``POST /api/login``). A
+  client that guesses wrong five times in a row waits half a minute (only that client);
+  the table takes at most 20 wrong PINs in ten minutes from everyone together. Logging out
+  revokes the right on the server, so a copied cookie loses it too.
 - A phone joins a seat by its link or QR code (``/join/<seat>/<token>``); the token is an
   HMAC of the game and the seat, so a link works for one seat of one game only. In digital
   card mode a phone sees only its own hand.
@@ -26,8 +29,10 @@ from urllib.parse import urlsplit
 from flask import current_app, request, session
 
 F = TypeVar("F", bound=Callable[..., Any])
-MAX_TRIES = 5
+MAX_TRIES = 5  # wrong PINs in a row from one client
 LOCKOUT_S = 30.0
+MAX_WRONG_TOTAL = 20  # wrong PINs from everyone together
+TOTAL_WINDOW_S = 600.0
 
 
 class Forbidden(PermissionError):
@@ -55,18 +60,65 @@ def seat_token(game: int, seat: int) -> str:
 
 
 def check_pin(pin: Any) -> bool:
-    """Compare in constant time; after ``MAX_TRIES`` wrong PINs, refuse for a while."""
-    state = current_app.config.setdefault("PIN_TRIES", {"wrong": 0, "until": 0.0})
-    if time.monotonic() < state["until"]:
-        raise Forbidden("too many wrong PINs: wait half a minute")
+    """Compare in constant time. A client (an address) that gets ``MAX_TRIES`` wrong in a
+    row is refused for ``LOCKOUT_S``, without locking anyone else out; and the whole table
+    takes at most ``MAX_WRONG_TOTAL`` wrong PINs in ``TOTAL_WINDOW_S``, so that many
+    phones guessing together cannot try every PIN either."""
+    now = time.monotonic()
+    guesses: Guesses = current_app.config.setdefault("PIN_GUESSES", Guesses())
+    client = request.remote_addr or "?"
+    wait = guesses.wait(client, now)
+    if wait:
+        raise Forbidden(f"too many wrong PINs: wait {wait} seconds")
     good = isinstance(pin, str) and hmac.compare_digest(pin.encode(), current_app.config["TABLE_PIN"].encode())
     if good:
-        state["wrong"] = 0
+        guesses.right(client)
     else:
-        state["wrong"] += 1
-        if state["wrong"] >= MAX_TRIES:
-            state["wrong"], state["until"] = 0, time.monotonic() + LOCKOUT_S
+        guesses.wrong(client, now)
     return good
+
+
+class Guesses:
+    """Wrong PINs per client, and for the whole table."""
+
+    def __init__(self) -> None:
+        self.in_a_row: dict[str, int] = {}
+        self.locked_until: dict[str, float] = {}
+        self.recent: list[float] = []  # when the table's wrong PINs were sent
+
+    def wait(self, client: str, now: float) -> int:
+        """Seconds this client must wait before trying again (0: it may try now)."""
+        self.recent = [at for at in self.recent if now - at < TOTAL_WINDOW_S]
+        until = self.locked_until.get(client, 0.0)
+        if len(self.recent) >= MAX_WRONG_TOTAL:
+            until = max(until, self.recent[0] + TOTAL_WINDOW_S)
+        return max(0, round(until - now + 0.5)) if until > now else 0
+
+    def wrong(self, client: str, now: float) -> None:
+        self.recent.append(now)
+        self.in_a_row[client] = self.in_a_row.get(client, 0) + 1
+        if self.in_a_row[client] >= MAX_TRIES:
+            self.in_a_row[client] = 0
+            self.locked_until[client] = now + LOCKOUT_S
+
+    def right(self, client: str) -> None:
+        self.in_a_row.pop(client, None)
+        self.locked_until.pop(client, None)
+
+
+def log_in() -> None:
+    """The table PIN was given: this session may set up and undo until it logs out. The
+    right lives on the server (a session id), so logging out revokes it for every copy of
+    the cookie."""
+    admins: set[str] = current_app.config.setdefault("ADMIN_SESSIONS", set())
+    admin_id = secrets.token_urlsafe(24)
+    admins.add(admin_id)
+    session["admin"] = admin_id
+
+
+def log_out() -> None:
+    admins: set[str] = current_app.config.setdefault("ADMIN_SESSIONS", set())
+    admins.discard(str(session.pop("admin", "")))
 
 
 def csrf_token() -> str:
@@ -83,7 +135,8 @@ def my_seat(game: int) -> int | None:
 
 
 def is_admin() -> bool:
-    return bool(session.get("admin"))
+    admin_id = session.get("admin")
+    return isinstance(admin_id, str) and admin_id in current_app.config.get("ADMIN_SESSIONS", ())
 
 
 def state_changing(view: F) -> F:

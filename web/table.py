@@ -37,6 +37,7 @@ class Overview:
 class Table(Protocol):
     data_dir: str
     configured_pin: str | None
+    allowed_hosts: tuple[str, ...]  # names the page answers to besides the machine's own
 
     @property
     def stopped(self) -> bool: ...

@@ -73,6 +73,7 @@ class Config:
     host: str = "127.0.0.1"
     web_port: int = 8080
     pin: str | None = None
+    allowed_hosts: tuple[str, ...] = ()  # names for the page besides this machine's own
     data_dir: str = "data"
     simulate: bool = False
 
@@ -134,7 +135,7 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "leds": {"backend": "leds", "pin": "led_pin", "brightness": "brightness", "max_amps": "max_amps"},
     "controls": {"done_pin": "done_pin", "undo_pin": "undo_pin", "buzzer_pin": "buzzer_pin"},
     "game": {"rules": "rules", "mode": "mode", "settle_ms": "settle_ms"},
-    "web": {"host": "host", "port": "web_port", "pin": "pin"},
+    "web": {"host": "host", "port": "web_port", "pin": "pin", "allowed_hosts": "allowed_hosts"},
     "data": {"dir": "data_dir"},
 }
 
@@ -180,6 +181,10 @@ def _check(where: str, name: str, value: Any) -> Any:
         if not isinstance(value, Mapping) or not all(isinstance(p, int) for p in value.values()):
             raise ConfigError(f"{where} must map hole names to pin numbers")
         return dict(value)
+    if name == "allowed_hosts":
+        if not isinstance(value, list) or not all(isinstance(h, str) and h.strip() for h in value):
+            raise ConfigError(f"{where} must be a list of host names or addresses, like [\"pegs.example\"]")
+        return tuple(h.strip() for h in value)
     if name == "teams":
         if not isinstance(value, list) or not all(isinstance(t, list) for t in value):
             raise ConfigError(f"{where} must be a list of lists of seats")

@@ -55,6 +55,7 @@ class Table:
         self.config = config
         self.data_dir = config.data_dir
         self.configured_pin = config.pin
+        self.allowed_hosts = config.allowed_hosts
         self.store = store
         self.layout = layout
         self.sensors = sensors

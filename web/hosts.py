@@ -1,0 +1,72 @@
+"""The names the page answers to: the Pi's own, never any name a DNS server points at it.
+
+A page on another site whose name resolves to the Pi (DNS rebinding) would otherwise be
+"same origin" with the table's page. Every request's ``Host`` must be one of: localhost
+and the loopback addresses, the machine's host name and ``<hostname>.local`` (mDNS), its
+fully qualified name, every address of its network interfaces, and the names listed in
+the config (``web.allowed_hosts``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterable
+from itertools import pairwise
+from pathlib import Path
+
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def local_names(extra: Iterable[str] = ()) -> frozenset[str]:
+    """Every name and address this machine answers to, lower case."""
+    names = set(LOOPBACK)
+    hostname = socket.gethostname()
+    names |= {hostname, f"{hostname}.local", socket.getfqdn()}
+    names |= _interface_addresses()
+    try:
+        names |= {str(info[4][0]) for info in socket.getaddrinfo(hostname, None)}
+    except OSError:
+        pass
+    names |= set(extra)
+    return frozenset(name.lower().strip("[]") for name in names if name)
+
+
+def host_allowed(host: str, allowed: frozenset[str]) -> bool:
+    """Whether a ``Host`` header (a name or address, with or without a port) is ours."""
+    return host_name(host) in allowed
+
+
+def host_name(host: str) -> str:
+    """``Host`` without its port: ``[::1]:8080`` -> ``::1``, ``pegs.local:80`` -> ``pegs.local``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].split("]", 1)[0]
+    if host.count(":") == 1:
+        return host.split(":", 1)[0]
+    return host  # a bare name, or an IPv6 address without brackets
+
+
+def _interface_addresses() -> set[str]:
+    """The addresses of this machine's interfaces (Linux's /proc; elsewhere, the address
+    of the default route)."""
+    found: set[str] = set()
+    try:  # IPv4: "/32 host LOCAL" entries of the routing trie
+        lines = Path("/proc/net/fib_trie").read_text(encoding="ascii").splitlines()
+        for previous, line in pairwise(lines):
+            if "/32 host LOCAL" in line:
+                found.add(previous.split()[-1])
+    except OSError:
+        pass
+    try:  # IPv6: one address a line, 32 hex digits first
+        for line in Path("/proc/net/if_inet6").read_text(encoding="ascii").splitlines():
+            found.add(str(ipaddress.IPv6Address(int(line.split()[0], 16))))
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: picks the route, sends nothing
+            found.add(probe.getsockname()[0])
+    except OSError:
+        pass
+    return found
