@@ -51,7 +51,36 @@ def loads(text: str, name: str = "record") -> list[Event]:
     return events
 
 
+def redacted(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The record as ``seat`` may see it while the game is on (None: someone without a
+    seat): no seed, no stock, no hand but its own, no card another seat drew, no card
+    another seat played face down (one turned up after a doubt is in its ``reveal``). The
+    start event says so (``"redacted": true``), and such a record does not replay."""
+    shown: list[Event] = []
+    for event in events:
+        kind, own = event.get("event"), event.get("seat") == seat
+        if kind == "start":
+            event = {**{k: v for k, v in event.items() if k != "seed"}, "redacted": True}
+        elif kind == "deal":
+            hands = event.get("hands")
+            mine = {s: h for s, h in hands.items() if s == str(seat)} if isinstance(hands, dict) else {}
+            event = {**_without(event, "stock"), "hands": mine}
+        elif kind == "reshuffle":
+            event = _without(event, "stock")
+        elif kind == "draw" and not own or kind == "play" and "declared" in event and not own:
+            event = _without(event, "card")
+        shown.append(event)
+    return shown
+
+
+def _without(event: Event, key: str) -> Event:
+    return {k: v for k, v in event.items() if k != key}
+
+
 def replay(events: list[Event]) -> Game:
+    if events and events[0].get("redacted"):
+        raise RecordError("this record leaves out cards (it was exported before the game was over): "
+                          "replaying needs the whole record")  # fmt: skip
     try:
         return Game.from_events(events)
     except GameError as error:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee import Ruleset
-from referee.record import RecordError, loads, narrate, read, replay, write
+from referee.record import RecordError, loads, narrate, read, redacted, replay, write
 from referee.selfplay import play_one
 
 PEGS = [sys.executable, "-m", "referee.table.cli"]
@@ -71,3 +71,20 @@ def test_selfplay_and_replay_commands(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "cannot read record" in missing.stderr
     table = run("selfplay", "--games", "1", "--bot", "greedy")
     assert "games/s" in table.stdout and "legal-move generations/s" in table.stdout
+
+
+def test_a_face_down_card_stays_hidden_from_the_others() -> None:
+    """Bluffing Joker (000): "all cards played are played face-down. The player may declare
+    the face-down card to be whatever they desire." Until the game is over a record shows
+    the card only to the seat that played it, or once turned up."""
+    events = [
+        {"event": "start", "players": 4, "seed": 9},
+        {"event": "play", "seat": 0, "card": "5", "declared": "7", "text": "7 T0:8-T0:15"},
+        {"event": "reveal", "seat": 0, "card": "5"},
+    ]
+    for seat in (None, 1):
+        shown = redacted(events, seat)
+        assert "card" not in shown[1] and shown[1]["declared"] == "7" and shown[2]["card"] == "5"
+    assert redacted(events, 0)[1]["card"] == "5"
+    with pytest.raises(RecordError, match="leaves out cards"):
+        replay(redacted(events, 0))

@@ -3,6 +3,7 @@ no right to do it (403), CSRF safety."""
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.rulesets import Ruleset
+from referee.selfplay import play_one
 from referee.table.config import Config
 from referee.table.table import Table
 from web import create_app
@@ -288,3 +291,33 @@ def test_wiring_check_needs_the_pin(client: FlaskClient) -> None:
     assert started["wiring"]["running"] is True
     assert post(client, "/api/wiring", {"action": "start"}, headers).status_code == 409
     assert post(client, "/api/wiring", {"action": "stop"}, headers).status_code == 200
+
+
+def test_a_game_record_hides_the_cards_until_the_game_is_over(app: Flask) -> None:
+    """Issue "Hardening": "before the game is over it shows no hidden card to anyone without
+    the table PIN (a seat sees only its own cards), and the seed only when the game is over"."""
+    client = app.test_client()
+    headers = admin(client)
+    assert post(client, "/api/games", {"players": 4, "mode": "digital"}, headers).status_code == 200
+    game_id = client.get("/api/state").get_json()["game"]
+    seat_link = client.get("/api/seats").get_json()[1]["link"]
+    whole = [json.loads(line) for line in client.get(f"/api/games/{game_id}/record").data.decode().splitlines()]
+    assert "seed" in whole[0] and whole[1]["event"] == "deal" and len(whole[1]["hands"]) == 4 and whole[1]["stock"]
+
+    def seen_by(viewer: FlaskClient) -> list[dict[str, Any]]:
+        text = viewer.get(f"/api/games/{game_id}/record").data.decode()
+        return [json.loads(line) for line in text.splitlines()]
+
+    stranger = seen_by(app.test_client())
+    assert stranger[0]["redacted"] is True and "seed" not in stranger[0]
+    assert stranger[1]["hands"] == {} and "stock" not in stranger[1]
+    assert all("card" not in event for event in stranger if event["event"] == "draw")
+    phone = app.test_client()
+    phone.get(seat_link.split("localhost", 1)[1])
+    blue = seen_by(phone)
+    assert blue[1]["hands"] == {"1": whole[1]["hands"]["1"]} and "seed" not in blue[0]
+    # Once the game is over, the whole record, seed and all, for anyone.
+    finished, _stats = play_one(Ruleset.preset("basic"), 4, seed=3, bot_name="greedy")
+    over_id = app.config["TABLE"].store.create(finished.events)
+    record = app.test_client().get(f"/api/games/{over_id}/record").data.decode().splitlines()
+    assert json.loads(record[0])["seed"] == 3 and len(record) == len(finished.events)

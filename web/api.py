@@ -101,8 +101,8 @@ def games() -> Response:
 
 @api.get(f"/games/<int(max={MAX_GAME_ID}):game_id>/record")
 def record(game_id: int) -> Response:
-    try:
-        text = table().record(game_id)
+    try:  # while the game is on, only the table PIN sees every card; a seat sees its own
+        text = table().record(game_id, seat=my_seat(game_id), whole=is_admin())
     except Unavailable as error:
         return _error(404, str(error))
     return Response(text, mimetype="application/x-ndjson",

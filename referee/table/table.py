@@ -28,7 +28,8 @@ from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
 from hardware.leds import MemoryStrip, PixelStrip, Renderer
 from hardware.sensors import Change, SensorBoard, SimulatedSensors
-from referee.game import GameError, Mode
+from referee import record
+from referee.game import Game, GameError, Mode
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, view
 from referee.table.config import Config, ConfigError
@@ -369,8 +370,13 @@ class Table:
     def games(self) -> list[dict[str, Any]]:
         return [dict(game.__dict__) for game in self.store.games()]
 
-    def record(self, game_id: int) -> str:
-        return self.store.export(game_id)
+    def record(self, game_id: int, seat: int | None = None, whole: bool = False) -> str:
+        """The game's record: whole once the game is over (or for ``whole``: the table
+        PIN), else without the cards ``seat`` may not see (``record.redacted``)."""
+        events = self.store.events(game_id)
+        if whole or Game.from_events(events).phase == "over":
+            return record.dumps(events)
+        return record.dumps(record.redacted(events, seat))
 
     def health(self) -> dict[str, Any]:
         sensors = self.sensors.health()  # not under our lock: sensor threads call us holding theirs
