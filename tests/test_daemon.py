@@ -124,3 +124,33 @@ def test_kill_9_loses_no_accepted_move(tmp_path: Path, seed: int) -> None:
         assert kills >= 2
     finally:
         daemon.stop()
+
+
+def test_many_pages_keep_the_daemon_answering(tmp_path: Path) -> None:
+    """Issue "Hardening": "Forty open event streams stop everything ... after the clients
+    leave it takes 22 to 67 s to recover." Now at most 32 pages are live; the next one is
+    told to poll instead (503, one line), everything else still answers, and a page that
+    closes frees its stream within a few seconds."""
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    pages: list[socket.socket] = []
+    try:
+        for _ in range(32):
+            page = socket.create_connection(("127.0.0.1", daemon.port), timeout=10)
+            page.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert page.recv(64).startswith(b"HTTP/1.1 200")
+            pages.append(page)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            daemon.get("/api/events")
+        assert refused.value.code == 503 and "updates every 2 seconds" in json.load(refused.value)["error"]
+        assert daemon.get("/api/health")["streams"] == {"open": 32, "max": 32}
+        assert daemon.post("/api/sim/events", {"events": ["lift S0:1"]})["status"] == "moving"
+        pages.pop().close()
+        deadline = time.monotonic() + 5
+        while daemon.get("/api/health")["streams"]["open"] == 32:
+            assert time.monotonic() < deadline, "a closed page's stream was not freed within 5 s"
+            time.sleep(0.1)
+    finally:
+        for page in pages:
+            page.close()
+        daemon.stop()

@@ -5,6 +5,7 @@ right to do it, 404 nothing there, 409 the game refuses it now."""
 from __future__ import annotations
 
 import json
+import threading
 import tomllib
 from collections.abc import Iterator
 from typing import Any
@@ -35,7 +36,8 @@ from web.table import Table, Unavailable
 
 api = Blueprint("api", __name__, url_prefix="/api")
 join = Blueprint("join", __name__)
-HEARTBEAT_S = 15.0
+HEARTBEAT_S = 1.0  # a stream whose phone has gone is freed by the heartbeats after (a write fails)
+MAX_STREAMS = 32  # live pages at once; the server keeps threads for every other request
 MAX_DEPTH = 16  # the deepest request (pegs in a new game) nests 3
 MAX_ERROR = 300  # characters of an error message
 MAX_GAME_ID = 2**62  # SQLite integers are 64-bit
@@ -46,11 +48,41 @@ def table() -> Table:
     return running
 
 
-def iter_states(running: Table, timeout: float = HEARTBEAT_S) -> Iterator[dict[str, object]]:
-    """Each new state as it happens; a heartbeat (the same state) every ``timeout``."""
+class Streams:
+    """How many live pages (event streams) are open: at most ``MAX_STREAMS``, each holding
+    one of the server's threads, so that the others always answer. A page beyond that is
+    told so (503) and polls ``/api/state`` every 2 s instead."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def take(self) -> bool:
+        with self._lock:
+            if self.open >= MAX_STREAMS:
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.open -= 1
+
+
+def streams() -> Streams:
+    found: Streams = current_app.config.setdefault("STREAMS", Streams())
+    return found
+
+
+def iter_states(running: Table, timeout: float = HEARTBEAT_S) -> Iterator[dict[str, object] | None]:
+    """Each new state as it happens, and None when ``timeout`` passes without one."""
     version = -1
     while not running.stopped:
-        version = running.wait(version, timeout)
+        newer = running.wait(version, timeout)
+        if newer == version:
+            yield None
+            continue
+        version = newer
         yield running.state()
 
 
@@ -65,12 +97,22 @@ def state() -> Response:
 @api.get("/events")
 def events() -> Response:
     """Server-sent events: the whole state each time it changes; a comment line as heartbeat."""
-    running = table()
+    running, open_streams = table(), streams()
+    if not open_streams.take():
+        response = _error(503, f"{MAX_STREAMS} pages are live already: this one updates every 2 seconds instead")
+        response.headers["Retry-After"] = "60"
+        return response
 
     def stream() -> Iterator[str]:
-        yield "retry: 1000\n\n"
-        for state in iter_states(running, HEARTBEAT_S):
-            yield f"event: state\nid: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+        try:
+            yield "retry: 1000\n\n"
+            for state in iter_states(running, HEARTBEAT_S):
+                if state is None:
+                    yield ": heartbeat\n\n"  # a write to a phone that has gone ends this stream
+                else:
+                    yield f"event: state\nid: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+        finally:
+            open_streams.give_back()
 
     return Response(stream_with_context(stream()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
@@ -78,7 +120,7 @@ def events() -> Response:
 
 @api.get("/health")
 def health() -> Response:
-    return jsonify(table().health())
+    return jsonify({**table().health(), "streams": {"open": streams().open, "max": MAX_STREAMS}})
 
 
 @api.get("/me")

@@ -107,3 +107,135 @@ def page_weight() -> dict[str, Any]:
         finally:
             running.stop()
     return {"name": "web: page weight, 8-sided board (HTML + CSS + JS)", "runs": 1, "bytes": total}
+
+
+def many_pages(pages: int = 200, seconds: float = 6.0, closing: int = 10) -> list[dict[str, Any]]:
+    """``pages`` phones open the page at once against the real ``pegs serve`` process: the
+    first 32 get a live stream, the others are refused and poll every 2 s, as the page's
+    script does. Meanwhile another phone reads the state and the health and moves pegs:
+    how long those answers take. Then ``closing`` live pages close: how long until the
+    daemon has freed their streams (it notices at the next heartbeat)."""
+    import selectors
+    import subprocess
+    import sys
+
+    with tempfile.TemporaryDirectory() as data, socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        server = subprocess.Popen([sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", data,
+                                   "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        try:
+            _get(port, "/api/state", wait=30.0)
+            live, refused = _open_streams(port, pages)
+            stop = threading.Event()
+            drain = selectors.DefaultSelector()
+            for sock in live:
+                drain.register(sock, selectors.EVENT_READ)
+            readers = [threading.Thread(target=_drain, args=(drain, stop), daemon=True)]
+            readers += [threading.Thread(target=_poll, args=(port, share, stop), daemon=True)
+                        for share in (refused[i::4] for i in range(4))]  # fmt: skip
+            for thread in readers:
+                thread.start()
+            timings = _others(port, seconds)
+            freed = _close_some(port, live[:closing], drain)
+            stop.set()
+            for sock in live:
+                sock.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+    from referee.table.bench import timings as summary
+
+    label = f"{pages} pages open ({len(live)} live, {len(refused)} polling every 2 s)"
+    return [summary(f"web: state, health and moves answered with {label}", timings, "requests"),
+            summary(f"web: a closed page's stream freed ({closing} closed)", freed, "streams")]  # fmt: skip
+
+
+def _get(port: int, path: str, wait: float = 5.0) -> Any:
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            connection.request("GET", path)
+            body = connection.getresponse().read()
+            connection.close()
+            return json.loads(body)
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def _open_streams(port: int, pages: int) -> tuple[list[socket.socket], list[int]]:
+    live, refused = [], []
+    for page in range(pages):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        status = sock.recv(64).split(b" ", 2)[1]
+        if status == b"200":
+            sock.setblocking(False)
+            live.append(sock)
+        else:
+            sock.close()
+            refused.append(page)
+    return live, refused
+
+
+def _drain(selector: Any, stop: threading.Event) -> None:
+    while not stop.is_set():
+        for key, _events in selector.select(timeout=0.2):
+            try:
+                key.fileobj.recv(65536)
+            except OSError:
+                pass
+
+
+def _poll(port: int, pages: list[int], stop: threading.Event) -> None:
+    """Each refused page asks for the state every 2 s (spread evenly)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    interval = 2.0 / max(1, len(pages))
+    while not stop.is_set():
+        began = time.monotonic()
+        connection.request("GET", "/api/state")
+        connection.getresponse().read()
+        stop.wait(max(0.0, interval - (time.monotonic() - began)))
+    connection.close()
+
+
+def _others(port: int, seconds: float) -> list[float]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    timings, hole, lifted = [], "S0:1", False
+    end = time.monotonic() + seconds
+    step = 0
+    while time.monotonic() < end:
+        step += 1
+        began = time.perf_counter()
+        if step % 3 == 0:
+            event = f"{'place' if lifted else 'lift'} {hole}"
+            body = json.dumps({"events": [event]})
+            connection.request("POST", "/api/sim/events", body, {"Content-Type": "application/json"})
+            lifted = not lifted
+        else:
+            connection.request("GET", "/api/state" if step % 3 == 1 else "/api/health")
+        connection.getresponse().read()
+        timings.append(time.perf_counter() - began)
+        time.sleep(0.02)
+    connection.close()
+    return timings
+
+
+def _close_some(port: int, socks: list[socket.socket], selector: Any) -> list[float]:
+    """Close live pages at once; for each, the time until the daemon's count of open
+    streams has dropped by one more."""
+    before = _get(port, "/api/health")["streams"]["open"]
+    for sock in socks:
+        selector.unregister(sock)
+        sock.close()
+    began, freed = time.perf_counter(), list[float]()
+    while len(freed) < len(socks) and time.perf_counter() - began < 30:
+        gone = before - _get(port, "/api/health")["streams"]["open"]
+        now = time.perf_counter() - began
+        freed += [now] * (gone - len(freed))
+        time.sleep(0.05)
+    return freed

@@ -17,7 +17,7 @@ from referee.table.store import StoreError
 from referee.table.table import Table
 
 log = logging.getLogger("pegs.serve")
-THREADS = 40  # every phone at the table keeps one server-sent-events stream open
+THREADS = 48  # up to 32 live pages (web.api.MAX_STREAMS) hold one each; the rest answer everything else
 
 
 def config_from(args: argparse.Namespace) -> Config:

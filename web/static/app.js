@@ -492,8 +492,9 @@ function setConnection(ok, text) {
   conn.classList.toggle("bad", !ok);
 }
 
-// Live state over server-sent events. After repeated errors, or a silence longer than the
-// daemon's 15 s heartbeat (a buffering proxy), poll every 2 s, and now and then try again.
+// Live state over server-sent events. After repeated errors, a refusal (the daemon keeps
+// 32 live pages at most), or a silence far longer than its 1 s heartbeat (a buffering
+// proxy), poll every 2 s, and now and then try again.
 function connect() {
   if (!window.EventSource) return poll();
   const source = new EventSource("/api/events");
