@@ -388,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 if not _command(device, words):
                     return 0
-            except (ValueError, IndexError) as exc:
+            except (ValueError, IndexError, OverflowError) as exc:
                 print(f"bad command {line.strip()!r}: {exc}", file=sys.stderr, flush=True)
         threading.Event().wait()  # stdin closed: keep serving until a signal
     except KeyboardInterrupt:

@@ -9,13 +9,13 @@ builds thousands of results.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from referee.board import PEGS_PER_SEAT, Board, BoardError
+from referee.text import TextError, load_json
 
 
 class PositionError(ValueError):
@@ -56,9 +56,9 @@ class Position:
         """Read the DESIGN.md position format (a dict, or its JSON text)."""
         if isinstance(data, str):
             try:
-                data = json.loads(data)
-            except json.JSONDecodeError as error:
-                raise PositionError(f"position is not valid JSON: {error.msg} at line {error.lineno}") from None
+                data = load_json(data, "position")
+            except TextError as error:
+                raise PositionError(str(error)) from None
         if not isinstance(data, Mapping):
             raise PositionError("position must be a JSON object")
         unknown = set(data) - {"players", "turn", "teams", "pegs"}

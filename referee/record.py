@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.game import Event, Game, GameError
 from referee.render import picture
+from referee.text import TextError, excerpt, load_json, read_text
 
 
 class RecordError(ValueError):
@@ -30,9 +31,9 @@ def write(path: str | Path, events: Iterable[Event]) -> None:
 
 def read(path: str | Path) -> list[Event]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"cannot read record {str(path)!r}: {error.strerror}") from None
+        text = read_text(path, "record")
+    except TextError as error:
+        raise RecordError(str(error)) from None
     return loads(text, str(path))
 
 
@@ -42,9 +43,9 @@ def loads(text: str, name: str = "record") -> list[Event]:
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"{name} line {number}: not JSON ({error.msg})") from None
+            event = load_json(line, f"{name} line {number}")
+        except TextError as error:
+            raise RecordError(str(error)) from None
         if not isinstance(event, dict) or not isinstance(event.get("event"), str):
             raise RecordError(f"{name} line {number}: an event is an object with an 'event' name")
         events.append(event)
@@ -85,10 +86,16 @@ def replay(events: list[Event]) -> Game:
         return Game.from_events(events)
     except GameError as error:
         raise RecordError(str(error)) from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
+        raise RecordError(f"an event is missing a field or has one of the wrong kind: {excerpt(error)}") from None
 
 
 def narrate(events: list[Event]) -> Iterator[str]:
-    """The game move by move, with a picture of the board after each turn."""
+    """The game move by move, with a picture of the board after each turn. The whole
+    record is checked first: a broken one prints nothing but its error."""
+    replay(events)
+    for event in events:
+        _describe_checked(event)
     game = replay(events[:1])
     pending: list[str] = []
     for event in events[1:]:
@@ -106,6 +113,13 @@ def narrate(events: list[Event]) -> Iterator[str]:
             pending.append(line)
     yield from pending
     yield picture(game.position)
+
+
+def _describe_checked(event: dict[str, Any]) -> None:
+    try:
+        _describe(event)
+    except (KeyError, TypeError, AttributeError) as error:
+        raise RecordError(f"a {excerpt(event.get('event'))} event lacks {excerpt(error)}") from None
 
 
 def _describe(event: dict[str, Any]) -> str | None:

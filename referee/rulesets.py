@@ -12,7 +12,6 @@ a few fields replaced, so a family's house rules are just more data (a TOML file
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
@@ -21,6 +20,7 @@ from typing import Any, Literal
 
 from referee.board import PEGS_PER_SEAT
 from referee.cards import CARDS, JOKER, CardError, parse_card
+from referee.text import TextError, load_toml, read_text
 
 Movers = Literal["own-then-partner", "team"]
 JokerFrom = Literal["own", "team-start-first"]
@@ -184,13 +184,9 @@ class Ruleset:
     @staticmethod
     def from_toml(path: str | Path) -> Ruleset:
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as error:
-            raise RulesetError(f"cannot read house rules {str(path)!r}: {error.strerror}") from None
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise RulesetError(f"{path}: not valid TOML: {error}") from None
+            data = load_toml(read_text(path, "house rules"), str(path))
+        except TextError as error:
+            raise RulesetError(str(error)) from None
         try:
             return from_mapping(data)
         except RulesetError as error:

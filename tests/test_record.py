@@ -39,7 +39,7 @@ def test_narration_shows_each_turn_and_the_board() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("not json\n", "line 1: not JSON"),
+        ("not json\n", "line 1 is not valid JSON"),
         ('{"event": "turn"}\n', "starts with a start event"),
         ('[1, 2]\n', "an event is an object"),
     ],

@@ -29,6 +29,7 @@ from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
 from referee.table import wiring_commands
 from referee.table.wiring_commands import WiringError
+from referee.text import excerpt, load_json, read_text
 from referee.tracker import EventsError
 
 USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
@@ -51,8 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(str(error), file=sys.stderr)
         return 2
-    except USAGE_ERRORS as error:
-        print(f"pegs: {error}", file=sys.stderr)
+    except (*USAGE_ERRORS, ValueError) as error:  # bad input, always ValueErrors: one line, never a traceback
+        print(f"pegs: {excerpt(error, 300)}", file=sys.stderr)
         return 2
     except WiringError as error:
         print(str(error), file=sys.stderr)
@@ -114,15 +115,13 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def read_position_text(source: str) -> str:
-    """The text of a position: a file path, ``-`` (stdin) or inline JSON text."""
-    if source.lstrip().startswith("{"):
+    """The text of a position: a file path, ``-`` (stdin) or inline JSON text (anything
+    that starts like JSON: ``{`` or ``[``)."""
+    if source.lstrip().startswith(("{", "[")):
         return source
     if source == "-":
         return sys.stdin.read()
-    try:
-        return Path(source).read_text(encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"pegs: cannot read position {source!r}: {error.strerror}") from None
+    return read_text(source, "position")
 
 
 def read_position(source: str) -> Position:
@@ -146,12 +145,8 @@ def _track(args: argparse.Namespace) -> int:
     card = parse_card(args.card) if args.card else None
     source = read_position_text(args.position)  # once: stdin cannot be read twice
     position = Position.from_json(source)
-    holes = physical_holes(position, json.loads(source).get("pegs", {}))  # named start holes as named
-    try:
-        text = Path(args.events).read_text(encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"pegs: cannot read events {args.events!r}: {error.strerror}") from None
-    events = parse_events(text, PhysicalBoard(position.board))
+    holes = physical_holes(position, load_json(source, "position").get("pegs", {}))  # named start holes as named
+    events = parse_events(read_text(args.events, "events"), PhysicalBoard(position.board))
     tracker = Tracker(position, rules, card=card, board=holes)
     for event in events:
         tracker.feed(event)
@@ -177,7 +172,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    from referee import record, selfplay
+    from referee import selfplay
 
     rules = Ruleset.load(args.rules)
     progress = sys.stderr if selfplay.wants_progress(args.games) else None
@@ -186,8 +181,7 @@ def _selfplay(args: argparse.Namespace) -> int:
         game, stats = selfplay.play_one(rules, args.players, args.seed + index, args.bot)
         summary.games.append(stats)
         if args.record:
-            Path(args.record).mkdir(parents=True, exist_ok=True)
-            record.write(Path(args.record) / f"game-{stats.seed}.jsonl", game.events)
+            _save_record(Path(args.record) / f"game-{stats.seed}.jsonl", game.events)
         if progress:
             selfplay.progress_bar(progress, index + 1, args.games)
     data = summary.as_dict()
@@ -196,6 +190,16 @@ def _selfplay(args: argparse.Namespace) -> int:
     else:
         print(selfplay.table(data))
     return 0
+
+
+def _save_record(path: Path, events: list[dict[str, Any]]) -> None:
+    from referee import record
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record.write(path, events)
+    except OSError as error:
+        raise UsageError(f"pegs selfplay: cannot save records in {str(path.parent)!r}: {error.strerror}") from None
 
 
 def _positive(text: str) -> int:

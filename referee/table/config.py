@@ -37,13 +37,13 @@ Every key is checked; a mistake is reported with the key's name.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from referee.rulesets import Ruleset, RulesetError
+from referee.text import TextError, load_toml, read_text
 
 
 class ConfigError(ValueError):
@@ -86,11 +86,9 @@ class Config:
     @classmethod
     def from_toml(cls, path: str | Path) -> Config:
         try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as error:
-            raise ConfigError(f"cannot read config {str(path)!r}: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise ConfigError(f"{path}: not valid TOML: {error}") from None
+            data = load_toml(read_text(path, "config"), str(path))
+        except TextError as error:
+            raise ConfigError(str(error)) from None
         try:
             return cls.from_mapping(data, base=Path(path).parent)
         except ConfigError as error:
