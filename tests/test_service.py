@@ -244,7 +244,7 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Table, monkeypatc
     assert "disk is full" in service.state()["store_error"]
     monkeypatch.undo()
     assert service.press_done()["moves"] == ["A S0-T0:8"]
-    assert service.health()["store"] == {"path": str(service.store.path), "ok": True, "error": None}
+    assert service.health()["store"] == {"path": str(service.store.path), "ok": True, "error": None, "recovered": None}
 
 
 def test_a_refused_request_moves_no_simulated_peg(service: Table) -> None:

@@ -48,6 +48,8 @@ def serve(args: argparse.Namespace) -> int:
     except (ConfigError, StoreError, GameError) as error:
         print(f"pegs serve: {error}", file=sys.stderr)
         return 2
+    if table.store.recovered:
+        print(f"pegs: {table.store.recovered}", file=sys.stderr, flush=True)
     app = create_app(table)
     print(f"pegs: the table PIN is {app.config['TABLE_PIN']} (setup and undo on the page ask for it)",
           file=sys.stderr, flush=True)  # fmt: skip

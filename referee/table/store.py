@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.record import dumps
+from referee.table.salvage import examine, salvage
 from referee.table.session import StoreFailure
 from web.table import Unavailable
 
@@ -76,6 +77,7 @@ class Store:
         self._lock = threading.Lock()
         self._turn_lock = threading.Lock()  # the turn file: written from the sensor and ticker threads
         self._turn_seq: dict[int, int] = {}
+        self.recovered: str | None = None  # what was found damaged at start-up, and what was kept
 
     @classmethod
     def open(cls, data_dir: str | Path) -> Store:
@@ -87,6 +89,13 @@ class Store:
             raise StoreError(f"cannot create data dir {str(folder)!r}: {error.strerror}") from None
         _check_writable(folder)
         path = folder / DB_NAME
+        recovered = None
+        problem = examine(path)
+        if problem is not None:  # kept aside, never replaced: what can be read goes on
+            try:
+                recovered = salvage(path, problem, lambda db: db.executescript(SCHEMA))
+            except (OSError, sqlite3.Error) as error:
+                raise StoreError(f"the game store {str(path)!r} {problem}, and could not be set aside: {error}") from None
         try:
             connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
             connection.execute("PRAGMA journal_mode=WAL")
@@ -94,7 +103,9 @@ class Store:
             connection.executescript(SCHEMA)
         except sqlite3.DatabaseError as error:
             raise StoreError(f"cannot use {str(path)!r} as the game store: {error}") from None
-        return cls(connection, path)
+        store = cls(connection, path)
+        store.recovered = recovered
+        return store
 
     def close(self) -> None:
         with self._lock:

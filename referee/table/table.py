@@ -105,6 +105,8 @@ class Table:
         settle_memory()
         log.info("started", extra={"game": self.session.game_id, "rules": self.session.game.rules.name,
                                    "status": self.session.report.status})  # fmt: skip
+        if self.store.recovered:
+            log.error("game store recovered", extra={"what": self.store.recovered})
 
     def stop(self) -> None:
         if self._stop.is_set():
@@ -356,7 +358,7 @@ class Table:
             if self._state is not None and self._state["version"] == self._version:
                 return self._state
             data = {"version": self._version, **view.session_state(self.session), "wiring": self._wiring.status,
-                    "simulate": self._simulated()}  # fmt: skip
+                    "simulate": self._simulated(), "store_recovered": self.store.recovered}  # fmt: skip
             if isinstance(self.strip, MemoryStrip):
                 colours = self.strip.hex()
                 data["leds"] = {hole: colours[pixel] for hole, pixel in self.layout.pixel_of.items()}
@@ -387,7 +389,7 @@ class Table:
                 "sensors": sensors,
                 "leds": {"backend": type(self.strip).__name__, "frames": self.strip.writes},
                 "store": {"path": str(self.store.path), "ok": self.session.store_error is None,
-                          "error": self.session.store_error},
+                          "error": self.session.store_error, "recovered": self.store.recovered},
                 "errors": self.errors,
                 "latency_ms": view.percentiles(list(self.latencies)),
                 "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

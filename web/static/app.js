@@ -158,6 +158,9 @@ function renderStatus() {
   const notice = $("#notice");
   notice.hidden = !state.notice;
   notice.textContent = state.notice || "";
+  const recovered = $("#store-recovered");
+  recovered.hidden = !state.store_recovered;
+  recovered.textContent = state.store_recovered || "";
   const broken = $("#store-error");
   broken.hidden = !state.store_error;
   broken.textContent = state.store_error ? `Not saved: ${state.store_error}. Moves count again once the disk is fixed.` : "";

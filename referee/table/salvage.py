@@ -1,0 +1,173 @@
+"""A damaged game store is never silently replaced: it is kept, and every game and move
+that can still be read is carried into a new one.
+
+SD cards do get damaged. At start-up ``examine`` says what is wrong with the store file,
+if anything: empty (0 bytes), read-only, not a database, pages that fail SQLite's check,
+rows that are not JSON, or the game to resume holding a move that does not replay. Then
+``salvage`` reads what it can, moves the file aside (``pegs.sqlite3.damaged-<time>``,
+with its journal files), writes a new store holding every game up to its last event that
+reads and replays, and says exactly what happened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.game import Game, GameError
+from referee.text import excerpt
+
+Row = tuple[Any, ...]
+BROKEN = (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
+"""What replaying a damaged event can raise: a row may hold any JSON at all."""
+
+
+@dataclass
+class Salvaged:
+    games: list[Row] = field(default_factory=list)  # id, created, rules, players, mode, winner
+    events: dict[int, list[str]] = field(default_factory=dict)  # game id -> event texts, from seq 0
+    turns: list[Row] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+
+
+def examine(path: Path) -> str | None:
+    """What is wrong with the store at ``path``, in words (None: nothing, or no file yet)."""
+    if not path.exists():
+        return None
+    if path.stat().st_size == 0:
+        return "was empty (0 bytes)"
+    if not os.access(path, os.W_OK):
+        return "was read-only"
+    try:
+        with _reading(path) as db:
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                return f"failed SQLite's check ({excerpt(check[0] if check else 'no answer')})"
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and not {"games", "events"} <= tables:
+                return "is a SQLite file without the games in it"
+            if not tables:
+                return None
+            for game_id, seq, text in db.execute("SELECT game_id, seq, event FROM events ORDER BY game_id, seq"):
+                if _event(text) is None:
+                    return f"had event {seq} of game {game_id} that is not JSON"
+            row = db.execute("SELECT id FROM games WHERE winner IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+            if row is not None:
+                texts = [r[0] for r in db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", row)]
+                kept, problem = _replayable([_event(text) or {} for text in texts])
+                if problem:
+                    return f"had game {row[0]} stop at event {kept}: {problem}"
+    except sqlite3.DatabaseError as error:
+        return f"could not be read as a SQLite database ({excerpt(error)})"
+    return None
+
+
+def salvage(path: Path, problem: str, create: Any) -> str:
+    """Keep the damaged store aside, write what can be read into a new one at ``path``
+    (``create(connection)`` makes its tables), and say what happened."""
+    found = _read_what_can_be_read(path)
+    kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    for suffix in ("", "-wal", "-shm"):
+        companion = Path(f"{path}{suffix}")
+        if companion.exists():
+            companion.rename(f"{kept}{suffix}")
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        create(db)
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany("INSERT INTO games (id, created, rules, players, mode, winner) VALUES (?, ?, ?, ?, ?, ?)",
+                       found.games)  # fmt: skip
+        db.executemany("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
+                       [(game, seq, text) for game, texts in found.events.items() for seq, text in enumerate(texts)])  # fmt: skip
+        db.executemany("INSERT INTO turns (game_id, state) VALUES (?, ?)", found.turns)
+        db.execute("COMMIT")
+    finally:
+        db.close()
+    moves = sum(len(texts) for texts in found.events.values())
+    said = (f"The game store {path.name} {problem}. It is kept as {kept.name}; {len(found.games)} games and "
+            f"{moves} events were recovered into a new store")  # fmt: skip
+    return said + (f"; lost: {'; '.join(found.lost)}." if found.lost else ".")
+
+
+def _read_what_can_be_read(path: Path) -> Salvaged:
+    found = Salvaged()
+    try:
+        with _reading(path) as db:
+            games = _rows(db, "SELECT id, created, rules, players, mode, winner FROM games ORDER BY id", found, "games")
+            for game in games:
+                texts = _game_events(db, game[0], found)
+                if not texts:
+                    found.lost.append(f"game {game[0]} (no event could be read)")
+                    continue
+                found.games.append(game)
+                found.events[game[0]] = texts
+            for turn in _rows(db, "SELECT game_id, state FROM turns", found, "turns"):
+                if turn[0] in found.events and _event(turn[1]) is not None:
+                    found.turns.append(turn)
+    except sqlite3.DatabaseError as error:
+        found.lost.append(f"everything ({excerpt(error)})")
+    return found
+
+
+def _game_events(db: sqlite3.Connection, game_id: int, found: Salvaged) -> list[str]:
+    """The game's events from the first, up to the last that reads and replays."""
+    texts: list[str] = []
+    try:
+        rows = db.execute("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    except sqlite3.DatabaseError as error:
+        found.lost.append(f"game {game_id} ({excerpt(error)})")
+        return texts
+    events = []
+    for seq, text in rows:
+        event = _event(text)
+        if seq != len(texts) or event is None:
+            break
+        texts.append(text)
+        events.append(event)
+    kept, problem = _replayable(events)
+    if kept < len(rows):
+        found.lost.append(f"game {game_id} from event {kept} on ({problem or 'not readable'})")
+    return texts[:kept]
+
+
+def _replayable(events: list[dict[str, Any]]) -> tuple[int, str | None]:
+    """How many events from the first replay, and why the next does not."""
+    if not events:
+        return 0, "no start event"
+    try:
+        game = Game.from_events(events[:1])
+    except BROKEN as error:
+        return 0, excerpt(error)
+    for index, event in enumerate(events[1:], 1):
+        try:
+            game.replay_event(event)
+        except BROKEN as error:  # the game stops at the last event that replays
+            return index, excerpt(error)
+    return len(events), None
+
+
+def _rows(db: sqlite3.Connection, query: str, found: Salvaged, what: str) -> list[Row]:
+    try:
+        return list(db.execute(query).fetchall())
+    except sqlite3.DatabaseError as error:
+        found.lost.append(f"the {what} table ({excerpt(error)})")
+        return []
+
+
+def _event(text: Any) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) and isinstance(value.get("event"), str) else None
+
+
+def _reading(path: Path) -> closing[sqlite3.Connection]:
+    """The store opened for reading only (it may be read-only or damaged)."""
+    return closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None))
