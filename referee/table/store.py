@@ -194,7 +194,7 @@ class Store:
                 "SELECT g.id, g.created, g.rules, g.players, g.mode, g.winner, COUNT(e.seq) FROM games g "
                 "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id"
             ).fetchall()
-        return [GameInfo(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]) if r[5] else None, r[6]) for r in rows]
+        return [GameInfo(r[0], r[1], r[2], r[3], r[4], _winner(r[5]), r[6]) for r in rows]
 
     def events(self, game_id: int) -> list[Event]:
         with self._lock:
@@ -253,6 +253,15 @@ class _Transaction:
             pass  # SQLite may have rolled back already (a full disk does): nothing more to undo
         if isinstance(error, sqlite3.Error):
             raise StoreError(f"the game store could not save: {error}") from error
+
+
+def _winner(text: str | None) -> list[int] | None:
+    """The winning team as stored (a damaged value reads as not known)."""
+    try:
+        team = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return team if isinstance(team, list) and all(isinstance(seat, int) for seat in team) else None
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
