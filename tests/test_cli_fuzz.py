@@ -12,6 +12,7 @@ and records with fields missing or of the wrong type.
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import subprocess
 import sys
@@ -112,7 +113,7 @@ def test_replay_reads_any_record(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_a_position_given_inline_is_read_as_json(capsys: pytest.CaptureFixture[str], monkeypatch: Any,
                                                  argument: str) -> None:  # fmt: skip
     """The issue: "`pegs moves '[1,2]'` says "No such file or directory"."""
-    monkeypatch.setattr("sys.stdin", __import__("io").StringIO("[1, 2]"))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(codecs.BOM_UTF8 + b"[1, 2]")))
     assert run(capsys, "moves", argument, "--card", "5") == 2
     assert "No such file" not in capsys.readouterr().err
 

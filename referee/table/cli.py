@@ -29,7 +29,7 @@ from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
 from referee.table import wiring_commands
 from referee.table.wiring_commands import WiringError
-from referee.text import excerpt, load_json, read_text
+from referee.text import decode, excerpt, load_json, read_text
 from referee.tracker import EventsError
 
 USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
@@ -120,7 +120,7 @@ def read_position_text(source: str) -> str:
     if source.lstrip().startswith(("{", "[")):
         return source
     if source == "-":
-        return sys.stdin.read()
+        return decode(sys.stdin.buffer.read(), "the position on standard input")
     return read_text(source, "position")
 
 
