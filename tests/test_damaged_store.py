@@ -149,3 +149,18 @@ def test_a_store_left_by_a_killed_daemon_is_sound(tmp_path: Path) -> None:
         assert state["store_recovered"] is None and len(state["history"]) == 1  # type: ignore[arg-type]
     finally:
         daemon.stop()
+
+
+def test_a_power_cut_during_recovery_loses_nothing(tmp_path: Path) -> None:
+    """The recovered store is written whole beside the damaged one before they change
+    places: if the power goes between the damaged file moving aside and the new one moving
+    in, the next start puts the new one in place."""
+    db = played(tmp_path)
+    recovering = tmp_path / "pegs.sqlite3.recovering"
+    db.rename(recovering)  # as after the damaged file moved aside, before the swap finished
+    store = Store.open(tmp_path)
+    try:
+        assert store.recovered is not None and "now in use" in store.recovered
+        assert len([e for e in store.events(1) if e["event"] == "move"]) == 3 and not recovering.exists()
+    finally:
+        store.close()

@@ -70,14 +70,15 @@ def examine(path: Path) -> str | None:
 
 def salvage(path: Path, problem: str, create: Any) -> str:
     """Keep the damaged store aside, write what can be read into a new one at ``path``
-    (``create(connection)`` makes its tables), and say what happened."""
+    (``create(connection)`` makes its tables), and say what happened.
+
+    The new store is written whole beside the old one first, and only then do the files
+    change places, so a power cut in between loses nothing: ``finish_salvage`` completes
+    the swap at the next start."""
     found = _read_what_can_be_read(path)
-    kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    for suffix in ("", "-wal", "-shm"):
-        companion = Path(f"{path}{suffix}")
-        if companion.exists():
-            companion.rename(f"{kept}{suffix}")
-    db = sqlite3.connect(path, isolation_level=None)
+    fresh = _recovering(path)
+    fresh.unlink(missing_ok=True)
+    db = sqlite3.connect(fresh, isolation_level=None)
     try:
         create(db)
         db.execute("BEGIN IMMEDIATE")
@@ -89,10 +90,40 @@ def salvage(path: Path, problem: str, create: Any) -> str:
         db.execute("COMMIT")
     finally:
         db.close()
+    _fsync(fresh)
+    kept = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    for suffix in ("", "-wal", "-shm"):
+        companion = Path(f"{path}{suffix}")
+        if companion.exists():
+            companion.rename(f"{kept}{suffix}")
+    finish_salvage(path)
     moves = sum(len(texts) for texts in found.events.values())
     said = (f"The game store {path.name} {problem}. It is kept as {kept.name}; {len(found.games)} games and "
             f"{moves} events were recovered into a new store")  # fmt: skip
     return said + (f"; lost: {'; '.join(found.lost)}." if found.lost else ".")
+
+
+def finish_salvage(path: Path) -> bool:
+    """A recovered store written but not yet in place (the power went between): put it
+    there. Whether there was one."""
+    fresh = _recovering(path)
+    if path.exists() or not fresh.exists():
+        return False
+    fresh.rename(path)
+    _fsync(path.parent)
+    return True
+
+
+def _recovering(path: Path) -> Path:
+    return path.with_name(f"{path.name}.recovering")
+
+
+def _fsync(path: Path) -> None:
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def _read_what_can_be_read(path: Path) -> Salvaged:

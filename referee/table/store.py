@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.record import dumps
-from referee.table.salvage import examine, salvage
+from referee.table.salvage import examine, finish_salvage, salvage
 from referee.table.session import StoreFailure
 from web.table import Unavailable
 
@@ -90,6 +90,8 @@ class Store:
         _check_writable(folder)
         path = folder / DB_NAME
         recovered = None
+        if finish_salvage(path):
+            recovered = f"The game store was being recovered when the daemon stopped; the recovered store is now in use ({path.name})."
         problem = examine(path)
         if problem is not None:  # kept aside, never replaced: what can be read goes on
             try:
