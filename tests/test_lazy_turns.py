@@ -15,6 +15,7 @@ against the whole list of legal moves:
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,7 @@ from strategies import positions
 from referee import CARDS, PRESETS, Position, Ruleset, legal_moves
 from referee.movegen import Focus, parse_move
 from referee.physical import PhysicalBoard, SensorEvent, by_hand
+from referee.rulesets import Split
 from referee.tracker import Report, Tracker
 from referee.turns import Candidates, IndexedResult, Turn
 
@@ -156,3 +158,27 @@ def test_a_chain_reaction_sends_an_opponent_home_from_the_partners_in_spot() -> 
     (move,) = legal_moves(position, "5", rules)
     assert [(bump.seat, position.board.hole_name(bump.target)) for bump in move.bumps] == [(2, "T2:3"), (1, "S1")]
     assert [m.text for m in legal_moves(position, "5", rules, Focus.of(starts=[1]))] == [move.text]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data(), positions(players=SIZES))
+def test_focused_generation_holds_for_house_rules(data: st.DataObject, position: Position) -> None:
+    """House rules are data (rulesets.py): an ace that splits any total in any direction,
+    over any pegs or its own, swaps, jumps, comes out, with team play, partner splits and
+    Kilpatrick's home entry, on any preset. The focused list still equals the whole."""
+    base = Ruleset.preset(data.draw(st.sampled_from(sorted(PRESETS))))
+    split = Split(data.draw(st.integers(2, 12)), data.draw(st.sampled_from(["forward", "forward-backward", "any"])),
+                  data.draw(st.booleans()), data.draw(st.booleans()))  # fmt: skip
+    rules = replace(
+        base.with_card("A", forward=(1,), backward=(2,), come_out=data.draw(st.booleans()),
+                       swap=data.draw(st.booleans()), joker=data.draw(st.booleans()), split=split),
+        movers=data.draw(st.sampled_from(["own-then-partner", "team"])), split_into_partner=data.draw(st.booleans()),
+        joker_from=data.draw(st.sampled_from(["own", "team-start-first"])),
+        home_entry=data.draw(st.sampled_from(["may", "must"])),
+    )  # fmt: skip
+    focus = data.draw(foci(position))
+    whole = {move.key for move in legal_moves(position, "A", rules)}
+    focused = {move.key for move in legal_moves(position, "A", rules, focus)}
+    assert focused <= whole
+    assert {key for key in focused if changes(position, key, focus, start_sides(position, key))} == {
+        key for key in whole if changes(position, key, focus, start_sides(position, key))}
