@@ -34,7 +34,7 @@ def local_names(extra: Iterable[str] = ()) -> frozenset[str]:
 
 def host_allowed(host: str, allowed: frozenset[str]) -> bool:
     """Whether a ``Host`` header (a name or address, with or without a port) is ours."""
-    return host_name(host) in allowed
+    return host_name(host).split("%", 1)[0] in allowed  # an IPv6 zone (fe80::1%eth0) names no other host
 
 
 def host_name(host: str) -> str:
