@@ -218,6 +218,18 @@ class Game:
                 playable[card] = moves
         return playable
 
+    def movable_cards(self) -> list[str]:
+        """Digital mode: the cards in the player's hand that move a peg (found without
+        listing their moves: the first legal move of each is enough)."""
+        self._need_phase("play")
+        return [card for card in dict.fromkeys(self._state.hands.get(self.turn, [])) if self._moves_at_all(card)]
+
+    def _moves_at_all(self, card: str) -> bool:
+        key = (self.position.occupancy, self.turn, card)
+        if key in self._legal_cache:
+            return bool(self._legal_cache[key])
+        return next(legal_moves(self.position, card, self.rules), None) is not None
+
     def free_come_out_due(self) -> bool:
         """Counting: after ``rules.counting - 1`` turns without moving, this turn may bring a
         peg out for any card (NC rule 9; Becker "on the fourth turn")."""
@@ -235,7 +247,7 @@ class Game:
         if self.mode == "table":
             return False
         hand = self._state.hands.get(self.turn, [])
-        if any(self.legal(card) for card in set(hand) - {JOKER}):
+        if any(self._moves_at_all(card) for card in set(hand) - {JOKER}):
             return True
         return bool(hand) and any(self.free_come_outs(card) for card in set(hand))
 

@@ -306,7 +306,7 @@ class Table:
             if seat not in game.board.seats:
                 raise ValueError(f"no seat {seat} in this game")
             mine = seat == game.turn and game.phase == "play"
-            return {"seat": seat, "hand": game.hand(seat), "playable": sorted(game.playable()) if mine else [],
+            return {"seat": seat, "hand": game.hand(seat), "playable": sorted(game.movable_cards()) if mine else [],
                     "your_turn": mine, "must_move": game.must_move() if mine else False,
                     "free_come_out": mine and game.free_come_out_due(),
                     "declared": self.session.declared if mine else None}  # fmt: skip
