@@ -40,8 +40,8 @@ def decode(data: bytes, name: str) -> str:
         raise TextError(f"{name} is not UTF-8 text (byte {error.start}): save it as UTF-8") from None
 
 
-def load_json(text: str, name: str) -> Any:
-    _check_depth(text, name)
+def load_json(text: str, name: str, depth: int = MAX_DEPTH) -> Any:
+    _check_depth(text, name, depth)
     try:
         return json.loads(text, parse_constant=_not_a_number)
     except json.JSONDecodeError as error:
@@ -51,7 +51,7 @@ def load_json(text: str, name: str) -> Any:
 
 
 def load_toml(text: str, name: str) -> dict[str, Any]:
-    _check_depth(text, name)
+    _check_depth(text, name, MAX_DEPTH)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -70,14 +70,14 @@ def _not_a_number(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def _check_depth(text: str, name: str) -> None:
+def _check_depth(text: str, name: str, limit: int) -> None:
     """Brackets nested deeper than any real file, counted on the raw text (quoted ones too,
     which only makes the limit stricter)."""
     depth = 0
     for char in text:
         if char in "[{":
             depth += 1
-            if depth > MAX_DEPTH:
-                raise TextError(f"{name} is nested more than {MAX_DEPTH} deep")
+            if depth > limit:
+                raise TextError(f"{name} is nested more than {limit} deep")
         elif char in "]}":
             depth -= 1

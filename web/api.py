@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.game import GameError
 from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
+from referee.text import load_json
 from web.auth import (
     Forbidden,
     check_pin,
@@ -366,29 +367,7 @@ def read_json(data: bytes) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("the request body is not UTF-8 text") from None
-    if _depth(text) > MAX_DEPTH:
-        raise ValueError(f"the request body is nested more than {MAX_DEPTH} deep")
-    try:
-        return json.loads(text, parse_constant=_no_constant)
-    except ValueError as error:  # JSONDecodeError, and integers of over 4,300 digits
-        raise ValueError(f"the request body is not valid JSON: {str(error)[:80]}") from None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _depth(text: str) -> int:
-    """How deep brackets nest, counted on the raw text (quoted brackets count too, which
-    only makes the limit stricter for bodies no request sends)."""
-    depth = deepest = 0
-    for char in text:
-        if char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+    return load_json(text, "the request body", depth=MAX_DEPTH)
 
 
 def _need(condition: bool, message: str) -> None:
