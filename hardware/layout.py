@@ -189,9 +189,13 @@ class Layout:
     def from_toml(cls, path: str | Path) -> Layout:
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            data = path.read_bytes()
+            # As editors save it: UTF-8 with or without a byte-order mark, or UTF-16 with one.
+            text = data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else data.decode("utf-8-sig")
         except OSError as error:
             raise LayoutError(f"{path}: {error.strerror or error}") from None
+        except UnicodeDecodeError as error:
+            raise LayoutError(f"{path}: not UTF-8 text (byte {error.start}): save it as UTF-8") from None
         return cls.parse(text, source=str(path))
 
     @classmethod
@@ -199,8 +203,8 @@ class Layout:
         """A layout from TOML text; errors start with ``source``."""
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise LayoutError(f"{source}: not valid TOML: {error}") from None
+        except (tomllib.TOMLDecodeError, ValueError, RecursionError) as error:  # also 4,300-digit numbers, deep nesting
+            raise LayoutError(f"{source}: not valid TOML: {' '.join(str(error).split())[:120]}") from None
         try:
             return cls.from_dict(data)
         except LayoutError as error:
