@@ -162,3 +162,17 @@ def test_a_new_game_with_one_thing_wrong(app: Flask, key: str, data: st.DataObje
     check(response, sent)
     if response.status_code != 200:
         assert client.get("/api/state").get_json() == before
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
+       st.sampled_from(["/", "/api/state", "/api/events?x=1", "/api/health", "/api/me", "/api/hand", "/api/games",
+                        "/api/seats", "/api/games/1/record", "/join/1/", "/static/app.js", *sorted(ROUTES)]),
+       st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=12))  # fmt: skip
+def test_any_method_on_any_path_is_answered_without_a_500(app: Flask, method: str, path: str, tail: str) -> None:
+    client = app.test_client()
+    headers = logged_in(client)
+    response = client.open(path + tail.replace("#", "").replace("?", "/"), method=method, headers=headers,
+                           data=b"{}", content_type="application/json", buffered=not path.startswith("/api/events"))  # fmt: skip
+    assert response.status_code < 500 or response.status_code == 503, (method, path, tail)
+    response.close()
