@@ -321,3 +321,14 @@ def test_a_game_record_hides_the_cards_until_the_game_is_over(app: Flask) -> Non
     over_id = app.config["TABLE"].store.create(finished.events)
     record = app.test_client().get(f"/api/games/{over_id}/record").data.decode().splitlines()
     assert json.loads(record[0])["seed"] == 3 and len(record) == len(finished.events)
+
+
+def test_a_stream_never_read_is_given_back(client: FlaskClient) -> None:
+    """A page that asks for the event stream and never reads it (a HEAD request, a phone
+    gone at once) must not keep one of the 32 live-page places."""
+    for _ in range(40):
+        client.head("/api/events").close()
+    assert client.get("/api/health").get_json()["streams"]["open"] == 0
+    live = client.get("/api/events", buffered=False)
+    assert live.status_code == 200
+    live.close()

@@ -104,6 +104,13 @@ def events() -> Response:
         response.headers["Retry-After"] = "60"
         return response
 
+    given_back = threading.Event()
+
+    def give_back() -> None:  # once, whether the stream ran or was never read (a HEAD request)
+        if not given_back.is_set():
+            given_back.set()
+            open_streams.give_back()
+
     def stream() -> Iterator[str]:
         try:
             yield "retry: 1000\n\n"
@@ -113,10 +120,12 @@ def events() -> Response:
                 else:
                     yield f"event: state\nid: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
         finally:
-            open_streams.give_back()
+            give_back()
 
-    return Response(stream_with_context(stream()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
+    response.call_on_close(give_back)
+    return response
 
 
 @api.get("/health")
