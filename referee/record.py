@@ -91,35 +91,30 @@ def replay(events: list[Event]) -> Game:
 
 
 def narrate(events: list[Event]) -> Iterator[str]:
-    """The game move by move, with a picture of the board after each turn. The whole
-    record is checked first: a broken one prints nothing but its error."""
-    replay(events)
-    for event in events:
-        _describe_checked(event)
+    """The game move by move, with a picture of the board after each turn. Worked out
+    whole before the first line is given: a broken record prints nothing but its error."""
+    return iter(_narration(events))
+
+
+def _narration(events: list[Event]) -> list[str]:
     game = replay(events[:1])
+    lines: list[str] = []
     pending: list[str] = []
     for event in events[1:]:
-        line = _describe(event)
-        if event["event"] == "turn" and pending:
-            yield from pending
-            yield picture(game.position)
-            yield ""
-            pending = []
         try:
+            line = _describe(event)
+            if event["event"] == "turn" and pending:
+                lines += [*pending, picture(game.position), ""]
+                pending = []
             game.replay_event(event)
         except GameError as error:
             raise RecordError(str(error)) from None
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
+            raise RecordError(f"a {excerpt(event.get('event'))} event is missing a field or has one of the "
+                              f"wrong kind: {excerpt(error)}") from None  # fmt: skip
         if line:
             pending.append(line)
-    yield from pending
-    yield picture(game.position)
-
-
-def _describe_checked(event: dict[str, Any]) -> None:
-    try:
-        _describe(event)
-    except (KeyError, TypeError, AttributeError) as error:
-        raise RecordError(f"a {excerpt(event.get('event'))} event lacks {excerpt(error)}") from None
+    return [*lines, *pending, picture(game.position)]
 
 
 def _describe(event: dict[str, Any]) -> str | None:
