@@ -560,7 +560,7 @@ class Tracker:
     def _guide(self, turn: Turn, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
         physical = self.physical
         guidance: dict[str, Role] = {}
-        reach = candidates.reach if isinstance(candidates, Pool) else Reach.of(candidates, turn.ones)
+        reach = candidates.reach if isinstance(candidates, Pool) else Reach.of(candidates, turn.before.ones)
         needed, bumps = reach.fills & ~board, reach.bumps & ~board
         for hole in physical.holes(self._turn_start & ~self.occupied):
             guidance[physical.name(hole)] = "selected"

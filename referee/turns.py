@@ -188,11 +188,10 @@ class Turn:
         self.rules = rules
         self.allowed = allowed
         self.physical = physical
-        self.size = position.board.board_holes
-        self.ones = _ones(self.size)
         self.mask = physical.board_mask(position.occupancy)
         self.starts = start_counts(position.board, position.occupancy)
-        self._before = Before(position, self.size, self.ones, self.starts)
+        size = position.board.board_holes
+        self.before = Before(position, size, _ones(size), self.starts)  # what its results read
         self._pools: dict[Focus | None, Pool] = {}
         self._results: dict[int, IndexedResult] = {}  # by result key
 
@@ -208,7 +207,7 @@ class Turn:
     def _pool(self, focus: Focus | None) -> Pool:
         pool = self._pools.get(focus)
         if pool is None:
-            pool = self._pools[focus] = Pool(focus, self._generate(focus), self.ones)
+            pool = self._pools[focus] = Pool(focus, self._generate(focus), self.before.ones)
         return pool
 
     def _generate(self, focus: Focus | None) -> list[IndexedResult]:
@@ -216,7 +215,7 @@ class Turn:
         seen: set[int] = set()
         base, known = self.position.key, self._results
         # Bytes of the focus holes, the result's differing from the turn's where it changes them.
-        holes = 0 if focus is None else sum(0xFF << (8 * hole) for hole in range(self.size) if focus.holes >> hole & 1)
+        holes = 0 if focus is None else sum(0xFF << (8 * hole) for hole in range(self.before.size) if focus.holes >> hole & 1)
         starts = -1 if focus is None else focus.starts
         for card, results in self.allowed.results(self.position, self.rules, focus):
             for key, steps in results:
@@ -225,7 +224,7 @@ class Turn:
                 seen.add(key)
                 result = known.get(key)
                 if result is None:
-                    result = known[key] = IndexedResult(self._before, card, key, steps)
+                    result = known[key] = IndexedResult(self.before, card, key, steps)
                 if starts == -1 or (base ^ key) & holes or result.start_sides & starts:
                     found.append(result)
         return found
