@@ -195,6 +195,17 @@ class FakeDevice:
             self._next_beat = time.monotonic() + self.heartbeat_interval
         os.write(self._wake_w, b"x")
 
+    def reflash(self, levels: Sequence[bool]) -> None:
+        """New firmware with a chain of ``len(levels)`` channels: unplugged, flashed, replugged
+        (as a builder does after ``pegs firmware``)."""
+        if not 0 < len(levels) <= protocol.MAX_CHANNELS:
+            raise ValueError(f"channels must be 1..{protocol.MAX_CHANNELS}")
+        with self._lock:
+            self._unplug()
+            self.channels = len(levels)
+            self._levels = [bool(level) for level in levels]
+            self.replug()
+
     def close(self) -> None:
         """Stop serving, close the pty, remove the symlink (and its temporary directory)."""
         with self._lock:

@@ -61,6 +61,16 @@ class SensorBoard:
         self._changes = 0
         self._callback_errors = 0
         self._closed = False
+        self._fault: str | None = None
+
+    @property
+    def fault(self) -> str | None:
+        """Why the sensors cannot be believed now (one sentence naming the fix), or None.
+
+        Read without the lock: the table reads it holding its own lock, while sensor
+        threads call the table holding this one.
+        """
+        return self._fault
 
     def snapshot(self) -> frozenset[str]:
         """The occupied holes now."""
@@ -95,6 +105,7 @@ class SensorBoard:
                 "occupied": len(self.snapshot()),
                 "changes": self._changes,
                 "callback_errors": self._callback_errors,
+                "fault": self._fault,
             }
 
     def __enter__(self) -> Self:
@@ -317,7 +328,9 @@ class SerialSensors(SensorBoard):
         self._most_pegs = 6 * layout.sides  # five pegs and a colour marker per side
         if _is_built_link(link):
             self.link: Link = cast(Link, link)
-            self._absorb(tuple(self.link.levels), time.monotonic(), emit=False)
+            levels = tuple(self.link.levels)
+            if levels and not self._refused(len(levels)):
+                self._absorb(levels, time.monotonic(), emit=False)
         else:
             self.link = cast(LinkFactory, link)(on_change=self.on_change, on_snapshot=self.on_snapshot)
             self.link.start()
@@ -345,6 +358,8 @@ class SerialSensors(SensorBoard):
         """A channel's raw level changed (called on the link's thread)."""
         hole = self._hole_of.get(channel)
         with self._lock:
+            if self._fault is not None:
+                return  # a chain too short for the layout: nothing it says is believed
             if hole is None:
                 self._unmapped += 1
                 return
@@ -358,8 +373,9 @@ class SerialSensors(SensorBoard):
         """Every channel's raw level (called on the link's thread): report what differs."""
         with self._lock:
             self._snapshots += 1
-            if not self._closed:
-                self._absorb(tuple(levels), t, emit=True)
+            if self._closed or self._refused(len(levels)):
+                return
+            self._absorb(tuple(levels), t, emit=True)
 
     # -- SensorBoard -------------------------------------------------------------------------
 
@@ -397,8 +413,19 @@ class SerialSensors(SensorBoard):
                 "link": dict(link),
             }
 
+    def _refused(self, channels: int) -> bool:
+        """Refuse a device that reads fewer channels than the layout wires: its missing
+        holes would read empty for ever, and a peg there would look lifted."""
+        fault = too_few_channels(channels, self.layout)
+        if fault is not None and fault != self._fault:
+            log.error("%s", fault)
+        elif fault is None and self._fault is not None:
+            log.info("the sensor board now reads %d channels: enough for the layout", channels)
+        self._fault = fault
+        return fault is not None
+
     def _absorb(self, levels: tuple[bool, ...], t: float, emit: bool) -> None:
-        """Take a full set of levels as the truth; channels the device lacks read as empty."""
+        """Take a full set of levels as the truth (a device too short for the layout is refused before)."""
         occupied = {
             hole
             for channel, hole in self._hole_of.items()
@@ -418,6 +445,23 @@ class SerialSensors(SensorBoard):
         self._polarity_suspect = suspect
         if emit:
             self._emit(changes)
+
+
+def channels_needed(layout: Layout) -> int:
+    """How many channels a device must read for every hole of ``layout``."""
+    return max(layout.channels.values()) + 1
+
+
+def too_few_channels(channels: int | None, layout: Layout) -> str | None:
+    """What is wrong, and the fix, when a device reading ``channels`` cannot serve ``layout``."""
+    needed = channels_needed(layout)
+    if channels is None or channels >= needed:
+        return None
+    return (
+        f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses {needed}: "
+        f"copy the firmware made for it onto the Pico (pegs firmware --sides {layout.sides} "
+        "--out /media/$USER/CIRCUITPY, with --layout for a calibrated board)"
+    )
 
 
 def parse_vid_pid(text: str) -> tuple[int, int]:

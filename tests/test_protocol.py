@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import ast
 import binascii
-import builtins
 import itertools
-from collections import deque
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from circuitpython_standins import Clock, Keys, Port, run_firmware
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -312,101 +311,16 @@ def test_firmware_compiles_and_imports_only_circuitpython_modules(name: str, all
 def test_boot_enables_the_data_port() -> None:
     calls = []
     stub = SimpleNamespace(enable=lambda **kw: calls.append(kw))
-    _run_firmware("boot.py", {"usb_cdc": stub})
+    run_firmware(FIRMWARE / "boot.py", {"usb_cdc": stub})
     assert calls == [{"console": True, "data": True}]
-
-
-class _Done(BaseException):
-    """Ends the firmware's endless loop (BaseException: its ``except Exception`` lets it pass)."""
-
-
-class _Clock:
-    def __init__(self) -> None:
-        self.ms = 1_000
-
-    def sleep(self, seconds: float) -> None:
-        self.ms += max(1, int(seconds * 1000))
-
-    def ticks_ms(self) -> int:
-        return self.ms % (1 << 29)
-
-
-class _Port:
-    """usb_cdc.data as the firmware sees it."""
-
-    def __init__(self) -> None:
-        self.connected = True
-        self.timeout: float | None = None
-        self.write_timeout: float | None = None
-        self.inbox = b""
-        self.written = b""
-
-    @property
-    def in_waiting(self) -> int:
-        return len(self.inbox)
-
-    def read(self, size: int) -> bytes:
-        data, self.inbox = self.inbox[:size], self.inbox[size:]
-        return data
-
-    def write(self, data: bytes) -> int:
-        self.written += data
-        return len(data)
-
-
-class _Keys:
-    """keypad.ShiftRegisterKeys: a script of steps, each run when the firmware asks for events."""
-
-    def __init__(self, clock: _Clock, port: _Port, script: list[Any], /, **config: Any) -> None:
-        self.config = config
-        self.pressed: set[int] = set()
-        self.queue: deque[Any] = deque()
-        self.script = deque(script)
-        self.clock, self.port = clock, port
-        self.overflowed = False
-        self.events = self
-
-    def press(self, key: int, pressed: bool = True) -> None:
-        (self.pressed.add if pressed else self.pressed.discard)(key)
-        self.queue.append(SimpleNamespace(key_number=key, pressed=pressed, timestamp=self.clock.ticks_ms()))
-
-    def reset(self) -> None:
-        for key in sorted(self.pressed):
-            self.queue.append(SimpleNamespace(key_number=key, pressed=True, timestamp=self.clock.ticks_ms()))
-
-    def clear(self) -> None:
-        self.queue.clear()
-        self.overflowed = False
-
-    def get(self) -> Any:
-        if self.queue:
-            return self.queue.popleft()
-        if not self.script:
-            raise _Done
-        self.script.popleft()(self)
-        return None
-
-
-def _run_firmware(name: str, modules: dict[str, Any]) -> None:
-    real_import = builtins.__import__
-
-    def fake_import(module: str, *args: Any, **kwargs: Any) -> Any:
-        return modules[module] if module in modules else real_import(module, *args, **kwargs)
-
-    namespace = {"__name__": "__main__", "__builtins__": {**vars(builtins), "__import__": fake_import}}
-    source = (FIRMWARE / name).read_text()
-    try:
-        exec(compile(source, str(FIRMWARE / name), "exec"), namespace)  # noqa: S102 - our own firmware, stubbed
-    except _Done:
-        pass
 
 
 def test_firmware_reports_scans_and_answers_requests() -> None:
     """code.py against stand-ins for board, keypad, supervisor, usb_cdc and time."""
-    clock, port = _Clock(), _Port()
-    keys: list[_Keys] = []
+    clock, port = Clock(), Port()
+    keys: list[Keys] = []
 
-    def overflow(k: _Keys) -> None:
+    def overflow(k: Keys) -> None:
         k.overflowed = True
         k.pressed.add(9)  # its event was lost in the overflow
 
@@ -421,8 +335,8 @@ def test_firmware_reports_scans_and_answers_requests() -> None:
         lambda k: clock.sleep(1.5),  # time for a heartbeat
     ]
 
-    def make_keys(**config: Any) -> _Keys:
-        keys.append(_Keys(clock, port, script, **config))
+    def make_keys(**config: Any) -> Keys:
+        keys.append(Keys(clock, port, script, **config))
         keys[-1].pressed.update({1, 5})  # pegs already on the board at power-up
         return keys[-1]
 
@@ -437,7 +351,7 @@ def test_firmware_reports_scans_and_answers_requests() -> None:
         "time": SimpleNamespace(sleep=clock.sleep),
         "protocol": protocol,
     }
-    _run_firmware("code.py", modules)
+    run_firmware(FIRMWARE / "code.py", modules)
 
     config = keys[0].config
     assert config["clock"] == "GP2" and config["latch"] == "GP3" and config["data"] == ("GP4",)

@@ -142,6 +142,38 @@ def test_serial_unplug_during_a_move(tmp_path: Path) -> None:
             service.stop()
 
 
+def test_a_firmware_too_short_for_the_board_is_refused_until_reflashed(tmp_path: Path) -> None:
+    """Issue 12: a 96-channel firmware under a 112-hole board. The daemon believes nothing it
+    says (the holes past channel 95 would read empty for ever), says why on the page and in
+    the health view, and plays on once the right firmware is flashed."""
+    layout = default_layout(4)
+    levels = [True] * len(layout.channels)
+    for hole in [f"S{side}:{i}" for side in range(4) for i in range(1, 6)]:
+        levels[layout.channel(hole)] = False
+    with FakeDevice(96, heartbeat=0.1, levels=levels[:96]) as device:
+        sensors = SerialSensors.open(layout, port=device.path)
+        config = Config.simulated(str(tmp_path), sensors="serial")
+        service = Table(config, Store.open(tmp_path), layout, sensors, MemoryStrip(layout.pixels))
+        assert sensors.wait_connected(5)
+        service.start()
+        try:
+            _wait(lambda: service.state()["sensor_error"] is not None)
+            error = service.state()["sensor_error"]
+            assert "reads 96 channels" in error and "uses 112" in error and "pegs firmware --sides 4" in error
+            assert service.health()["sensors"]["fault"] == error
+            before = service.state()["occupied"]
+            device.set(layout.channel("S0:3"), True)  # a peg lifted: not believed
+            time.sleep(0.3)
+            assert service.state()["occupied"] == before and service.state()["moves"] == []
+            device.reflash(levels)  # pegs firmware, copied; the Pico restarts with 112 channels
+            _wait(lambda: service.state()["sensor_error"] is None)
+            device.set(layout.channel("S0:3"), True)
+            device.set(layout.channel("T0:8"), False)
+            _wait(lambda: service.state()["moves"] == ["A S0-T0:8"], 8)
+        finally:
+            service.stop()
+
+
 def test_a_read_only_or_missing_data_dir_is_a_clear_error_at_start(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

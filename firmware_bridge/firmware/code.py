@@ -1,7 +1,8 @@
 """Pegs and Jokers sensor scanner: an RP2040 running CircuitPython 9.
 
-Copy boot.py, this code.py and ../protocol.py (the very file the Pi uses) to the root
-of the CIRCUITPY drive. The sensors sit on 74HC165 chains that keypad.ShiftRegisterKeys
+``pegs firmware --sides N --out DIR`` writes boot.py, this code.py (with KEY_COUNTS set for
+that board) and ../protocol.py (the very file the Pi uses) for the root of the CIRCUITPY
+drive. The sensors sit on 74HC165 chains that keypad.ShiftRegisterKeys
 scans (and debounces) in the background; this loop turns its events into frames on
 the USB data port (usb_cdc.data) and answers the Pi's requests. See PROTOCOL.md.
 """
@@ -18,7 +19,7 @@ import usb_cdc
 CLOCK = board.GP2  # CLK (pin 2) of every 74HC165
 LATCH = board.GP3  # SH/LD (pin 1) of every 74HC165
 DATA = (board.GP4,)  # QH (pin 9) of the last chip of each chain; chains share CLOCK and LATCH
-KEY_COUNTS = (96,)  # sensors per chain, 8 per chip; channel numbers run chain by chain
+KEY_COUNTS = (120,)  # 15 chips of 8: a 4-sided board with colour holes (pegs firmware sets this)
 # Report raw pin levels (1 = high). Which level means "a peg is here" is the board's
 # layout on the Pi (hardware/layout.py, active_low), so this file never changes per board.
 VALUE_WHEN_PRESSED = True

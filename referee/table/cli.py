@@ -27,7 +27,8 @@ from referee.moves import NotationError
 from referee.position import Position, PositionError
 from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
-from referee.table import wiring_commands
+from referee.table import kit_commands, wiring_commands
+from referee.table.kit_commands import KitError
 from referee.table.wiring_commands import WiringError
 from referee.text import decode, excerpt, load_json, read_text
 from referee.tracker import EventsError
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (*USAGE_ERRORS, ValueError) as error:  # bad input, always ValueErrors: one line, never a traceback
         print(f"pegs: {excerpt(error, 300)}", file=sys.stderr)
         return 2
-    except WiringError as error:
+    except (WiringError, KitError) as error:
         print(str(error), file=sys.stderr)
         return 2
     except BrokenPipeError:
@@ -106,6 +107,7 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=_serve)
 
     wiring_commands.add_commands(commands)
+    kit_commands.add_commands(commands)
 
     bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -358,7 +358,8 @@ class Table:
             if self._state is not None and self._state["version"] == self._version:
                 return self._state
             data = {"version": self._version, **view.session_state(self.session), "wiring": self._wiring.status,
-                    "simulate": self._simulated(), "store_recovered": self.store.recovered}  # fmt: skip
+                    "simulate": self._simulated(), "store_recovered": self.store.recovered,
+                    "sensor_error": self.sensors.fault}  # fmt: skip
             if isinstance(self.strip, MemoryStrip):
                 colours = self.strip.hex()
                 data["leds"] = {hole: colours[pixel] for hole, pixel in self.layout.pixel_of.items()}
@@ -427,7 +428,7 @@ class Table:
         session = self.session
         report = session.report
         seen = _Seen(_look(report), session.tracker.occupied, len(session.game.events), len(session.game.moves),
-                     session.notice, session.store_error, session.declared)  # fmt: skip
+                     session.notice, session.store_error, session.declared, self.sensors.fault)  # fmt: skip
         if not force and seen == self._published:
             return  # the ticker polls 20 times a second: tell the page only what changed
         before = self._published
@@ -470,6 +471,7 @@ class _Seen:
     notice: str | None
     store_error: str | None
     declared: str | None
+    sensor_fault: str | None
 
 
 def _look(report: Report) -> tuple[object, ...]:

@@ -1,19 +1,24 @@
 """``pegs watch``, ``pegs selftest`` and ``pegs calibrate``: checking a board's wiring.
 
     pegs watch --port /dev/pegs-board --sides 4         # every sensor change, live
-    pegs selftest --port /dev/pegs-board --leds neopixel --led-pin D18
+    pegs selftest --port /dev/pegs-board --leds neopixel-spi
     pegs calibrate --vid-pid 239a:80f4 --sides 6 --out layout.toml
+
+The daemon holds the sensor board's port for itself (opened exclusively), so these tools
+say to stop the service first rather than waiting for a board that never answers.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import time
 from pathlib import Path
 from typing import Any
 
 from hardware.layout import Layout, LayoutError, default_layout
 from hardware.leds import NeoPixelSpiStrip, NeoPixelStrip, PixelStrip
+from hardware.sensors import too_few_channels
 
 
 class WiringError(RuntimeError):
@@ -29,7 +34,8 @@ def add_commands(commands: Any) -> None:
     selftest = commands.add_parser("selftest", help="walk the LEDs, then ask for a peg in every hole")
     _link_options(selftest)
     selftest.add_argument("--leds", choices=("none", "neopixel", "neopixel-spi"), default="none")
-    selftest.add_argument("--led-pin", default="D18", help="NeoPixel data pin (Pi 4: D18 or D10)")
+    selftest.add_argument("--led-pin", default="D10",
+                          help="data pin for --leds neopixel (needs root on a Pi 4: rpi_ws281x; any pin on a Pi 5)")
     selftest.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each hole")
     selftest.set_defaults(func=selftest_command)
 
@@ -56,22 +62,55 @@ def _layout(args: argparse.Namespace) -> Layout:
         raise WiringError(f"pegs: layout: {error}") from None
 
 
-def _link(args: argparse.Namespace, **callbacks: Any) -> Any:
+def _vid_pid(args: argparse.Namespace) -> tuple[int, int] | None:
+    if not args.vid_pid:
+        return None
+    try:
+        vid, pid = (int(part, 16) for part in args.vid_pid.split(":"))
+    except ValueError:
+        raise WiringError(f"pegs: --vid-pid must look like 239a:80f4, not {args.vid_pid!r}") from None
+    return vid, pid
+
+
+def _link(args: argparse.Namespace, layout: Layout | None = None, **callbacks: Any) -> Any:
     from firmware_bridge.link import SerialLink
 
-    vid_pid = None
-    if args.vid_pid:
-        try:
-            vid, pid = (int(part, 16) for part in args.vid_pid.split(":"))
-        except ValueError:
-            raise WiringError(f"pegs: --vid-pid must look like 239a:80f4, not {args.vid_pid!r}") from None
-        vid_pid = (vid, pid)
+    vid_pid = _vid_pid(args)
+    _check_free(args.port, vid_pid)
     link = SerialLink(args.port, vid_pid=vid_pid, **callbacks)
     link.start()
     if not link.wait_connected(5.0):
         link.stop()
         raise WiringError(f"pegs: no sensor board answered on {args.port or args.vid_pid} within 5 s")
+    if layout is not None:
+        _check_channels(link.health.channels, layout, link.stop)
     return link
+
+
+def _check_free(port: str | None, vid_pid: tuple[int, int] | None) -> None:
+    """Say so when another program (the daemon, as a rule) holds the port."""
+    import serial
+
+    from firmware_bridge.link import find_port
+
+    path = port if port is not None else find_port(vid_pid or (0, 0))
+    if path is None:
+        return  # not there (yet): the link waits for it and says so after 5 s
+    try:
+        serial.Serial(path, exclusive=True).close()
+    except (serial.SerialException, OSError) as error:
+        if "lock" in str(error).lower() or getattr(error, "errno", None) == errno.EBUSY:
+            raise WiringError(
+                f"pegs: {path} is in use by another program, most likely the referee service: "
+                "stop it with `sudo systemctl stop pegs`, run this again, then `sudo systemctl start pegs`"
+            ) from None
+
+
+def _check_channels(channels: int | None, layout: Layout, stop: Any) -> None:
+    problem = too_few_channels(channels, layout)
+    if problem is not None:
+        stop()
+        raise WiringError(f"pegs: {problem}")
 
 
 def watch_command(args: argparse.Namespace) -> int:
@@ -86,7 +125,7 @@ def watch_command(args: argparse.Namespace) -> int:
             what = f"{'?':>6} (channel not in the layout)"
         print(f"{at - started:9.3f}  channel {channel:4d}  level {int(level)}  {what}", flush=True)
 
-    link = _link(args, on_change=show)
+    link = _link(args, layout, on_change=show)
     try:
         health = link.health
         print(f"connected to {health.port}: firmware {health.firmware_version}, {health.channels} channels", flush=True)
@@ -109,11 +148,13 @@ def selftest_command(args: argparse.Namespace) -> int:
     from hardware.wiring import selftest
 
     layout = _layout(args)
+    _check_free(args.port, _vid_pid(args))
     sensors = SerialSensors.open(layout, port=args.port, vid_pid=args.vid_pid)
     strip = _strip(args.leds, args.led_pin, layout)
     try:
         if not sensors.wait_connected(5.0):
             raise WiringError(f"pegs: no sensor board answered on {args.port or args.vid_pid} within 5 s")
+        _check_channels(sensors.link.health.channels, layout, lambda: None)
         report = selftest(layout, sensors, strip, lambda step: print(step, flush=True), timeout=args.timeout)
     finally:
         sensors.close()

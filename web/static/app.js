@@ -161,6 +161,9 @@ function renderStatus() {
   const recovered = $("#store-recovered");
   recovered.hidden = !state.store_recovered;
   recovered.textContent = state.store_recovered || "";
+  const sensors = $("#sensor-error");
+  sensors.hidden = !state.sensor_error;
+  sensors.textContent = state.sensor_error ? `Sensors not read: ${state.sensor_error}.` : "";
   const broken = $("#store-error");
   broken.hidden = !state.store_error;
   broken.textContent = state.store_error ? `Not saved: ${state.store_error}. Moves count again once the disk is fixed.` : "";

@@ -1,0 +1,63 @@
+"""``pegs firmware``, ``pegs template`` and ``pegs doctor``: the builder's kit.
+
+    pegs firmware --sides 6 --out /media/$USER/CIRCUITPY    # the scanner for a 6-sided board
+    pegs template --sides 4 --out board.svg                  # a 1:1 drilling template
+    pegs doctor                                              # is this Pi ready for the config?
+
+Each is made from the same layout the daemon uses, so a board built from them needs no
+calibration.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from firmware_bridge.firmware_files import chips_for, firmware_files, write_firmware
+from hardware.layout import Layout, LayoutError, default_layout
+from hardware.sensors import channels_needed
+
+
+class KitError(RuntimeError):
+    """A builder's command could not do its job; exit status 2, one line."""
+
+
+def add_commands(commands: Any) -> None:
+    firmware = commands.add_parser("firmware", help="write the sensor scanner's files for a board, for CIRCUITPY")
+    _board_options(firmware)
+    firmware.add_argument("--out", required=True, help="where to write boot.py, code.py and protocol.py "
+                          "(the Pico's CIRCUITPY drive, or a folder to copy from)")  # fmt: skip
+    firmware.set_defaults(func=firmware_command)
+
+
+def _board_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sides", type=int, default=4, choices=(4, 6, 8, 10))
+    parser.add_argument("--markers", action="store_true", help="the board has a colour-marker hole per side")
+    parser.add_argument("--layout", help="a layout TOML (from pegs calibrate; its sides win); default: the standard chain")
+
+
+def board_layout(args: argparse.Namespace) -> Layout:
+    """The layout named by ``--layout`` (its own sides win), else the standard one for ``--sides``."""
+    try:
+        return Layout.from_toml(args.layout) if args.layout else default_layout(args.sides, args.markers)
+    except LayoutError as error:
+        raise KitError(f"pegs: layout: {error}") from None
+
+
+def firmware_command(args: argparse.Namespace) -> int:
+    layout = board_layout(args)
+    channels = channels_needed(layout)
+    chips = chips_for(channels)
+    files = firmware_files(channels, f"a board of {layout.sides} sides ({len(layout.hole_names)} holes)")
+    out = Path(args.out)
+    try:
+        written = write_firmware(files, out)
+    except OSError as error:
+        raise KitError(f"pegs: cannot write the firmware into {out}: {error.strerror or error}") from None
+    print(f"wrote {', '.join(path.name for path in written)} into {out}: {len(layout.hole_names)} holes, "
+          f"{chips} 74HC165 chips ({chips * 8} channels, key 0 = input H of the chip next to GP4).")  # fmt: skip
+    print("On a new Pico, unplug it and plug it in again once, so that boot.py opens the data port; "
+          "then `pegs watch --port /dev/pegs-board` should say "
+          f"{chips * 8} channels.")  # fmt: skip
+    return 0
