@@ -11,8 +11,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 from circuitpython_standins import Clock, Keys, Port, run_firmware
+
 from firmware_bridge import protocol
 from firmware_bridge.firmware_files import firmware_files
 from firmware_bridge.protocol import FrameReader

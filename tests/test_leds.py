@@ -3,8 +3,12 @@ libraries on Blinka's OS-agnostic board (BLINKA_OS_AGNOSTIC=1), intercepted at t
 
 from __future__ import annotations
 
+import ctypes
+import os
+import struct
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -241,3 +245,148 @@ def test_neopixel_spi_strip_through_the_real_library(agnostic_board: Any, monkey
     data = bytes(int("".join("1" if b == 0b11110000 else "0" for b in bits[i : i + 8]), 2)
                  for i in range(0, len(bits), 8))  # fmt: skip
     assert _grb(data) == list(frame)
+
+
+# -- SPI: a whole frame is one SPI message ---------------------------------------------------
+# The recorder below stands in for the kernel's spidev. It knows the ioctl numbers and the
+# struct spi_ioc_transfer layout from <linux/spi/spidev.h> itself (not from hardware.leds), reads
+# the bytes each message points at, and the expected bytes are built here from neopixel_spi's
+# documented encoding: GRB, each bit MSB first as one SPI byte (1 -> 0b11110000, 0 -> 0b11000000),
+# 80 us of zeros (64 bytes at 6.4 MHz) before and after.
+
+SPI_IOC_MESSAGE_1 = 0x40206B00  # _IOW('k', 0, char[32]): one 32-byte struct spi_ioc_transfer
+SPI_IOC_WR_MODE = 0x40016B01  # _IOW('k', 1, __u8)
+SPI_IOC_WR_BITS_PER_WORD = 0x40016B03  # _IOW('k', 3, __u8)
+SPI_IOC_WR_MAX_SPEED_HZ = 0x40046B04  # _IOW('k', 4, __u32)
+
+
+class SpidevRecorder:
+    """A fake spidev behind ``ioctl``: every SPI message's bytes and speed, and the settings asked for."""
+
+    def __init__(self) -> None:
+        self.messages: list[bytes] = []
+        self.speeds: list[int] = []
+        self.settings: dict[int, int] = {}
+
+    def __call__(self, fd: int, request: int, arg: Any = 0, mutate: bool = True) -> int:
+        if request == SPI_IOC_MESSAGE_1:
+            tx_buf, rx_buf, length, speed_hz, *_ = struct.unpack("=QQIIHBBBBBB", bytes(arg))
+            assert rx_buf == 0 and tx_buf != 0
+            self.messages.append(ctypes.string_at(tx_buf, length))
+            self.speeds.append(speed_hz)
+        elif request in (SPI_IOC_WR_MODE, SPI_IOC_WR_BITS_PER_WORD):
+            self.settings[request] = struct.unpack("=B", bytes(arg))[0]
+        elif request == SPI_IOC_WR_MAX_SPEED_HZ:
+            self.settings[request] = struct.unpack("=I", bytes(arg))[0]
+        return 0
+
+
+def neopixel_spi_bytes(frame: Sequence[tuple[int, int, int]], reset: int = 64) -> bytes:
+    out = bytearray(reset)
+    for r, g, b in frame:
+        for byte in (g, r, b):
+            out += bytes(0b11110000 if byte >> bit & 1 else 0b11000000 for bit in range(7, -1, -1))
+    return bytes(out + bytearray(reset))
+
+
+def rainbow(n: int) -> tuple[tuple[int, int, int], ...]:
+    return tuple(((i * 37) % 256, (i * 101 + 3) % 256, 255 - i % 256) for i in range(n))
+
+
+@pytest.fixture
+def spidev(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SpidevRecorder]:
+    """``/dev/spidev0.0`` and spidev's bufsiz as files in tmp_path, and ioctl recorded (65536 unless changed)."""
+    import fcntl
+
+    from hardware import leds
+
+    (tmp_path / "spidev0.0").touch()
+    (tmp_path / "bufsiz").write_text("65536\n")
+    monkeypatch.setattr(leds, "SPIDEV", str(tmp_path / "spidev0.0"))
+    monkeypatch.setattr(leds, "SPIDEV_BUFSIZ", str(tmp_path / "bufsiz"))
+    recorder = SpidevRecorder()
+    monkeypatch.setattr(fcntl, "ioctl", recorder)
+    yield recorder
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize("pixels", [232, 290])  # 8 and 10 sides with colour markers
+def test_a_whole_spi_frame_is_one_message_byte_for_byte(spidev: SpidevRecorder, pixels: int) -> None:
+    pytest.importorskip("neopixel_spi", reason="adafruit-circuitpython-neopixel-spi is not installed")
+    fds = _open_fds()
+    strip = NeoPixelSpiStrip(pixels)
+    frame = rainbow(pixels)
+    assert strip.show(frame)
+    assert len(spidev.messages) == 1  # one SPI_IOC_MESSAGE(1): the pixels get the frame in one go
+    assert len(spidev.messages[0]) == 24 * pixels + 128 > 4096
+    assert spidev.messages[0] == neopixel_spi_bytes(frame)
+    assert spidev.speeds == [6_400_000]
+    assert spidev.settings == {SPI_IOC_WR_MODE: 0, SPI_IOC_WR_BITS_PER_WORD: 8, SPI_IOC_WR_MAX_SPEED_HZ: 6_400_000}
+    assert not strip.show(frame)  # unchanged: nothing sent
+    assert strip.show(frame[1:] + frame[:1])
+    assert len(spidev.messages) == 2 and spidev.messages[1] == neopixel_spi_bytes(frame[1:] + frame[:1])
+    strip.close()  # blanks the pixels, in one message too, and closes the device
+    assert spidev.messages[2] == neopixel_spi_bytes([BLACK] * pixels)
+    assert len(spidev.messages) == 3 and _open_fds() == fds
+
+
+def test_spi_strip_refuses_a_frame_the_kernel_would_not_take_whole(spidev: SpidevRecorder, tmp_path: Path) -> None:
+    """spidev's default bufsiz (4096) takes 165 pixels (3,968 + 128 bytes); 166 must be refused, not cut."""
+    pytest.importorskip("neopixel_spi", reason="adafruit-circuitpython-neopixel-spi is not installed")
+    (tmp_path / "bufsiz").write_text("4096\n")
+    fds = _open_fds()
+    NeoPixelSpiStrip(165).close()
+    for pixels in (166, 232):
+        with pytest.raises(ValueError, match=r"add spidev\.bufsiz=65536 to /boot/firmware/cmdline\.txt and reboot"):
+            NeoPixelSpiStrip(pixels)
+    assert _open_fds() == fds  # the device is not left open
+    with pytest.raises(ValueError) as refused:
+        NeoPixelSpiStrip(232)
+    assert str(refused.value) == ("232 pixels make a 5696-byte SPI frame, over the kernel's spidev.bufsiz of 4096: "
+                                  "add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot")  # fmt: skip
+    assert len(str(refused.value)) < 160  # one line, all of it shown by backends.py's ConfigError
+    (tmp_path / "bufsiz").unlink()  # spidev says nothing: the kernel's default is assumed
+    with pytest.raises(ValueError, match="over the kernel's spidev.bufsiz of 4096"):
+        NeoPixelSpiStrip(232)
+    assert [len(message) for message in spidev.messages] == [4088]  # only the 165 pixels' blanking, whole
+
+
+def test_spi_strip_says_how_to_turn_spi_on(spidev: SpidevRecorder, tmp_path: Path) -> None:
+    pytest.importorskip("neopixel_spi", reason="adafruit-circuitpython-neopixel-spi is not installed")
+    (tmp_path / "spidev0.0").unlink()
+    with pytest.raises(ValueError, match="spidev0.0 is missing: SPI is off; add dtparam=spi=on"):
+        NeoPixelSpiStrip(4)
+
+
+def test_blinka_pureio_path_cuts_a_frame_and_the_strip_makes_it_one_message(
+    agnostic_board: Any, spidev: SpidevRecorder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Blinka's busio.SPI on Linux -> generic_linux.SPI -> Adafruit_PureIO's SPI.writebytes, which
+    sends a write in chunk_size (4096) pieces; NeoPixelSpiStrip raises chunk_size to the frame."""
+    pytest.importorskip("neopixel_spi", reason="adafruit-circuitpython-neopixel-spi is not installed")
+    import busio
+    from adafruit_blinka.microcontroller.generic_linux.spi import SPI as LinuxSPI
+    from Adafruit_PureIO import spi as pureio
+
+    monkeypatch.setattr(pureio, "ioctl", spidev)  # PureIO holds its own `from fcntl import ioctl`
+    device = pureio.SPI(str(tmp_path / "spidev0.0"))
+    assert device.chunk_size == 4096
+    device.writebytes(bytes(5696))  # a 232-pixel frame, as PureIO sends it by itself:
+    assert [len(message) for message in spidev.messages] == [4096, 1600]  # two messages
+    spidev.messages.clear()
+
+    linux = LinuxSPI.__new__(LinuxSPI)  # what busio.SPI(board.SCLK, board.MOSI) builds on a Pi
+    linux._spi = device
+    bus = busio.SPI.__new__(busio.SPI)
+    bus._locked, bus._spi = False, linux
+    strip = NeoPixelSpiStrip(232, bus)
+    assert device.chunk_size == 5696
+    frame = rainbow(232)
+    strip.show(frame)
+    assert spidev.messages == [neopixel_spi_bytes(frame)]
+    (tmp_path / "bufsiz").write_text("4096\n")
+    with pytest.raises(ValueError, match="add spidev.bufsiz=65536"):
+        NeoPixelSpiStrip(232, bus)

@@ -70,7 +70,7 @@ def test_unsubscribe_and_a_broken_subscriber() -> None:
     assert [c.hole for c in seen] == ["T0:0"]
     health = board.health()
     assert health == {"backend": "simulated", "closed": False, "occupied": 0, "changes": 2,
-                      "callback_errors": 2, "holes": 112}  # fmt: skip
+                      "callback_errors": 2, "fault": None, "holes": 112}  # fmt: skip
     board.close()
     with pytest.raises(RuntimeError, match="closed"):
         board.place("T0:0")
@@ -233,11 +233,19 @@ def test_serial_unmapped_channels_and_short_snapshots() -> None:
     link: FakeLink = sensors.link  # type: ignore[assignment]
     link.change(115, True)  # a channel no hole uses
     assert sensors.snapshot() == frozenset()
-    link.on_snapshot((False,) * 10 + (True,), 3.0)  # a device with fewer channels: the rest read empty
+    # A device with fewer channels than the layout wires is refused, not read as empty
+    # holes (issue 12: "the daemon ... must refuse clearly when the device reports fewer
+    # channels than the layout uses"); a full-length snapshot clears the fault.
+    link.on_snapshot((False,) * 10 + (True,), 3.0)
+    assert sensors.snapshot() == frozenset()
+    assert sensors.fault is not None and "reads 11 channels" in sensors.fault
+    assert "uses 112" in sensors.fault and "pegs firmware --sides 4" in sensors.fault
+    link.on_snapshot((False,) * 10 + (True,) + (False,) * 109, 4.0)
+    assert sensors.fault is None
     assert sensors.snapshot() == frozenset({layout.hole(10)})
     health = sensors.health()
     assert health["unmapped_changes"] == 1
-    assert health["snapshots"] == 1
+    assert health["snapshots"] == 2  # both were received; only the second was taken
     assert health["link"]["firmware_version"] == "1.0"
     assert health["backend"] == "serial"
 

@@ -11,6 +11,8 @@ calibration.
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,12 @@ def add_commands(commands: Any) -> None:
     firmware.add_argument("--out", required=True, help="where to write boot.py, code.py and protocol.py "
                           "(the Pico's CIRCUITPY drive, or a folder to copy from)")  # fmt: skip
     firmware.set_defaults(func=firmware_command)
+
+    doctor = commands.add_parser("doctor", help="check this Pi for everything the config needs, and say the fixes")
+    doctor.add_argument("--config", default="/etc/pegs/pegs.toml", help="the daemon's config (default: %(default)s)")
+    doctor.add_argument("--root", default="/", help="check a Pi's system mounted here (e.g. an SD card)")
+    doctor.add_argument("--json", action="store_true", help="print JSON instead of lines")
+    doctor.set_defaults(func=doctor_command)
 
 
 def _board_options(parser: argparse.ArgumentParser) -> None:
@@ -61,3 +69,20 @@ def firmware_command(args: argparse.Namespace) -> int:
           "then `pegs watch --port /dev/pegs-board` should say "
           f"{chips * 8} channels.")  # fmt: skip
     return 0
+
+
+def doctor_command(args: argparse.Namespace) -> int:
+    """Exit 0 when nothing needs fixing, 1 when something does."""
+    from referee.table.doctor import Machine, examine
+
+    root = Path(args.root)
+    if not root.is_dir():
+        raise KitError(f"pegs: --root {root} is not a directory")
+    findings = examine(Machine(root), args.config)
+    if args.json:
+        print(json.dumps({"findings": [asdict(finding) for finding in findings]}, indent=2))
+    else:
+        print("\n".join(str(finding) for finding in findings))
+        broken = sum(finding.ok is False for finding in findings)
+        print(f"{broken} thing(s) to fix" if broken else "nothing to fix")
+    return 1 if any(finding.ok is False for finding in findings) else 0

@@ -1,0 +1,343 @@
+"""``pegs doctor``: is this machine ready for the board its config describes?
+
+    findings = examine(Machine(), "/etc/pegs/pegs.toml")
+    print("\\n".join(str(finding) for finding in findings))
+
+Each check reads what a Pi shows (``/proc/device-tree/model``, ``/boot/firmware/config.txt``
+and ``cmdline.txt``, ``/sys/module/spidev``, ``/etc/group``, ``/dev``, systemd) and says in
+plain words what is missing and the command that fixes it. The checks are the steps of
+``deploy/install.sh``; ``Machine(root=...)`` reads a fake tree, so each one is tested
+without a Pi. On a machine that is not a Pi the Pi's checks are skipped, and it says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hardware.layout import Layout, LayoutError
+from hardware.leds import DMA_ALIGN, spi_frame_bytes
+from hardware.sensors import too_few_channels
+from referee.table.backends import layout_for
+from referee.table.boot_config import BootConfig, pi_family
+from referee.table.config import Config, ConfigError
+
+SERVICE = "pegs"
+GROUPS = ("gpio", "spi", "dialout")
+SPI_BUFSIZ = 65536  # what install.sh puts on the kernel command line
+CORE_CLOCK = {  # the steady core clock the SPI NeoPixel timing needs, per Pi family (install.sh)
+    "4": {"core_freq": "500", "core_freq_min": "500"},
+    "3": {"core_freq": "250"},
+}
+INSTALL = "sudo /opt/pegs/src/deploy/install.sh"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check's verdict: ``ok`` True (fine), False (needs fixing) or None (not checked)."""
+
+    what: str
+    ok: bool | None
+    words: str
+    fix: str = ""
+
+    def __str__(self) -> str:
+        mark = {True: "ok ", False: "FIX", None: " - "}[self.ok]
+        return f"{mark}  {self.what}: {self.words}" + (f"\n       fix: {self.fix}" if self.fix else "")
+
+
+RunCommand = Callable[[list[str]], "tuple[int, str] | None"]
+
+
+def _run(argv: list[str]) -> tuple[int, str] | None:
+    """Run a command: its status and output, or None when it is not installed."""
+    if shutil.which(argv[0]) is None:
+        return None
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.returncode, done.stdout.strip()
+
+
+@dataclass
+class Machine:
+    """What doctor looks at: files under ``root``, commands, and the daemon's health page."""
+
+    root: Path = Path("/")
+    run: RunCommand = _run
+    web_port: int = 8080
+    device_channels: Callable[[str], int | None] = field(default=lambda port: _ask_device(port))
+
+    def path(self, name: str) -> Path:
+        """``name`` inside the checked system (a relative name: from the working directory)."""
+        path = Path(name)
+        return self.root / path.relative_to("/") if path.is_absolute() else path
+
+    def read(self, name: str) -> str | None:
+        try:
+            return self.path(name).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+
+    def exists(self, name: str) -> bool:
+        return os.path.lexists(self.path(name))
+
+    def daemon_health(self) -> dict[str, Any] | None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port}/api/health", timeout=2) as answer:
+                health = json.load(answer)
+        except (OSError, ValueError):
+            return None
+        return health if isinstance(health, dict) else None
+
+
+def _ask_device(port: str) -> int | None:
+    """The channel count the sensor board says in its hello (the port must be free)."""
+    from firmware_bridge.link import SerialLink
+
+    link = SerialLink(port)
+    link.start()
+    try:
+        return link.health.channels if link.wait_connected(3.0) else None
+    finally:
+        link.stop()
+
+
+@dataclass
+class Context:
+    machine: Machine
+    config: Config | None
+    layout: Layout | None
+    family: str | None  # "5", "4", "3", "old", or None when not a Pi
+    boot: BootConfig
+
+
+def examine(machine: Machine, config_path: str = "/etc/pegs/pegs.toml") -> list[Finding]:
+    """Every check's finding, in the order a builder fixes them."""
+    findings: list[Finding] = []
+    model = (machine.read("/proc/device-tree/model") or "").strip("\0\n ")
+    family = pi_family(model)
+    if family is None:
+        findings.append(Finding("machine", None, "not a Raspberry Pi (no /proc/device-tree/model): "
+                                "the Pi's checks are skipped; the config, the sensor board and the service are still checked"))  # fmt: skip
+    else:
+        findings.append(Finding("machine", family != "old", model if family != "old" else
+                                f"{model}: too slow for the referee; use a Pi 3, 4, 5 or Zero 2 W"))  # fmt: skip
+    config, layout = _load(machine, config_path, family, findings)
+    boot = BootConfig.read(machine.read, model)
+    context = Context(machine, config, layout, family, boot)
+    for check in CHECKS:
+        finding = check(context)
+        if finding is not None:
+            findings.append(finding)
+    return findings
+
+
+def _load(
+    machine: Machine, config_path: str, family: str | None, findings: list[Finding]
+) -> tuple[Config | None, Layout | None]:
+    if not machine.exists(config_path):
+        missing = f"{config_path} is missing (pegs doctor --config FILE checks another)"
+        findings.append(Finding("config", None if family is None else False, missing, INSTALL))
+        return None, None
+    try:
+        config = Config.from_toml(machine.path(config_path))
+        if config.layout:
+            config = _rooted_layout(machine, config)
+        layout = layout_for(config)
+    except (ConfigError, LayoutError, ValueError) as error:
+        findings.append(Finding("config", False, str(error), f"edit {config_path}"))
+        return None, None
+    findings.append(Finding("config", True, f"{config_path}: {config.players} players, {len(layout.hole_names)} holes, "
+                            f"sensors {config.sensors}, LEDs {config.leds}"))  # fmt: skip
+    return config, layout
+
+
+def _rooted_layout(machine: Machine, config: Config) -> Config:
+    from dataclasses import replace
+
+    return replace(config, layout=str(machine.path(config.layout or "")))
+
+
+# -- the checks, in order ----------------------------------------------------------------
+
+
+def check_os(context: Context) -> Finding | None:
+    release = context.machine.read("/etc/os-release")
+    if context.family is None or release is None:
+        return None
+    fields = dict(line.split("=", 1) for line in release.splitlines() if "=" in line)
+    codename = fields.get("VERSION_CODENAME", "").strip('"')
+    name = fields.get("PRETTY_NAME", codename).strip('"')
+    if codename in ("bookworm", "trixie"):
+        return Finding("system", True, name)
+    return Finding("system", False, f"{name}: install.sh and this check expect Raspberry Pi OS Bookworm or Trixie",
+                   "flash a current Raspberry Pi OS Lite with Raspberry Pi Imager")  # fmt: skip
+
+
+def check_spi(context: Context) -> Finding | None:
+    if not _spi_leds(context):
+        return None
+    node = context.machine.exists("/dev/spidev0.0")
+    if context.boot.dtparam("spi") and node:
+        return Finding("SPI", True, "on (/dev/spidev0.0), for the NeoPixels on GPIO10")
+    if context.boot.dtparam("spi"):
+        return Finding("SPI", False, f"switched on in {context.boot.path} but /dev/spidev0.0 is missing: reboot",
+                       "sudo reboot")  # fmt: skip
+    return Finding("SPI", False, "off, and leds.backend = \"neopixel-spi\" needs it (GPIO10)",
+                   "sudo raspi-config nonint do_spi 0 && sudo reboot")  # fmt: skip
+
+
+def check_spi_buffer(context: Context) -> Finding | None:
+    if not _spi_leds(context) or context.layout is None:
+        return None
+    frame = spi_frame_bytes(context.layout.pixels)
+    needed = -(-frame // DMA_ALIGN) * DMA_ALIGN  # spidev rounds a message up before it checks bufsiz
+    text = context.machine.read("/sys/module/spidev/parameters/bufsiz")
+    running = int(text) if text is not None and text.strip().isdigit() else None
+    asked = context.boot.cmdline_value("spidev.bufsiz")
+    if running is not None and running >= needed:
+        return Finding("SPI buffer", True, f"{running} bytes: a whole frame of {context.layout.pixels} pixels "
+                       f"({frame} bytes) goes out in one message")  # fmt: skip
+    if asked is not None and asked.isdigit() and int(asked) >= needed:
+        return Finding("SPI buffer", False, f"spidev.bufsiz={asked} is set in {context.boot.cmdline_path} "
+                       "but not in force yet: reboot", "sudo reboot")  # fmt: skip
+    now = f"{running} bytes" if running is not None else "the kernel's default (4096 bytes)"
+    return Finding("SPI buffer", False, f"{now}; a frame of {context.layout.pixels} pixels needs {needed}, "
+                   "and a frame sent in pieces shows the tail late",
+                   f"sudo sed -i '1 s/$/ spidev.bufsiz={SPI_BUFSIZ}/' {context.boot.cmdline_path} && sudo reboot")  # fmt: skip
+
+
+def check_core_clock(context: Context) -> Finding | None:
+    wanted = CORE_CLOCK.get(context.family or "")
+    if not _spi_leds(context) or wanted is None:
+        return None  # the Pi 5's SPI runs off its own clock (RP1)
+    wrong = {key: value for key, value in wanted.items() if context.boot.value(key) != value}
+    if not wrong:
+        return Finding("core clock", True, ", ".join(f"{key}={value}" for key, value in wanted.items())
+                       + ": the NeoPixel timing on SPI holds")  # fmt: skip
+    lines = "\\n".join(["[all]"] + [f"{key}={value}" for key, value in wrong.items()])
+    return Finding("core clock", False, f"{', '.join(wrong)} not set: the SPI clock follows the core clock, "
+                   "which changes with load, and the pixels flicker or show wrong colours",
+                   f"printf '{lines}\\n' | sudo tee -a {context.boot.path} && sudo reboot")  # fmt: skip
+
+
+def check_pwm_leds(context: Context) -> Finding | None:
+    if context.config is None or context.config.leds != "neopixel" or context.family is None:
+        return None
+    if context.family == "5":
+        if context.machine.exists("/dev/pio0"):
+            return _node_access(context, "/dev/pio0", "LEDs")
+        return Finding("LEDs", False, "/dev/pio0 is missing: the Pi 5 NeoPixel driver needs it (a current kernel)",
+                       "sudo apt update && sudo apt full-upgrade && sudo reboot")  # fmt: skip
+    return Finding("LEDs", False, f'leds.backend = "neopixel" on {context.config.led_pin} uses rpi_ws281x, which needs '
+                   "root and the onboard audio off; the pegs service runs unprivileged",
+                   'set leds.backend = "neopixel-spi" in the config and move the data wire to GPIO10 (SPI MOSI)')  # fmt: skip
+
+
+def check_groups(context: Context) -> Finding | None:
+    if context.family is None:
+        return None
+    groups = _groups(context.machine)
+    if SERVICE not in (line.split(":", 1)[0] for line in (context.machine.read("/etc/passwd") or "").splitlines()):
+        return Finding("user", False, "there is no pegs user for the service", INSTALL)
+    missing = [group for group in GROUPS if SERVICE not in groups.get(group, ())]
+    if missing:
+        return Finding("user", False, f"pegs is not in the group(s) {', '.join(missing)}",
+                       f"sudo usermod -a -G {','.join(GROUPS)} pegs && sudo systemctl restart pegs")  # fmt: skip
+    return Finding("user", True, f"pegs is in {', '.join(GROUPS)}")
+
+
+def check_sensor_port(context: Context) -> Finding | None:
+    config = context.config
+    if config is None or config.sensors != "serial" or not config.port:
+        return None
+    if context.machine.exists(config.port):
+        return _node_access(context, config.port, "sensor board")
+    rule = context.machine.exists("/etc/udev/rules.d/99-pegs-board.rules")
+    fix = ("plug the Pico into the Pi; `lsusb` must list 239a:80f4 (CircuitPython on a Pico: change the id in "
+           "/etc/udev/rules.d/99-pegs-board.rules if yours differs)") if rule else INSTALL
+    return Finding("sensor board", False, f"{config.port} is missing", fix)
+
+
+def check_firmware(context: Context) -> Finding | None:
+    config, layout = context.config, context.layout
+    if config is None or layout is None or config.sensors != "serial" or not config.port:
+        return None
+    health = context.machine.daemon_health()
+    if health is not None:
+        channels = ((health.get("sensors") or {}).get("link") or {}).get("channels")
+    elif context.machine.exists(config.port):
+        channels = context.machine.device_channels(str(context.machine.path(config.port)))
+    else:
+        return None  # the missing port is said above
+    if channels is None:
+        return Finding("firmware", False, f"no hello from the sensor board on {config.port}: is CircuitPython running "
+                       "our code.py?", f"pegs firmware --sides {layout.sides} --out /media/$USER/CIRCUITPY")  # fmt: skip
+    problem = too_few_channels(channels, layout)
+    if problem is not None:
+        return Finding("firmware", False, problem.split(": copy", 1)[0],
+                       f"pegs firmware --sides {layout.sides} --out /media/$USER/CIRCUITPY")  # fmt: skip
+    return Finding("firmware", True, f"the sensor board reads {channels} channels; the layout uses "
+                   f"{len(layout.hole_names)} holes")  # fmt: skip
+
+
+def check_service(context: Context) -> Finding | None:
+    active = context.machine.run(["systemctl", "is-active", SERVICE])
+    if active is None or not active[1]:
+        return Finding("service", None, "systemd is not running here: not checked")
+    enabled = context.machine.run(["systemctl", "is-enabled", SERVICE])
+    state, starts = active[1], (enabled[1] if enabled and enabled[1] else "not-found")
+    if state == "active" and starts == "enabled":
+        return Finding("service", True, "pegs is running and starts at boot")
+    if "not-found" in starts:
+        return Finding("service", None if context.family is None else False, "the pegs service is not installed",
+                       INSTALL)  # fmt: skip
+    return Finding("service", False, f"pegs is {state} ({starts} at boot)",
+                   "sudo systemctl enable --now pegs; journalctl -u pegs -n 30 says why it stopped")  # fmt: skip
+
+
+CHECKS: tuple[Callable[[Context], Finding | None], ...] = (
+    check_os, check_spi, check_spi_buffer, check_core_clock, check_pwm_leds, check_groups,
+    check_sensor_port, check_firmware, check_service,
+)  # fmt: skip
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _spi_leds(context: Context) -> bool:
+    return context.family is not None and context.config is not None and context.config.leds == "neopixel-spi"
+
+
+def _groups(machine: Machine) -> dict[str, tuple[str, ...]]:
+    groups = {}
+    for line in (machine.read("/etc/group") or "").splitlines():
+        parts = line.split(":")
+        if len(parts) == 4:
+            groups[parts[0]] = tuple(name for name in parts[3].split(",") if name)
+    return groups
+
+
+def _node_access(context: Context, node: str, what: str) -> Finding:
+    """Whether the pegs user may read and write ``node`` (its group, or everyone)."""
+    try:
+        status = os.stat(context.machine.path(node))
+    except OSError as error:
+        return Finding(what, False, f"{node}: {error.strerror}")
+    names = {int(line.split(":")[2]): line.split(":")[0] for line in
+             (context.machine.read("/etc/group") or "").splitlines() if line.count(":") == 3 and line.split(":")[2].isdigit()}  # fmt: skip
+    group = names.get(status.st_gid, str(status.st_gid))
+    member = SERVICE in _groups(context.machine).get(group, ())
+    if status.st_mode & 0o006 == 0o006 or (member and status.st_mode & 0o060 == 0o060):
+        return Finding(what, True, f"{node} (group {group}): the pegs user can open it")
+    return Finding(what, False, f"{node} belongs to group {group}, mode {status.st_mode & 0o777:o}: the pegs user "
+                   "cannot open it", INSTALL + "  (it adds the udev rules)")  # fmt: skip

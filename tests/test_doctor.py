@@ -1,0 +1,177 @@
+"""``pegs doctor`` against fake Pi trees (/proc, /boot/firmware, /sys, /etc, /dev).
+
+Issue 12: "checks a Pi for everything the config needs and says in plain words what is
+missing and the command that fixes it ... On a machine that is not a Pi it says so and
+checks what it can; never a traceback."
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.table.doctor import Finding, Machine, examine
+
+DEPLOY = Path(__file__).parent.parent / "deploy"
+PI4 = "Raspberry Pi 4 Model B Rev 1.4\0"
+PI3 = "Raspberry Pi 3 Model B Plus Rev 1.3\0"
+ZERO2 = "Raspberry Pi Zero 2 W Rev 1.0\0"
+PI5 = "Raspberry Pi 5 Model B Rev 1.0\0"
+TRIXIE = 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nVERSION_CODENAME=trixie\n'
+GROUPS_OK = "root:x:0:\ngpio:x:997:pegs\nspi:x:999:pegs\ndialout:x:20:pegs\npegs:x:990:\n"
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name.lstrip("/")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def _config(root: Path, leds: str = "neopixel-spi", extra: str = "") -> None:
+    text = (DEPLOY / "pegs.toml").read_text().replace('backend = "neopixel-spi"', f'backend = "{leds}"') + extra
+    _tree(root, {"/etc/pegs/pegs.toml": text})
+
+
+def _pi(root: Path, model: str, config_txt: str = "", cmdline: str = "console=tty1 root=PARTUUID=1 rootwait") -> Path:
+    return _tree(root, {"/proc/device-tree/model": model, "/etc/os-release": TRIXIE,
+                        "/boot/firmware/config.txt": config_txt, "/boot/firmware/cmdline.txt": cmdline + "\n"})  # fmt: skip
+
+
+def _ready_pi4(root: Path) -> Path:
+    """A Pi 4 as install.sh leaves it, after the reboot."""
+    _pi(root, PI4, "[all]\ndtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n",
+        "console=tty1 root=PARTUUID=1 rootwait spidev.bufsiz=65536")  # fmt: skip
+    _tree(root, {"/sys/module/spidev/parameters/bufsiz": "65536\n", "/dev/spidev0.0": "", "/dev/pegs-board": "",
+                 "/etc/group": GROUPS_OK, "/etc/passwd": "root:x:0:0::/root:/bin/bash\npegs:x:990:990::/var/lib/pegs:/usr/sbin/nologin\n",
+                 "/etc/udev/rules.d/99-pegs-board.rules": "SUBSYSTEM==\"tty\"\n"})  # fmt: skip
+    os.chmod(root / "dev/pegs-board", 0o666)
+    _config(root)
+    return root
+
+
+def _systemd(active: str = "active", enabled: str = "enabled"):  # type: ignore[no-untyped-def]
+    def run(argv: list[str]) -> tuple[int, str] | None:
+        state = active if argv[1] == "is-active" else enabled
+        return (0 if state in ("active", "enabled") else 3), state
+
+    return run
+
+
+def _by_what(findings: list[Finding]) -> dict[str, Finding]:
+    return {finding.what: finding for finding in findings}
+
+
+def _machine(root: Path, channels: int | None = 112, **kwargs: object) -> Machine:
+    machine = Machine(root, run=kwargs.get("run", _systemd()), web_port=1,  # type: ignore[arg-type]
+                      device_channels=lambda port: channels)  # fmt: skip
+    return machine
+
+
+def test_a_pi_set_up_by_install_sh_has_nothing_to_fix(tmp_path: Path) -> None:
+    findings = examine(_machine(_ready_pi4(tmp_path)))
+    assert [f for f in findings if f.ok is not True] == []
+    names = [f.what for f in findings]
+    for needed in ("machine", "system", "config", "SPI", "SPI buffer", "core clock", "user", "sensor board",
+                   "firmware", "service"):  # fmt: skip
+        assert needed in names
+
+
+def test_a_fresh_pi4_gets_each_fix_in_plain_words(tmp_path: Path) -> None:
+    """deploy/pegs.toml asks for neopixel-spi; a fresh Raspberry Pi OS has SPI off, the
+    kernel's 4096-byte SPI buffer and a wandering core clock (README, "On a Pi")."""
+    _pi(tmp_path, PI4)
+    _config(tmp_path)
+    found = _by_what(examine(_machine(tmp_path, run=_systemd("inactive", ""))))
+    assert found["SPI"].ok is False and "raspi-config nonint do_spi 0" in found["SPI"].fix
+    assert found["SPI buffer"].ok is False
+    assert "spidev.bufsiz=65536" in found["SPI buffer"].fix and "/boot/firmware/cmdline.txt" in found["SPI buffer"].fix
+    assert "needs 2816" in found["SPI buffer"].words  # 112 pixels x 24 bytes + 2 x 64 reset bytes
+    clock = found["core clock"]
+    assert clock.ok is False and "core_freq=500" in clock.fix and "core_freq_min=500" in clock.fix
+    assert found["user"].ok is False and "install.sh" in found["user"].fix
+    assert found["sensor board"].ok is False and "install.sh" in found["sensor board"].fix
+    assert found["service"].ok is False and "not installed" in found["service"].words
+
+
+def test_settings_in_force_need_a_reboot_and_other_boards_sections_do_not_count(tmp_path: Path) -> None:
+    _ready_pi4(tmp_path)
+    (tmp_path / "dev/spidev0.0").unlink()
+    (tmp_path / "sys/module/spidev/parameters/bufsiz").write_text("4096\n")
+    found = _by_what(examine(_machine(tmp_path)))
+    assert found["SPI"].ok is False and found["SPI"].fix == "sudo reboot"
+    assert found["SPI buffer"].ok is True  # 112 pixels: 2816 bytes fit the kernel's default
+    toml = tmp_path / "etc/pegs/pegs.toml"
+    toml.write_text(toml.read_text().replace("players = 4", "players = 6"))  # 168 pixels: 4160 bytes
+    found = _by_what(examine(_machine(tmp_path, channels=168)))
+    assert found["SPI buffer"].ok is False and found["SPI buffer"].fix == "sudo reboot"
+    toml.write_text(toml.read_text().replace("players = 6", "players = 4"))
+    # The Pi 3 and Zero 2 W want core_freq=250 (README): a [pi4] section does not apply to them.
+    for model in (PI3, ZERO2):
+        _pi(tmp_path, model, "[pi4]\ncore_freq=500\ncore_freq_min=500\n[all]\ndtparam=spi=on\n")
+        clock = _by_what(examine(_machine(tmp_path)))["core clock"]
+        assert clock.ok is False and "core_freq=250" in clock.fix and "core_freq_min" not in clock.fix
+        _pi(tmp_path, model, "[pi4]\ncore_freq=500\n[all]\ndtparam=spi=on\ncore_freq=250\n")
+        assert _by_what(examine(_machine(tmp_path)))["core clock"].ok is True
+
+
+def test_gpio18_and_the_pi5_driver(tmp_path: Path) -> None:
+    """rpi_ws281x (GPIO18, PWM) needs root; the Pi 5's NeoPixel driver needs /dev/pio0."""
+    _ready_pi4(tmp_path)
+    _config(tmp_path, leds="neopixel")
+    leds = _by_what(examine(_machine(tmp_path)))["LEDs"]
+    assert leds.ok is False and "root" in leds.words and "neopixel-spi" in leds.fix
+    _pi(tmp_path, PI5)
+    found = _by_what(examine(_machine(tmp_path)))
+    assert "core clock" not in found and found["LEDs"].ok is False and "/dev/pio0" in found["LEDs"].words
+    _tree(tmp_path, {"/dev/pio0": ""})
+    os.chmod(tmp_path / "dev/pio0", 0o600)
+    assert _by_what(examine(_machine(tmp_path)))["LEDs"].ok is False
+    os.chmod(tmp_path / "dev/pio0", 0o666)
+    assert _by_what(examine(_machine(tmp_path)))["LEDs"].ok is True
+
+
+def test_the_firmware_must_read_every_hole(tmp_path: Path) -> None:
+    _ready_pi4(tmp_path)
+    firmware = _by_what(examine(_machine(tmp_path, channels=96)))["firmware"]
+    assert firmware.ok is False and "reads 96 channels" in firmware.words
+    assert firmware.fix == "pegs firmware --sides 4 --out /media/$USER/CIRCUITPY"
+    assert _by_what(examine(_machine(tmp_path, channels=None)))["firmware"].ok is False
+    _config(tmp_path, extra="")
+    (tmp_path / "etc/pegs/pegs.toml").write_text((tmp_path / "etc/pegs/pegs.toml").read_text().replace("players = 4", "players = 6"))
+    assert "uses 168" in _by_what(examine(_machine(tmp_path, channels=120)))["firmware"].words
+
+
+def test_not_a_pi_says_so_and_checks_what_it_can(tmp_path: Path) -> None:
+    _config(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.stderr == "" and done.returncode == 1  # the config's /dev/pegs-board is missing
+    assert "not a Raspberry Pi" in done.stdout and "SPI" not in done.stdout
+    assert "FIX  sensor board: /dev/pegs-board is missing" in done.stdout
+    (tmp_path / "etc/pegs/pegs.toml").write_text("[leds]\nbackend = 'laser'\n")
+    bad = subprocess.run([sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path), "--json"],
+                         capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert bad.returncode == 1 and '"what": "config"' in bad.stdout and "laser" in bad.stdout
+
+
+FILES = ("/proc/device-tree/model", "/etc/os-release", "/boot/firmware/config.txt", "/boot/firmware/cmdline.txt",
+         "/etc/group", "/etc/passwd", "/sys/module/spidev/parameters/bufsiz", "/etc/pegs/pegs.toml")  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(FILES), st.one_of(st.text(max_size=80), st.sampled_from(
+    [PI4, PI5, "[pi4\ndtparam=", "dtparam=spi=on,,=\n[none]\n", "gpio:x:abc:pegs\n::::", "\0\0", "9" * 5000]))))
+def test_garbage_files_never_make_a_traceback(tmp_path_factory: object, files: dict[str, str]) -> None:
+    root = tmp_path_factory.mktemp("pi")  # type: ignore[attr-defined]
+    _tree(root, files)
+    findings = examine(_machine(root, run=_systemd("failed", "enabled")))
+    assert findings and all(isinstance(f.words, str) and f.words for f in findings)
+    shutil.rmtree(root)
