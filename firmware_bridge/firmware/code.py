@@ -18,7 +18,7 @@ import usb_cdc
 # ---- configuration: match the wiring ----------------------------------------------------
 CLOCK = board.GP2  # CLK (pin 2) of every 74HC165
 LATCH = board.GP3  # SH/LD (pin 1) of every 74HC165
-DATA = (board.GP4,)  # QH (pin 9) of the last chip of each chain; chains share CLOCK and LATCH
+DATA = (board.GP4,)  # QH (pin 9) of chip 1, the chip next to the Pico: key 0 is its input H
 KEY_COUNTS = (120,)  # 15 chips of 8: a 4-sided board with colour holes (pegs firmware sets this)
 # Report raw pin levels (1 = high). Which level means "a peg is here" is the board's
 # layout on the Pi (hardware/layout.py, active_low), so this file never changes per board.

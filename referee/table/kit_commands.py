@@ -32,6 +32,15 @@ def add_commands(commands: Any) -> None:
                           "(the Pico's CIRCUITPY drive, or a folder to copy from)")  # fmt: skip
     firmware.set_defaults(func=firmware_command)
 
+    template = commands.add_parser("template", help="write a 1:1 drilling and wiring template (SVG, in mm)")
+    _board_options(template)
+    template.add_argument("--out", required=True, help="the SVG to write; its printable sheets go beside it")
+    template.add_argument("--pitch", type=float, default=25.0, help="mm between neighbouring track holes (default 25)")
+    template.add_argument("--hole", type=float, default=10.0, help="hole diameter in mm (default 10)")
+    template.add_argument("--paper", choices=("a4", "letter", "none"), default="a4",
+                          help="also cut it into sheets of this paper (default a4)")  # fmt: skip
+    template.set_defaults(func=template_command)
+
     doctor = commands.add_parser("doctor", help="check this Pi for everything the config needs, and say the fixes")
     doctor.add_argument("--config", default="/etc/pegs/pegs.toml", help="the daemon's config (default: %(default)s)")
     doctor.add_argument("--root", default="/", help="check a Pi's system mounted here (e.g. an SD card)")
@@ -68,6 +77,30 @@ def firmware_command(args: argparse.Namespace) -> int:
     print("On a new Pico, unplug it and plug it in again once, so that boot.py opens the data port; "
           "then `pegs watch --port /dev/pegs-board` should say "
           f"{chips * 8} channels.")  # fmt: skip
+    return 0
+
+
+def template_command(args: argparse.Namespace) -> int:
+    from referee.table.template import PAPERS, Template
+
+    layout = board_layout(args)
+    try:
+        drawing = Template(layout, pitch=args.pitch, hole=args.hole)
+    except ValueError as error:
+        raise KitError(f"pegs: template: {error}") from None
+    out = Path(args.out)
+    sheets = list(drawing.sheets(PAPERS[args.paper])) if args.paper != "none" else []
+    try:
+        out.write_text(drawing.svg(), encoding="utf-8")
+        for name, text in sheets:
+            out.with_name(f"{out.stem}-{name}{out.suffix or '.svg'}").write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise KitError(f"pegs: cannot write the template {out}: {error.strerror or error}") from None
+    width, height = drawing.size
+    print(f"wrote {out}: {len(drawing.places)} holes on {width:.0f} x {height:.0f} mm"
+          + (f", and {len(sheets)} {PAPERS[args.paper].name} sheets {out.stem}-sheet-R-C{out.suffix or '.svg'}"
+             if sheets else "") + ".")  # fmt: skip
+    print("Print at 100 % (actual size, no fit to page) and check the 100 mm bar before you drill.")
     return 0
 
 
