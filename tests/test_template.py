@@ -55,7 +55,7 @@ def test_every_hole_at_its_pitch_and_wired_as_the_daemon_reads_it(sides: int, ma
     for here, there in zip(track, track[1:] + track[:1], strict=True):
         assert math.dist(_centre(holes[here]), _centre(holes[there])) == pytest.approx(pitch, abs=0.02)
     for side in range(sides):  # home from the in-spot inward, start holes side by side
-        for row in (["T%d:3" % side] + [f"H{side}:{d}" for d in range(1, 6)], [f"S{side}:{i}" for i in range(1, 6)]):
+        for row in ([f"T{side}:3"] + [f"H{side}:{d}" for d in range(1, 6)], [f"S{side}:{i}" for i in range(1, 6)]):
             for here, there in itertools.pairwise(row):
                 assert math.dist(_centre(holes[here]), _centre(holes[there])) == pytest.approx(pitch, abs=0.02)
     closest = min(math.dist(_centre(a), _centre(b)) for a, b in itertools.combinations(holes.values(), 2))
