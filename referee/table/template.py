@@ -79,8 +79,8 @@ class Template:
 
     @property
     def border(self) -> float:
-        """Paper around the board's edge: room for the title and the scale bar."""
-        return 20.0
+        """Paper around the board's edge."""
+        return 8.0
 
     def _outline_min(self, corners: tuple[Point, ...], scale: float) -> Point:
         outline = self._outline_at(corners, scale)
@@ -118,10 +118,11 @@ class Template:
         """``(name, svg)`` per printable page: ``sheet-R-C`` (row 1 at the top), overlapping by
         OVERLAP mm so that the crosses of the shared holes line the pages up."""
         width, height = self.size
+        paper = min((paper, Paper(paper.name, paper.height, paper.width, paper.margin)),
+                    key=lambda sheet: math.prod(_grid(width, height, sheet)))  # portrait or landscape: fewer sheets
         printable = (paper.width - 2 * paper.margin, paper.height - 2 * paper.margin)
         step = (printable[0] - OVERLAP, printable[1] - OVERLAP)
-        columns = max(1, math.ceil((width - OVERLAP) / step[0]))
-        rows = max(1, math.ceil((height - OVERLAP) / step[1]))
+        columns, rows = _grid(width, height, paper)
         body = self._drawing()
         for row in range(rows):
             for column in range(columns):
@@ -132,12 +133,14 @@ class Template:
                          'fill="none" stroke="#999" stroke-width="0.2" stroke-dasharray="3 2"/>'
                          f'<text x="{x + 2:.2f}" y="{y + printable[1] - 2:.2f}" font-size="3">{escape(label)}</text>')  # fmt: skip
                 box = f"{x - paper.margin:.2f} {y - paper.margin:.2f} {paper.width:.2f} {paper.height:.2f}"
-                yield f"sheet-{row + 1}-{column + 1}", _svg(paper.width, paper.height, box, body + frame)
+                clip = (f'<clipPath id="printable"><rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" '
+                        f'height="{printable[1]:.2f}"/></clipPath><g clip-path="url(#printable)">{body}</g>')  # fmt: skip
+                yield f"sheet-{row + 1}-{column + 1}", _svg(paper.width, paper.height, box, clip + frame)
 
     def _drawing(self) -> str:
         parts = [self._edge(), self._chain("pixel", "#2a9d2a", "4 2", 1.2), self._chain("channel", "#c0392b", "", -1.2)]
         parts += [self._hole(hole, place) for hole, place in self.places.items()]
-        parts += [self._chain_ends(), self._title(), self._scale_bar()]
+        parts += [self._chain_ends(), self._legend()]
         return "\n".join(parts)
 
     def _edge(self) -> str:
@@ -189,30 +192,43 @@ class Template:
         parts.append("</g>")
         return "".join(parts)
 
-    def _title(self) -> str:
-        layout = self.layout
+    def _legend(self) -> str:
+        """The legend and the scale bar, in the empty middle of the board (the edges stay narrow)."""
         sensors, pixels = self._order("channel"), self._order("pixel")
+        last = chain_input(self.layout.channel(sensors[-1]))
         lines = [
-            (f"Pegs and Jokers, {layout.sides} sides, {len(self.places)} holes: holes {self.hole:g} mm, "
-            f"track pitch {self.pitch:g} mm. Print at 100 % (actual size), then measure the bar."),
-            ("Each hole: name; its sensor's 74HC165 input (U1 = the chip next to the Pico) and pin; its LED's "
-            "place in the chain. Double ring: corner, in-spot (home row), come-out (start row)."),
-            ("Red line: the sensor chain in channel order. Green dashes: the LED chain. Blue: home. "
-            "Green, dashed: start. Orange dots: colour marker."),
-            (f"Sensor chain: U1's QH (pin 9) goes to the Pico's GP4, its input H is {sensors[0]}; the last chip "
-            f"(U{chain_input(self.layout.channel(sensors[-1])).chip}, ending at {sensors[-1]}) has SER (pin 10) "
-            f"tied to GND. LED chain: DIN from the Pi's GPIO10 through the 74AHCT125 enters at {pixels[0]}."),
+            f"Pegs and Jokers: {self.layout.sides} sides, {len(self.places)} holes,",
+            f"holes {self.hole:g} mm, track pitch {self.pitch:g} mm. Print at 100 % (actual size)",
+            "and measure the bar below before you drill.",
+            "",
+            "Under each hole: its sensor's 74HC165 input and pin (U1 = the chip",
+            "next to the Pico), then its pixel. Double ring: corner, in-spot, come-out.",
+            "Blue: home. Green, dashed: start. Orange dots: colour marker.",
+            "",
+            "Red line: the sensor chain. U1's QH (pin 9) goes to the Pico's GP4;",
+            f"U1's input H is {sensors[0]}. The last chip, U{last.chip}, ends at {sensors[-1]}:",
+            "tie its SER (pin 10) to GND.",
+            "Green dashes: the LED chain. DIN from the Pi's GPIO10 through",
+            f"the 74AHCT125 enters at {pixels[0]}.",
         ]
-        return "\n".join(f'<text x="{self.border:.2f}" y="{5 + 3.5 * i:.2f}" font-size="2.8">{escape(line)}</text>'
-                         for i, line in enumerate(lines))  # fmt: skip
+        cx = sum(x for x, _ in self.outline) / len(self.outline)
+        cy = sum(y for _, y in self.outline) / len(self.outline)
+        top = cy - 4.2 * len(lines) / 2 - 8
+        text = "\n".join(
+            f'<text x="{cx:.2f}" y="{top + 4.2 * i:.2f}" font-size="3" text-anchor="middle">{escape(line)}</text>'
+            for i, line in enumerate(lines) if line
+        )
+        x, y = cx - SCALE_BAR / 2, top + 4.2 * len(lines) + 10
+        ticks = "".join(f"M{x + i * 10:.2f},{y:.2f}v-{3 if i % 5 else 5}" for i in range(11))
+        return (f'{text}\n<path class="scale-bar" d="M{x:.2f},{y:.2f}h{SCALE_BAR:g}{ticks}" stroke="#000" '
+                f'stroke-width="0.3" fill="none"/><text x="{cx:.2f}" y="{y + 5:.2f}" font-size="3" '
+                f'text-anchor="middle">{SCALE_BAR:g} mm</text>')  # fmt: skip
 
-    def _scale_bar(self) -> str:
-        width, height = self.size
-        x, y = width - self.border - SCALE_BAR, height - 5
-        ticks = "".join(f"M{x + i * 10:.2f},{y}v-{3 if i % 5 else 5}" for i in range(11))
-        return (f'<path class="scale-bar" d="M{x:.2f},{y}h{SCALE_BAR:g}{ticks}" stroke="#000" stroke-width="0.3" fill="none"/>'
-                f'<text x="{x + SCALE_BAR / 2:.2f}" y="{y - 6:.2f}" font-size="3" text-anchor="middle">'
-                f"{SCALE_BAR:g} mm</text>")  # fmt: skip
+
+def _grid(width: float, height: float, paper: Paper) -> tuple[int, int]:
+    """Columns and rows of ``paper`` that cover ``width`` x ``height`` mm, OVERLAP mm shared."""
+    steps = (paper.width - 2 * paper.margin - OVERLAP, paper.height - 2 * paper.margin - OVERLAP)
+    return (max(1, math.ceil((width - OVERLAP) / steps[0])), max(1, math.ceil((height - OVERLAP) / steps[1])))
 
 
 def _svg(width: float, height: float, view_box: str, body: str) -> str:
