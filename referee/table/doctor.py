@@ -36,7 +36,7 @@ CORE_CLOCK = {  # the steady core clock the SPI NeoPixel timing needs, per Pi fa
     "4": {"core_freq": "500", "core_freq_min": "500"},
     "3": {"core_freq": "250"},
 }
-INSTALL = "sudo /opt/pegs/src/deploy/install.sh"
+INSTALL = "sudo deploy/install.sh  (in the pegs checkout; once installed, also /opt/pegs/src/deploy/install.sh)"
 
 
 @dataclass(frozen=True)
@@ -340,4 +340,4 @@ def _node_access(context: Context, node: str, what: str) -> Finding:
     if status.st_mode & 0o006 == 0o006 or (member and status.st_mode & 0o060 == 0o060):
         return Finding(what, True, f"{node} (group {group}): the pegs user can open it")
     return Finding(what, False, f"{node} belongs to group {group}, mode {status.st_mode & 0o777:o}: the pegs user "
-                   "cannot open it", INSTALL + "  (it adds the udev rules)")  # fmt: skip
+                   "cannot open it", "sudo /opt/pegs/src/deploy/install.sh  (it adds the udev rules), then unplug and replug the device")  # fmt: skip
