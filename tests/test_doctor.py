@@ -175,3 +175,39 @@ def test_garbage_files_never_make_a_traceback(tmp_path_factory: object, files: d
     findings = examine(_machine(root, run=_systemd("failed", "enabled")))
     assert findings and all(isinstance(f.words, str) and f.words for f in findings)
     shutil.rmtree(root)
+
+
+def test_with_the_service_running_the_daemon_is_asked_for_the_channels(tmp_path: Path) -> None:
+    """The port is the service's while it runs: doctor reads the daemon's /api/health instead."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Health(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = json.dumps({"sensors": {"link": {"channels": 96}}}).encode()
+            self.send_response(200 if self.path == "/api/health" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        _ready_pi4(tmp_path)
+        toml = tmp_path / "etc/pegs/pegs.toml"
+        toml.write_text(toml.read_text().replace("port = 8080", f"port = {server.server_address[1]}"))
+        asked: list[str] = []
+
+        def device_channels(port: str) -> int:
+            asked.append(port)
+            return 112
+
+        machine = Machine(tmp_path, run=_systemd(), device_channels=device_channels)
+        firmware = _by_what(examine(machine))["firmware"]
+        assert firmware.ok is False and "reads 96 channels" in firmware.words and asked == []
+    finally:
+        server.shutdown()

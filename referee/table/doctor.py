@@ -73,7 +73,7 @@ class Machine:
 
     root: Path = Path("/")
     run: RunCommand = _run
-    web_port: int = 8080
+    web_port: int | None = None  # the daemon's page; None: the config's [web] port
     device_channels: Callable[[str], int | None] = field(default=lambda port: _ask_device(port))
 
     def path(self, name: str) -> Path:
@@ -90,9 +90,9 @@ class Machine:
     def exists(self, name: str) -> bool:
         return os.path.lexists(self.path(name))
 
-    def daemon_health(self) -> dict[str, Any] | None:
+    def daemon_health(self, port: int) -> dict[str, Any] | None:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port}/api/health", timeout=2) as answer:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port or port}/api/health", timeout=2) as answer:
                 health = json.load(answer)
         except (OSError, ValueError):
             return None
@@ -272,7 +272,7 @@ def check_firmware(context: Context) -> Finding | None:
     config, layout = context.config, context.layout
     if config is None or layout is None or config.sensors != "serial" or not config.port:
         return None
-    health = context.machine.daemon_health()
+    health = context.machine.daemon_health(config.web_port)
     if health is not None:
         channels = ((health.get("sensors") or {}).get("link") or {}).get("channels")
     elif context.machine.exists(config.port):
