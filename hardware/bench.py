@@ -16,7 +16,8 @@ import time
 from typing import Any
 
 from hardware.layout import default_layout
-from hardware.leds import ROLES, Renderer
+from hardware.leds import Renderer
+from hardware.signals import ROLES
 
 
 def render_frame(runs: int = 500) -> dict[str, Any]:

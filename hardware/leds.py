@@ -63,33 +63,11 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from hardware.layout import COME_OUT, Layout
+from hardware.signals import PATTERNS, ROLE_COLOURS, ROLES, SEAT_COLOURS, TURN_LEVEL, Pattern
 
 RGB = tuple[int, int, int]
 Frame = tuple[RGB, ...]
 BLACK: RGB = (0, 0, 0)
-
-ROLES = ("selected", "destination", "bump", "wrong", "put-back", "hint")
-ROLE_COLOURS: Mapping[str, RGB] = {
-    "selected": (160, 0, 255),  # violet: the hole a peg was lifted from
-    "destination": (0, 255, 0),  # green: a legal destination
-    "bump": (255, 110, 0),  # amber: where a bumped peg must go
-    "wrong": (255, 0, 0),  # red: a peg that should not be there
-    "put-back": (255, 255, 255),  # white: where a peg must go back
-    "hint": (0, 60, 255),  # blue: a hint or the bot's move
-}
-SEAT_COLOURS: tuple[RGB, ...] = (
-    (255, 0, 0),  # seat 0 red
-    (0, 0, 255),  # seat 1 blue
-    (0, 255, 0),  # seat 2 green
-    (255, 180, 0),  # seat 3 yellow
-    (200, 0, 255),  # seat 4 purple
-    (0, 220, 255),  # seat 5 cyan
-    (255, 70, 0),  # seat 6 orange
-    (255, 255, 255),  # seat 7 white
-    (255, 0, 120),  # seat 8 pink
-    (140, 255, 0),  # seat 9 lime
-)
-
 
 # -- power ---------------------------------------------------------------------------------
 
@@ -422,10 +400,14 @@ class SpidevBus:
 class Renderer:
     """Turns the tracker's guidance (hole -> role) and the seat to play into a frame.
 
-    Roles: "selected", "destination", "bump", "wrong", "put-back", "hint" (colours in
-    ``ROLE_COLOURS``, overridable). The seat to play glows dimly (``turn_level`` of its seat
-    colour) on its come-out hole ``T<s>:8`` unless guidance lights that hole. ``brightness``
-    (0..1) scales everything; then the frame is scaled to stay within ``max_amps``.
+    Roles: "selected", "destination", "bump", "wrong", "put-back", "hint", each with a colour
+    (``ROLE_COLOURS``) and a rhythm (``PATTERNS``: a wrong peg blinks, a peg's way back pulses;
+    see hardware/signals.py), both overridable. ``render(guidance, turn, at)`` gives the frame
+    ``at`` seconds after the guidance appeared (``at=None``: every light at its full level);
+    ``animated(guidance)`` says whether frames change with time, so the caller knows to redraw.
+    The seat to play glows dimly (``turn_level`` of its seat colour) on its come-out hole
+    ``T<s>:8`` unless guidance lights that hole. ``brightness`` (0..1) scales everything; then
+    the frame is scaled to stay within ``max_amps``.
     """
 
     def __init__(
@@ -434,8 +416,9 @@ class Renderer:
         *,
         brightness: float = 0.5,
         max_amps: float = 2.0,
-        turn_level: float = 0.15,
+        turn_level: float = TURN_LEVEL,
         colours: Mapping[str, RGB] | None = None,
+        patterns: Mapping[str, Pattern] | None = None,
         seat_colours: Sequence[RGB] = SEAT_COLOURS,
         power: PowerModel = PowerModel(),
     ) -> None:
@@ -444,10 +427,11 @@ class Renderer:
         self.max_amps = max_amps
         self.turn_level = turn_level
         self.power = power
-        unknown = [role for role in (colours or {}) if role not in ROLES]
+        unknown = [role for role in [*(colours or {}), *(patterns or {})] if role not in ROLES]
         if unknown:
             raise ValueError(f"unknown role {unknown[0]!r}: roles are {', '.join(ROLES)}")
         self.colours = {**ROLE_COLOURS, **(colours or {})}
+        self.patterns = {**PATTERNS, **(patterns or {})}
         if not seat_colours:
             raise ValueError("seat_colours needs at least one colour")
         self.seat_colours = tuple(seat_colours)
@@ -475,7 +459,11 @@ class Renderer:
         self.seat_colours = tuple(colours)
         self.brightness = self._brightness
 
-    def render(self, guidance: Mapping[str, str] | None = None, turn: int | None = None) -> Frame:
+    def animated(self, guidance: Mapping[str, str] | None) -> bool:
+        """Whether the frame for ``guidance`` changes with time (a role that blinks or pulses)."""
+        return any(not self.patterns[role].steady for role in (guidance or {}).values() if role in self.patterns)
+
+    def render(self, guidance: Mapping[str, str] | None = None, turn: int | None = None, at: float | None = None) -> Frame:
         pixels = self._blank.copy()
         pixel_of = self.layout.pixel_of
         if turn is not None:
@@ -487,6 +475,8 @@ class Renderer:
             colour = self._role.get(role)
             if colour is None:
                 raise ValueError(f"hole {hole}: unknown role {role!r}: roles are {', '.join(ROLES)}")
+            if at is not None and not self.patterns[role].steady:
+                colour = _scale(colour, self.patterns[role].level(at))
             pixels[index] = colour  # type: ignore[index]
         return limit_current(pixels, self.max_amps, self.power)
 

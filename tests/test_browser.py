@@ -66,7 +66,7 @@ def click_holes(page: object, *holes: str) -> None:
 
 
 def test_a_whole_short_game_by_clicking_holes(browser: object, daemon: Daemon) -> None:
-    """Two players, most pegs home already: Red bumps Green, Green comes out, Red goes home."""
+    """Two players, most pegs home already: Red bumps Yellow, Yellow comes out, Red goes home."""
     new_game(daemon, {"players": 2, "rules": "basic", "mode": "table", "pegs": {
         "0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]}})  # fmt: skip
     ARTIFACTS.mkdir(exist_ok=True)
@@ -75,15 +75,15 @@ def test_a_whole_short_game_by_clicking_holes(browser: object, daemon: Daemon) -
     turn = page.locator("#turn")
     playwright.expect(turn).to_have_text("Red to play")
 
-    click_holes(page, "T3:16", "S2:1", "T3:14")  # Green's peg off to its start, Red's peg lifted
+    click_holes(page, "T3:16", "S2:1", "T3:14")  # Yellow's peg off to its start, Red's peg lifted
     playwright.expect(page.locator('[data-hole="T3:16"]')).to_have_attribute("data-guide", "destination")
     click_holes(page, "T3:16")
     page.click("#done")
-    playwright.expect(turn).to_have_text("Green to play")
-    playwright.expect(page.locator("#bumps")).to_contain_text("Red bumped Green back to start")
+    playwright.expect(turn).to_have_text("Yellow to play")
+    playwright.expect(page.locator("#bumps")).to_contain_text("Red bumped Yellow back to start")
     page.screenshot(path=str(ARTIFACTS / "game-1-bump.png"))
 
-    click_holes(page, "S2:1", "T2:8")  # Green comes out with an ace or a picture
+    click_holes(page, "S2:1", "T2:8")  # Yellow comes out with an ace or a picture
     page.click("#done")
     playwright.expect(turn).to_have_text("Red to play")
 
@@ -122,12 +122,12 @@ def test_a_family_presses_done_after_every_move_and_declares_a_bluff(browser: ob
     page.press("#pin", "Enter")
     playwright.expect(page.locator("#cant-move")).to_be_enabled()  # unlocked with the table PIN
     click_holes(page, "S0:1", "T0:8")
-    playwright.expect(turn).to_have_text("Blue to play", timeout=5000)  # settled and committed
+    playwright.expect(turn).to_have_text("Sky blue to play", timeout=5000)  # settled and committed
     page.click("#done")  # the habit: Done after the move anyway
     playwright.expect(page.locator("#notice")).to_have_text("Red's move stands.")
-    playwright.expect(turn).to_have_text("Blue to play")
+    playwright.expect(turn).to_have_text("Sky blue to play")
     page.click("#cant-move")
-    playwright.expect(turn).to_have_text("Green to play")
+    playwright.expect(turn).to_have_text("Yellow to play")
     playwright.expect(page.locator("#moves li")).to_have_count(1)
 
     new_game(daemon, {"players": 4, "rules": "bluffing-joker", "mode": "table"})

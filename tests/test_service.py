@@ -348,3 +348,22 @@ def test_a_wiring_check_can_be_stopped(service: Table) -> None:
     _wait(lambda: service.state()["wiring"]["running"] is False)
     assert service.state()["wiring"]["text"] == "the wiring check was stopped"
     assert service.state()["status"] == "synced"
+
+
+def test_a_wrong_peg_blinks_on_the_leds_while_the_page_shows_it_steady(service: Table) -> None:
+    """Issue 13, "Colour, for everyone": "wrong" must differ in more than hue, so its LED
+    blinks (hardware/signals.py); the page's mirror shows the light at full, not a blink's
+    dark half, and says the same thing once."""
+    state = service.sim_events(["lift S0:1", "place T0:5"])  # no card moves a peg out to T0:5
+    wrong = [hole for hole, role in state["guidance"].items() if role == "wrong"]
+    assert wrong, state["guidance"]
+    pixel = service.layout.pixel(wrong[0])
+    strip = service.strip
+    assert isinstance(strip, MemoryStrip)
+    seen = set()
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline and len(seen) < 2:
+        seen.add(strip.frame[pixel])
+        time.sleep(0.02)
+    assert (0, 0, 0) in seen and len(seen) == 2  # on, off: a blink, not a steady red
+    assert service.state()["leds"][wrong[0]] != "#000000"  # the page: always the lit phase

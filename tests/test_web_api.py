@@ -56,7 +56,7 @@ def test_state_has_the_contract_fields(client: FlaskClient) -> None:
     assert {"position", "status", "moves", "bumps"} <= set(state)
     assert state["position"]["players"] == 4 and state["position"]["turn"] == 0
     assert state["status"] == "synced" and state["moves"] == [] and state["bumps"] == []
-    assert [seat["name"] for seat in state["seats"]] == ["Red", "Blue", "Green", "Yellow"]
+    assert [seat["name"] for seat in state["seats"]] == ["Red", "Sky blue", "Yellow", "Blue"]  # hardware/signals.py SEATS
 
 
 def test_sim_events_drive_the_board_without_a_login(client: FlaskClient) -> None:

@@ -43,6 +43,7 @@ def index() -> str:
         defaults=defaults,
         defaults_json=json.dumps(defaults),
         presets=[(key, rules.summary) for key, rules in PRESETS.items()],
+        lights=overview.lights,
         css=_static_url("app.css"),
         js=_static_url("app.js"),
     )

@@ -32,6 +32,7 @@ class Overview:
     chooser: int | None  # Bluffing Joker: who picks the peg that goes back to start
     palette: tuple[tuple[str, str], ...]  # every side's default name and colour
     markers: bool  # the board has colour-marker holes
+    lights: tuple[tuple[str, str, str, str], ...] = ()  # the LED legend: role, colour, rhythm, words
 
 
 class Table(Protocol):

@@ -26,8 +26,9 @@ from typing import Any
 
 from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
-from hardware.leds import MemoryStrip, PixelStrip, Renderer
+from hardware.leds import Frame, MemoryStrip, PixelStrip, Renderer
 from hardware.sensors import Change, SensorBoard, SimulatedSensors
+from hardware.signals import SEAT_NAMES
 from referee import record
 from referee.game import GameError, Mode
 from referee.rulesets import Ruleset
@@ -69,6 +70,9 @@ class Table:
         self._clock0 = time.monotonic()
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
+        self._lit: tuple[dict[str, str], int | None] = ({}, None)  # what the LEDs show: guidance, turn
+        self._lit_since = 0.0  # when that guidance appeared: blinking and pulsing count from it
+        self._peak: Frame | None = None  # the LEDs at full level, for the page (a blink's off phase is not news)
         self._state: dict[str, Any] | None = None
         self._durable_at = 0.0
         self._unsubscribe: Callable[[], None] = lambda: None
@@ -348,8 +352,8 @@ class Table:
             penalty = game.penalty
             return Overview(self.session.game_id, game.turn, game.board.sides, tuple(game.board.seats),
                             game.doubter_to_answer, penalty[0] if penalty else None,
-                            tuple(view.seat_default(side) for side in range(len(view.SEAT_NAMES))),
-                            any(hole.startswith("C") for hole in self.layout.pixel_of))  # fmt: skip
+                            tuple(view.seat_default(side) for side in range(len(SEAT_NAMES))),
+                            any(hole.startswith("C") for hole in self.layout.pixel_of), view.light_legend())  # fmt: skip
 
     def state(self) -> dict[str, Any]:
         """The page's view; every event stream asks for it at each change, so it is made once
@@ -361,7 +365,8 @@ class Table:
                     "simulate": self._simulated(), "store_recovered": self.store.recovered,
                     "sensor_error": self.sensors.fault}  # fmt: skip
             if isinstance(self.strip, MemoryStrip):
-                colours = self.strip.hex()
+                shown = self._peak if self._peak is not None and not self._wiring.running else self.strip.frame
+                colours = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in shown]
                 data["leds"] = {hole: colours[pixel] for hole, pixel in self.layout.pixel_of.items()}
             self._state = data
             return data
@@ -414,6 +419,7 @@ class Table:
                     session = self.session
                     session.tick(self._now_ms())
                     self._publish()
+                    self._animate()
                     if time.monotonic() >= self._durable_at:
                         pending = session.turn_to_save(durable=True)
                         self._durable_at = time.monotonic() + DURABLE_EVERY_S
@@ -439,10 +445,20 @@ class Table:
             self._beep("accepted")
         if not self._wiring.running:  # the wiring check lights the holes itself
             turn = None if session.game.phase == "over" else session.game.turn
-            guidance = {hole: role for hole, role in report.guidance.items() if hole in self.layout.pixel_of}
-            self.strip.show(self.renderer.render(guidance, turn))
+            guidance: dict[str, str] = {h: role for h, role in report.guidance.items() if h in self.layout.pixel_of}
+            if (guidance, turn) != self._lit:
+                self._lit, self._lit_since = (guidance, turn), time.monotonic()
+            self._peak = self.renderer.render(guidance, turn)
+            self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
         self._version += 1
         self._changed.notify_all()
+
+    def _animate(self) -> None:
+        """Redraw a blinking or pulsing light (the strip writes only frames that differ)."""
+        guidance, turn = self._lit
+        if self._wiring.running or not self.renderer.animated(guidance):
+            return
+        self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
 
     def _beep(self, kind: str) -> None:
         if self.controls is not None:

@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from hardware.leds import SEAT_COLOURS
+from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.game import Game
 from referee.table.session import Session
 from referee.tracker import Fix, Report
 
-SEAT_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Cyan", "Orange", "White", "Pink", "Lime")
+
+def light_legend() -> tuple[tuple[str, str, str, str], ...]:
+    """The LEDs' legend for the page: role, colour, rhythm ("steady", "blink", "pulse"), words."""
+    rows = []
+    for role, words in LEGEND:
+        colour = ROLE_COLOURS.get(role, SEAT_COLOURS[0])
+        rows.append((role, "#{:02x}{:02x}{:02x}".format(*colour), PATTERNS[role].name if role in PATTERNS else "dim", words))
+    return tuple(rows)
 
 
 def seat_default(side: int) -> tuple[str, str]:
