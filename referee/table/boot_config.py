@@ -20,13 +20,15 @@ MODELS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("Raspberry Pi Compute Module 5", frozenset({"pi5", "cm5"}), "5"),
     ("Raspberry Pi 5", frozenset({"pi5"}), "5"),
     ("Raspberry Pi 400", frozenset({"pi4", "pi400"}), "4"),
+    ("Raspberry Pi Compute Module 4S", frozenset({"pi4", "cm4s"}), "4"),
     ("Raspberry Pi Compute Module 4", frozenset({"pi4", "cm4"}), "4"),
     ("Raspberry Pi 4", frozenset({"pi4"}), "4"),
     ("Raspberry Pi 3 Model B Plus", frozenset({"pi3", "pi3+"}), "3"),
     ("Raspberry Pi 3 Model A Plus", frozenset({"pi3", "pi3+"}), "3"),
+    ("Raspberry Pi Compute Module 3 Plus", frozenset({"pi3", "cm3", "cm3+"}), "3"),
     ("Raspberry Pi Compute Module 3", frozenset({"pi3", "cm3"}), "3"),
     ("Raspberry Pi 3", frozenset({"pi3"}), "3"),
-    ("Raspberry Pi Zero 2", frozenset({"pi0", "pi02"}), "3"),  # the Pi 3's chip (BCM2710)
+    ("Raspberry Pi Zero 2", frozenset({"pi0", "pi0w", "pi02"}), "3"),  # the Pi 3's chip (BCM2710)
     ("Raspberry Pi", frozenset({"pi1", "pi2", "pi0"}), "old"),
 )
 MODEL_FILTERS = frozenset({"pi0", "pi0w", "pi02", "pi1", "pi2", "pi3", "pi3+", "pi4", "pi400", "pi5", "pi500",
