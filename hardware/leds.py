@@ -463,11 +463,22 @@ class Renderer:
         """Whether the frame for ``guidance`` changes with time (a role that blinks or pulses)."""
         return any(not self.patterns[role].steady for role in (guidance or {}).values() if role in self.patterns)
 
-    def render(self, guidance: Mapping[str, str] | None = None, turn: int | None = None, at: float | None = None) -> Frame:
+    def render(
+        self,
+        guidance: Mapping[str, str] | None = None,
+        turn: int | None = None,
+        at: float | None = None,
+        marks: Mapping[str, RGB] | None = None,
+    ) -> Frame:
+        """``marks``: holes lit steady in a colour of their own (a bot's peg in its seat colour),
+        under any guidance role on the same hole."""
         pixels = self._blank.copy()
         pixel_of = self.layout.pixel_of
         if turn is not None:
             pixels[self.layout.pixel(f"T{turn}:{COME_OUT}")] = self._seat[turn % len(self._seat)]
+        for hole, mark in (marks or {}).items():
+            _check_colour(mark)
+            pixels[self.layout.pixel(hole)] = _scale(mark, self._brightness)
         for hole, role in (guidance or {}).items():
             index = pixel_of.get(hole)
             if index is None:

@@ -140,3 +140,29 @@ def test_a_family_presses_done_after_every_move_and_declares_a_bluff(browser: ob
     playwright.expect(page.locator("#status")).to_contain_text("doubt")
     page.screenshot(path=str(ARTIFACTS / "bluff-declared.png"), full_page=True)
     page.close()
+
+
+def test_a_bot_fills_a_seat_and_a_person_moves_its_pegs(browser: object, daemon: Daemon) -> None:
+    """Issue 13: any seat of a new game can be a bot; at a real table someone turns up its
+    card, the page says the bot's move in words and the LEDs show it; a person makes it."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.goto(f"http://127.0.0.1:{daemon.port}/")
+    playwright.expect(page.locator("#turn")).to_have_text("Red to play")
+    page.fill("#pin", PIN)
+    page.press("#pin", "Enter")
+    page.click("#new-game")
+    page.select_option('select.player[data-seat="1"]', "greedy")
+    page.click('#new-game-dialog button[value="start"]')
+    playwright.expect(page.locator("#new-game-dialog")).not_to_be_visible()
+    click_holes(page, "S0:1", "T0:8")  # Red comes out
+    page.click("#done")
+    plan = page.locator("#bot-plan")
+    playwright.expect(plan).to_contain_text("turn up a card for it")
+    page.click('#declare-cards button[aria-label="Declare K"]')
+    playwright.expect(plan).to_contain_text("plays K")
+    playwright.expect(page.locator('#leds circle[stroke]').first).to_be_attached()
+    click_holes(page, "S1:1", "T1:8")  # the person moves the bot's peg out
+    page.click("#done")
+    playwright.expect(page.locator("#turn")).to_have_text("Yellow to play")
+    playwright.expect(plan).to_be_hidden()
+    page.close()

@@ -302,7 +302,8 @@ def wiring() -> Response:
 @state_changing
 @need_admin
 def new_game() -> Response:
-    body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs"}, required=False)
+    body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs", "bots"},
+                      required=False)  # fmt: skip
     players = body.get("players", 4)
     if type(players) is not int or players not in (2, 4, 6, 8, 10):
         raise ValueError("'players' must be 2, 4, 6, 8 or 10")
@@ -320,8 +321,11 @@ def new_game() -> Response:
     for name in body.get("names") or []:
         if not name.strip() or len(name) > 24:
             raise ValueError("a seat name is 1 to 24 characters")
+    bots = body.get("bots")
+    if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
+        raise ValueError("'bots' maps a seat number to \"random\", \"greedy\" or \"strategic\"")
     return jsonify(table().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
-                                      colours=body.get("colours"), pegs=body.get("pegs")))  # fmt: skip
+                                      colours=body.get("colours"), pegs=body.get("pegs"), bots=bots))  # fmt: skip
 
 
 def _rules(name: Any, house: Any) -> Ruleset:

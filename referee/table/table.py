@@ -26,7 +26,7 @@ from typing import Any
 
 from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
-from hardware.leds import Frame, MemoryStrip, PixelStrip, Renderer
+from hardware.leds import RGB, Frame, MemoryStrip, PixelStrip, Renderer
 from hardware.sensors import Change, SensorBoard, SimulatedSensors
 from hardware.signals import SEAT_NAMES
 from referee import record
@@ -34,6 +34,7 @@ from referee.game import GameError, Mode
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, view
 from referee.table.config import Config, ConfigError
+from referee.table.seat_bots import Plan, SeatBots, bot_kinds
 from referee.table.session import Session
 from referee.table.store import Store
 from referee.table.wiring_check import WiringCheck
@@ -70,7 +71,9 @@ class Table:
         self._clock0 = time.monotonic()
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
-        self._lit: tuple[dict[str, str], int | None] = ({}, None)  # what the LEDs show: guidance, turn
+        self._bots = SeatBots({}, None)  # the game's bot seats (set with each session)
+        self._plan: Plan | None = None  # the move a bot chose, for a person to make
+        self._lit: tuple[dict[str, str], int | None, dict[str, RGB]] = ({}, None, {})  # guidance, turn, marks
         self._lit_since = 0.0  # when that guidance appeared: blinking and pulsing count from it
         self._peak: Frame | None = None  # the LEDs at full level, for the page (a blink's off phase is not news)
         self._state: dict[str, Any] | None = None
@@ -149,6 +152,7 @@ class Table:
         if self.session.game.board.sides != self.layout.sides:
             raise ConfigError(f"the last game is for {self.session.game.board.sides} sides, "
                               f"this board has {self.layout.sides}")  # fmt: skip
+        self._bots = SeatBots.of(self.session.game)
         self.renderer.set_seat_colours(view.seat_rgb(self.session.game))
         log.info("resumed game", extra={"game": game_id, "moves": len(self.session.game.moves),
                                         "status": self.session.report.status})  # fmt: skip
@@ -163,6 +167,7 @@ class Table:
             self.sensors.set(session.physical.name(h) for h in session.physical.holes(session.tracker.occupied))  # type: ignore[attr-defined]
             simulator.save(self.data_dir, self.sensors.snapshot())
         self.session = session
+        self._bots = SeatBots.of(session.game)
         session.reconcile(self._sensed())
         self.renderer.set_seat_colours(view.seat_rgb(session.game))
 
@@ -279,10 +284,13 @@ class Table:
 
     def new_game(self, players: int, rules: Ruleset, *, mode: str = "table", teams: list[list[int]] | None = None,
                  names: Sequence[str] | None = None, colours: Sequence[str] | None = None,
-                 pegs: dict[str, list[str]] | None = None) -> dict[str, Any]:  # fmt: skip
+                 pegs: dict[str, list[str]] | None = None, bots: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
         """Start a new game (the old one stays in the store). The board must have the sides."""
         self._not_while_checking()
-        table = view.default_table(players)
+        table: dict[str, Any] = dict(view.default_table(players))
+        if bots:
+            seats = (0, 2) if players == 2 else tuple(range(players))
+            table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": bots}, seats).items()}
         for key, given in (("names", names), ("colours", colours)):
             if given is not None:
                 if len(given) != len(table[key]):
@@ -363,7 +371,8 @@ class Table:
                 return self._state
             data = {"version": self._version, **view.session_state(self.session), "wiring": self._wiring.status,
                     "simulate": self._simulated(), "store_recovered": self.store.recovered,
-                    "sensor_error": self.sensors.fault}  # fmt: skip
+                    "sensor_error": self.sensors.fault, "bots": {str(s): k for s, k in self._bots.kinds.items()},
+                    "bot": self._plan.as_json(self._bots.kinds[self._plan.seat]) if self._plan else None}  # fmt: skip
             if isinstance(self.strip, MemoryStrip):
                 shown = self._peak if self._peak is not None and not self._wiring.running else self.strip.frame
                 colours = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in shown]
@@ -432,6 +441,7 @@ class Table:
     def _publish(self, force: bool = False) -> None:
         """Show the session's report on the LEDs and tell the page, if anything changed."""
         session = self.session
+        self._plan = self._bot_turn(session)
         report = session.report
         seen = _Seen(_look(report), session.tracker.occupied, len(session.game.events), len(session.game.moves),
                      session.notice, session.store_error, session.declared, self.sensors.fault)  # fmt: skip
@@ -446,19 +456,42 @@ class Table:
         if not self._wiring.running:  # the wiring check lights the holes itself
             turn = None if session.game.phase == "over" else session.game.turn
             guidance: dict[str, str] = {h: role for h, role in report.guidance.items() if h in self.layout.pixel_of}
-            if (guidance, turn) != self._lit:
-                self._lit, self._lit_since = (guidance, turn), time.monotonic()
-            self._peak = self.renderer.render(guidance, turn)
-            self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
+            marks = self._bot_lights(guidance)
+            if (guidance, turn, marks) != self._lit:
+                self._lit, self._lit_since = (guidance, turn, marks), time.monotonic()
+            self._peak = self.renderer.render(guidance, turn, marks=marks)
+            self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since, marks))
         self._version += 1
         self._changed.notify_all()
 
     def _animate(self) -> None:
         """Redraw a blinking or pulsing light (the strip writes only frames that differ)."""
-        guidance, turn = self._lit
+        guidance, turn, marks = self._lit
         if self._wiring.running or not self.renderer.animated(guidance):
             return
-        self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
+        self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since, marks))
+
+    def _bot_turn(self, session: Session) -> Plan | None:
+        """Let a bot seat do what needs no pegs moved, and keep the move it chose."""
+        try:
+            return self._bots.act(session)
+        except (GameError, ValueError, PermissionError):
+            log.exception("a bot could not act")
+            self.errors += 1
+            return None
+
+    def _bot_lights(self, guidance: dict[str, str]) -> dict[str, RGB]:
+        """A bot's chosen move: its colour on the pegs to lift, blue where they go (added to
+        ``guidance`` where the tracker shows nothing); no marks once its move is under way."""
+        plan = self._plan
+        if plan is None or guidance:
+            return {}
+        sources, targets = plan.lights(self.session)
+        for hole in targets:
+            if hole in self.layout.pixel_of:
+                guidance.setdefault(hole, "hint")
+        colour = view.seat_rgb(self.session.game)[plan.seat]
+        return {hole: colour for hole in sources if hole in self.layout.pixel_of}
 
     def _beep(self, kind: str) -> None:
         if self.controls is not None:

@@ -377,6 +377,7 @@ function renderControls() {
   $("#cant-move").hidden = !tableCards;
   $("#cant-move").disabled = !canAct();
   renderDeclare(tableCards);
+  renderBot();
   $("#undo").hidden = !me.admin;
   $("#login").hidden = me.admin;
   $("#admin-tools").hidden = !me.admin;
@@ -389,14 +390,50 @@ function renderControls() {
 
 const cardName = (card) => (card === "JOKER" ? "Joker" : card);
 
+// A seat is a person or a bot; a bot chooses, a person moves its pegs (referee/table/seat_bots.py).
+const BOT_KINDS = { random: "random bot", greedy: "greedy bot", strategic: "strategic bot" };
+function playerSelect(seat) {
+  const select = el("select", "player");
+  select.dataset.seat = String(seat);
+  select.setAttribute("aria-label", `Who plays seat ${seat}`);
+  for (const [value, text] of [["person", "a person"], ...Object.entries(BOT_KINDS)]) {
+    const option = el("option", "", text);
+    option.value = value;
+    select.append(option);
+  }
+  return select;
+}
+
+// The move a bot chose, in words, for whoever moves its pegs.
+function renderBot() {
+  const box = $("#bot-plan");
+  const kind = (state.bots || {})[String(state.turn)];
+  box.hidden = !kind || state.phase === "over";
+  if (box.hidden) return;
+  const who = `${seatName(state.turn)} (${BOT_KINDS[kind] || "bot"})`;
+  const plan = state.bot;
+  if (plan) {
+    const words = plan.words || plan.move;
+    box.textContent = `${who} plays ${cardName(plan.card)}: ${words}. Move its pegs as the lights show: ` +
+      "its colour on each peg to lift, blue where it goes.";
+  } else if (state.mode === "table") {
+    box.textContent = `${who}: turn up a card for it and tap that card below.`;
+  } else {
+    box.textContent = `${who} is thinking…`;
+  }
+}
+
 // Real cards: the player may say which card was played (Bluffing Joker: must, before the move counts).
 function renderDeclare(tableCards) {
   const box = $("#declare");
   box.hidden = !tableCards || !canAct();
   if (box.hidden) return;
-  $("#declare-note").textContent = state.needs_declaration
-    ? "Bluffing Joker: declare the card you play face down — the move counts once declared."
-    : "Which card was played? (optional: it narrows the moves that fit)";
+  const bot = (state.bots || {})[String(state.turn)];
+  $("#declare-note").textContent = bot
+    ? `${seatName(state.turn)} is a bot: turn up its card and tap it here; it chooses the move.`
+    : state.needs_declaration
+      ? "Bluffing Joker: declare the card you play face down — the move counts once declared."
+      : "Which card was played? (optional: it narrows the moves that fit)";
   $("#declare-cards").replaceChildren(...CARDS.map((card) => {
     const face = button(cardName(card), () => post("/api/declare", { card }));
     face.className = "face" + (state.declared === card ? " declared" : "");
@@ -678,7 +715,7 @@ function seatRows() {
     colour.type = "color";
     colour.value = info.colour;
     colour.setAttribute("aria-label", `Colour of seat ${seat}`);
-    row.append(label, name, colour);
+    row.append(label, name, colour, playerSelect(seat));
     return row;
   });
   $("#ng-seats").replaceChildren(...rows);
@@ -727,6 +764,8 @@ $("#new-game-form").addEventListener("submit", async (event) => {
     mode: form.elements.mode.value,
     names: [...form.querySelectorAll('.seat-row input[type="text"]')].map((input) => input.value.trim()),
     colours: [...form.querySelectorAll('.seat-row input[type="color"]')].map((input) => input.value),
+    bots: Object.fromEntries([...form.querySelectorAll(".seat-row select.player")]
+      .filter((select) => select.value !== "person").map((select) => [select.dataset.seat, select.value])),
   };
   try {
     await post("/api/games", body);

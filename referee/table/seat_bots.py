@@ -1,0 +1,146 @@
+"""Bots in the seats of a real board: the bot chooses, a person moves the pegs for it, and the
+tracker checks the move like any other.
+
+    bots = SeatBots.of(session.game)        # from the game's table: {"bots": {"2": "greedy"}}
+    plan = bots.act(session)                # does what needs no pegs; the move a person makes
+
+In digital mode the bot holds a hand like anyone else: it draws (the session does that),
+names its card, discards when nothing moves, answers a doubt and picks the peg a penalty sends
+back. At a real table the referee does not hold the cards: someone turns up the bot's card and
+enters it on the page (the same "declare" as Bluffing Joker), and the bot chooses its move for
+that card. Either way the plan is shown on the LEDs (the bot's colour on the peg, blue where it
+goes) and on the page, and a person carries it out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.bots import BOTS, RandomBot
+from referee.game import Game
+from referee.moves import Move
+from referee.table.session import Session
+
+KINDS = tuple(BOTS)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The move a bot chose: a person makes it on the board."""
+
+    seat: int
+    card: str
+    move: Move
+
+    def lights(self, session: Session) -> tuple[list[str], list[str]]:
+        """The holes its pegs leave and the holes they go to, as the board names them (a peg
+        coming out leaves the first start hole of its seat that holds a peg)."""
+        board, physical = session.game.board, session.physical
+        occupied = [physical.name(hole) for hole in physical.holes(session.tracker.occupied)]
+
+        def named(hole: int) -> str:
+            if not board.is_start(hole):
+                return board.hole_name(hole)
+            seat = hole - board.board_holes
+            starts = sorted(name for name in occupied if name.startswith(f"S{seat}:"))
+            return starts[0] if starts else f"S{seat}:1"
+
+        return [named(step.source) for step in self.move.steps], [named(step.target) for step in self.move.steps]
+
+    def as_json(self, kind: str) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": kind, "card": self.card, "move": self.move.text}
+
+
+def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str]:
+    """``{seat: kind}`` from a game's table settings; refuses unknown seats or kinds."""
+    given = table.get("bots") or {}
+    if not isinstance(given, Mapping):
+        raise ValueError("'bots' maps a seat to random, greedy or strategic")  # noqa: TRY004 (a 400, like any bad request)
+    kinds = {}
+    for seat, kind in given.items():
+        number = int(seat) if isinstance(seat, (int, str)) and str(seat).isdigit() else -1
+        if number not in seats:
+            raise ValueError(f"'bots': no seat {seat!r} in this game (seats {', '.join(map(str, seats))})")
+        if kind not in KINDS:
+            raise ValueError(f"'bots': seat {seat} is {kind!r}: a bot is one of {', '.join(KINDS)}")
+        kinds[number] = str(kind)
+    if len(kinds) == len(seats):
+        raise ValueError("'bots': at least one seat must be a person, to move the pegs")
+    return kinds
+
+
+class SeatBots:
+    """The game's bot seats, each with its own seeded bot (a replay chooses the same)."""
+
+    def __init__(self, kinds: Mapping[int, str], seed: int | None) -> None:
+        self.kinds = dict(kinds)
+        self._bots: dict[int, RandomBot] = {
+            seat: BOTS[kind](random.Random(f"{seed}:{seat}")) for seat, kind in kinds.items()
+        }
+        self._plan: tuple[int, Plan | None] = (-1, None)  # (events when chosen, plan)
+
+    @classmethod
+    def of(cls, game: Game) -> SeatBots:
+        return cls(bot_kinds(game.table, tuple(game.board.seats)), game.seed)
+
+    def __bool__(self) -> bool:
+        return bool(self._bots)
+
+    def act(self, session: Session) -> Plan | None:
+        """Do whatever a bot seat owes the game now that needs no pegs moved; return the move
+        a person should make for it, if the seat to play is a bot's."""
+        game = session.game
+        if not self._bots or game.phase == "over":
+            return None
+        if game.phase == "doubt" and game.doubter_to_answer in self._bots:
+            seat = game.doubter_to_answer
+            session.doubt(seat, self._bots[seat].rng.random() < self._bots[seat].doubt_rate)
+            return None
+        penalty = game.penalty
+        if game.phase == "penalty" and penalty is not None and penalty[0] in self._bots:
+            chooser, victim = penalty
+            session.send_to_start(chooser, _furthest(game, victim))
+            return None
+        if game.phase != "play" or game.turn not in self._bots:
+            return None
+        seen, plan = self._plan
+        if seen == len(game.events) and plan is not None and plan.seat == game.turn:
+            return plan
+        plan = self._choose(session, self._bots[game.turn])
+        self._plan = (len(game.events), plan)
+        return plan
+
+    def _choose(self, session: Session, bot: RandomBot) -> Plan | None:
+        game, seat = session.game, session.game.turn
+        if game.mode == "digital":
+            options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
+            if not options and game.free_come_out_due():
+                hand = dict.fromkeys(game.hand(seat))
+                options = [(card, move) for card in hand for move in game.free_come_outs(card)]
+            if not options:
+                session.discard(seat, bot.choose_discard(game, game.hand(seat)))
+                return None
+        else:
+            card = session.declared
+            if card is None:
+                return None  # someone turns up the bot's card and enters it on the page
+            options = [(card, move) for move in game.legal(card)]
+            if not options:
+                session.discard(seat, None)
+                return None
+        card, move = bot.choose(game, options)
+        if game.mode == "digital" and session.declared != card:
+            session.declare(seat, card)
+        return Plan(seat, card, move)
+
+
+def _furthest(game: Game, victim: int) -> str:
+    """The victim's peg that has come furthest along the track (what a rival would choose)."""
+    from referee.bots import progress
+
+    board = game.board
+    holes = [hole for hole in game.position.on_board(victim) if board.is_track(hole)]
+    return board.hole_name(max(holes, key=lambda hole: progress(board, victim, hole)))

@@ -1,0 +1,108 @@
+"""Bots in the seats of a real board (issue 13, "Bots that fill a seat"): "the bot's move is
+shown on the LEDs (its own colour, blue for the destinations) and on the page ...; a person
+carries it out, the tracker checks it ... In digital mode the bot holds a hand like anyone
+else." The person here is tests/table_hands.py, which knows nothing of the referee's model
+of a move done by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hardware.leds import MemoryStrip
+from hardware.signals import ROLE_COLOURS
+from referee.moves import Move
+from referee.table.config import Config
+from referee.table.table import Table
+from tests.table_hands import Table as Hands
+from tests.table_hands import after, carry_out
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Table]:
+    running = Table.build(Config.simulated(str(tmp_path)))
+    running.start()
+    yield running
+    running.stop()
+
+
+def _move(service: Table, card: str, text: str) -> Move:
+    return next(move for move in service.session.game.legal(card) if move.text == text)
+
+
+def _do(service: Table, hands: Hands, move: Move, rng: random.Random) -> tuple[dict, Hands]:  # type: ignore[type-arg]
+    """A person makes ``move`` by hand on the board as it stands, then presses Done."""
+    acts = carry_out(hands, move, rng)
+    state = service.sim_events([*(f"{act.kind} {act.hole}" for act in acts if act.kind != "pause"), "done"])
+    return state, after(hands, acts)
+
+
+def test_a_digital_table_with_two_bots_plays_on_with_people_moving_their_pegs(service: Table) -> None:
+    rng = random.Random(5)
+    service.new_game(4, service.session.game.rules, mode="digital", bots={"1": "greedy", "3": "random"})
+    strip = service.strip
+    assert isinstance(strip, MemoryStrip)
+    hands = Hands.from_position(service.session.game.position)  # the simulated board fills 1 up too
+    bot_moves = 0
+    for _ in range(16):
+        state = service.state()
+        game = service.session.game
+        seat = game.turn
+        assert state["bots"] == {"1": "greedy", "3": "random"}
+        if seat in (1, 3):
+            plan = state["bot"]
+            if plan is None:  # nothing moved: the bot discarded by itself
+                assert game.turn != seat or game.phase != "play"
+                continue
+            assert plan["seat"] == seat and plan["card"] in game.hand(seat) and state["declared"] == plan["card"]
+            move = _move(service, plan["card"], plan["move"])
+            target = service.session.physical.name(move.steps[0].target) if move.steps[0].target < game.board.board_holes else None
+            if target is not None and target in service.layout.pixel_of:  # blue where it goes
+                blue = service.renderer.render({target: "hint"})[service.layout.pixel(target)]
+                assert strip.frame[service.layout.pixel(target)] == blue != (0, 0, 0)
+            moves_before = len(game.moves)
+            done, hands = _do(service, hands, move, rng)
+            assert len(service.session.game.moves) == moves_before + 1, done
+            assert done["moves"][-1] == plan["move"]
+            bot_moves += 1
+        else:
+            playable = game.playable()
+            if not playable:
+                service.discard(seat, game.hand(seat)[0])
+                continue
+            card = min(playable)
+            service.declare(seat, card)
+            _, hands = _do(service, hands, playable[card][0], rng)
+    assert bot_moves >= 4
+
+
+def test_at_a_real_table_someone_turns_up_the_bots_card(service: Table) -> None:
+    service.new_game(4, service.session.game.rules, mode="table", bots={"1": "greedy"})
+    rng = random.Random(2)
+    hands = Hands.from_position(service.session.game.position)
+    _, hands = _do(service, hands, _move(service, "A", "A S0-T0:8"), rng)  # Red comes out
+    state = service.state()
+    assert state["turn"] == 1 and state["bot"] is None  # the bot waits for its card
+    service.declare(1, "K")
+    state = service.state()
+    assert state["bot"] == {"seat": 1, "kind": "greedy", "card": "K", "move": "K S1-T1:8"}
+    strip = service.strip
+    assert isinstance(strip, MemoryStrip)
+    lit = strip.frame[service.layout.pixel("T1:8")]
+    assert lit == service.renderer.render({"T1:8": "hint"})[service.layout.pixel("T1:8")]
+    assert lit[2] > lit[0] and ROLE_COLOURS["hint"][2] == 255  # blue
+    done, _ = _do(service, hands, _move(service, "K", "K S1-T1:8"), rng)
+    assert done["moves"][-1] == "K S1-T1:8" and done["turn"] == 2
+
+
+@pytest.mark.parametrize(("bots", "words"), [({"9": "greedy"}, "no seat"), ({"1": "genius"}, "one of random"),
+                                             ({str(s): "random" for s in range(4)}, "a person")])  # fmt: skip
+def test_a_wrong_bot_seat_is_refused_and_changes_nothing(service: Table, bots: dict[str, str], words: str) -> None:
+    game = service.session.game_id
+    with pytest.raises(ValueError, match=words):
+        service.new_game(4, service.session.game.rules, bots=bots)
+    assert service.session.game_id == game
