@@ -1,4 +1,5 @@
-"""Bots that can fill an empty seat: ``random`` (any legal action) and ``greedy``.
+"""Bots that can fill an empty seat: ``random`` (any legal action), ``greedy`` (the race) and
+``strategic`` (the hints' strategy notes and a look at the opponents' reach).
 
 A bot is asked to ``act`` whenever the game waits on its seat: to draw, play or discard,
 doubt a declaration, or choose a peg to send back to start.
@@ -13,10 +14,12 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from referee.board import Board
 from referee.cards import JOKER, RANKS
 from referee.game import Game
+from referee.hints import judge
 from referee.moves import Move
+from referee.race import gain, progress
+from referee.strategic import exposure
 
 
 class Bot(Protocol):
@@ -97,51 +100,6 @@ class GreedyBot(RandomBot):
         return self.rng.choice(spare or hand)
 
 
-def progress(board: Board, seat: int, hole: int) -> int:
-    """How far along its journey a peg is: 0 in start, more the closer to home it gets."""
-    track = board.track_length
-    if board.is_start(hole):
-        return 0
-    if board.is_home(hole):
-        return track + 5 + 2 * board.depth(hole)
-    return track - (board.in_spot(seat) - hole) % track
-
-
-def gain(board: Board, team: set[int], move: Move) -> int:
-    """The change in (our progress - theirs) a move makes, from its steps and bumps alone."""
-    colours: dict[int, int | None] = {}  # holes changed by earlier steps of this move
-
-    def colour_at(hole: int) -> int:
-        if board.is_start(hole):
-            return hole - board.board_holes
-        colour = colours[hole] if hole in colours else move.before.colour_at(hole)
-        assert colour is not None
-        return colour
-
-    def moved(seat: int, source: int, target: int) -> int:
-        return _signed(team, seat, progress(board, seat, target) - progress(board, seat, source))
-
-    total = 0
-    for step in move.steps:
-        colour = colour_at(step.source)
-        if step.swap:
-            other = colour_at(step.target)
-            total += moved(colour, step.source, step.target) + moved(other, step.target, step.source)
-            colours[step.source], colours[step.target] = other, colour
-            continue
-        total += moved(colour, step.source, step.target)
-        colours[step.source], colours[step.target] = None, colour
-        for bump in step.bumps:
-            total += moved(bump.seat, bump.source, bump.target)
-            if not board.is_start(bump.target):
-                colours[bump.target] = bump.seat
-    return total
-
-
-def _signed(team: set[int], seat: int, amount: int) -> int:
-    return amount if seat in team else -amount
-
-
 def _send_back(game: Game, rng: random.Random) -> None:
     """Choose the victim's peg that has come furthest."""
     penalty = game.penalty
@@ -153,4 +111,20 @@ def _send_back(game: Game, rng: random.Random) -> None:
     game.send_to_start(chooser, board.hole_name(hole))
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+class StrategicBot(GreedyBot):
+    """Chooses by the hints' score (the strategy notes of the rule texts) less what its pegs
+    stand to lose to the opponents' next cards (``referee.strategic.exposure``)."""
+
+    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move]:
+        team = set(game.board.team_of[game.turn])
+        scored = [(judge(card, move).score - exposure(move.result, team), self.rng.random(), card, move)
+                  for card, move in options]  # fmt: skip
+        best = max(scored, key=lambda entry: entry[:2])
+        return best[2], best[3]
+
+    def choose_discard(self, game: Game, hand: list[str]) -> str:
+        spare = [card for card in hand if card != JOKER]
+        return min(spare or hand, key=lambda card: (card in ("8", "10", "K", "Q"), self.rng.random()))
+
+
+BOTS: dict[str, type[RandomBot]] = {"random": RandomBot, "greedy": GreedyBot, "strategic": StrategicBot}

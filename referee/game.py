@@ -79,6 +79,7 @@ class _State:
     winner: tuple[int, ...] | None = None
     bumps: list[Event] = field(default_factory=list)
     reshuffles: int = 0
+    made: list[Move] = field(default_factory=list)  # the accepted moves, as history lists them
 
 
 class Game:
@@ -163,6 +164,11 @@ class Game:
     def history(self) -> list[tuple[int, str]]:
         """(seat, move text) of every accepted move, undone ones left out."""
         return [(event["seat"], event["text"]) for event in self._effective if event["event"] == "move"]
+
+    @property
+    def made(self) -> tuple[Move, ...]:
+        """The accepted moves themselves (with the position each was made from), as ``history``."""
+        return tuple(self._state.made)
 
     @property
     def bumps(self) -> list[Event]:
@@ -622,6 +628,7 @@ class Game:
         else:
             move = parse_move(state.position, event["text"], self.rules)
         state.position = move.result
+        state.made.append(move)
         state.counts[event["seat"]] = 0
         state.phase = "play"
 

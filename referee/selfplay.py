@@ -1,10 +1,16 @@
 """``pegs selfplay``: bots play whole games; statistics and throughput.
 
     pegs selfplay --players 4 --rules basic --games 100 --seed 1 --bot greedy
+    pegs selfplay --players 4 --rules basic --games 500 --seed 1 --bot strategic --vs greedy
+
+With ``--vs``, the first bot takes the even seats (one team, as teams alternate) and the
+second the odd seats; the last line is the first bot's team win rate with its 95% Wilson
+interval, so "better" means the interval lies above 50%.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import sys
@@ -40,6 +46,15 @@ class Summary:
     rules: str
     bot: str
     games: list[GameStats] = field(default_factory=list)
+    vs: str | None = None
+
+    def match(self) -> dict[str, Any]:
+        """The first bot's team (even seats) against the second's: wins, rate, 95% interval."""
+        wins = sum(1 for game in self.games if game.winner and game.winner[0] % 2 == 0)
+        low, high = wilson(wins, len(self.games))
+        return {"bot": self.bot, "vs": self.vs, "games": len(self.games), "wins": wins,
+                "win_rate": round(wins / len(self.games), 4) if self.games else 0.0,
+                "ci95": [round(low, 4), round(high, 4)]}  # fmt: skip
 
     def as_dict(self) -> dict[str, Any]:
         games, seconds = self.games, sum(g.seconds for g in self.games)
@@ -62,15 +77,27 @@ class Summary:
         }
 
 
-def play_one(rules: Ruleset, players: int, seed: int, bot_name: str) -> tuple[Game, GameStats]:
-    """One digital game, every seat played by the same kind of bot."""
-    bot = BOTS[bot_name](random.Random(seed))
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a win rate (sound at small counts and near 0 or 1)."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_one(rules: Ruleset, players: int, seed: int, bot_name: str, vs: str | None = None) -> tuple[Game, GameStats]:
+    """One digital game: every seat the same kind of bot, or ``bot_name`` on the even seats
+    and ``vs`` on the odd ones."""
+    rng = random.Random(seed)
+    bots = {seat: BOTS[vs if vs is not None and seat % 2 else bot_name](rng) for seat in range(10)}
     start = time.perf_counter()
     game = Game(rules, players, seed=seed)
     for _ in range(MAX_ACTIONS):
         if game.phase == "over":
             break
-        bot.act(game)
+        bots[_waiting_on(game)].act(game)
     else:
         raise RuntimeError(f"seed {seed}: no winner after {MAX_ACTIONS} actions")
     seconds = time.perf_counter() - start
@@ -95,6 +122,21 @@ def run(players: int, rules: Ruleset, games: int, seed: int, bot: str) -> Summar
     for index in range(games):
         summary.games.append(play_one(rules, players, seed + index, bot)[1])
     return summary
+
+
+def _waiting_on(game: Game) -> int:
+    """The seat whose bot must act now."""
+    if game.phase == "doubt" and game.doubter_to_answer is not None:
+        return game.doubter_to_answer
+    if game.phase == "penalty" and game.penalty is not None:
+        return game.penalty[0]
+    return game.turn
+
+
+def match_line(match: dict[str, Any]) -> str:
+    low, high = match["ci95"]
+    return (f"{match['bot']} (even seats) against {match['vs']} (odd seats): {match['bot']}'s team won "
+            f"{match['wins']} of {match['games']} games, {match['win_rate']:.1%} (95% CI {low:.1%} to {high:.1%})")
 
 
 def table(data: dict[str, Any]) -> str:
@@ -129,4 +171,13 @@ def progress_bar(out: TextIO, done: int, total: int, width: int = 30) -> None:
 
 
 def wants_progress(games: int, stream: TextIO = sys.stderr) -> bool:
-    return games > 1 and stream.isatty()
+    return games > 1
+
+
+def progress_line(out: TextIO, done: int, total: int) -> None:
+    """Progress for a log or a pipe: a line every tenth of the games (a bar on a terminal)."""
+    if out.isatty():
+        progress_bar(out, done, total)
+    elif done == total or done * 10 // total != (done - 1) * 10 // total:
+        out.write(f"{done}/{total} games\n")
+        out.flush()

@@ -89,7 +89,8 @@ def test_at_a_real_table_someone_turns_up_the_bots_card(service: Table) -> None:
     assert state["turn"] == 1 and state["bot"] is None  # the bot waits for its card
     service.declare(1, "K")
     state = service.state()
-    assert state["bot"] == {"seat": 1, "kind": "greedy", "card": "K", "move": "K S1-T1:8"}
+    assert state["bot"] == {"seat": 1, "kind": "greedy", "card": "K", "move": "K S1-T1:8",
+                            "words": "Sky blue comes out with a king"}  # fmt: skip
     strip = service.strip
     assert isinstance(strip, MemoryStrip)
     lit = strip.frame[service.layout.pixel("T1:8")]

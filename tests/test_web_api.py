@@ -279,7 +279,7 @@ def test_bluffing_joker_at_a_real_table(client: FlaskClient) -> None:
     assert post(client, "/api/penalty", {"hole": "T1:8"}, headers).status_code == 409  # not seat 0's peg
     state = post(client, "/api/penalty", {"hole": "T0:8"}, headers).get_json()
     assert state["moves"] == [] and state["position"]["pegs"]["0"] == ["S"] * 5 and state["turn"] == 1
-    assert state["status"] == "illegal" and "take Red's peg off T0:13" in state["back"]
+    assert state["status"] == "illegal" and "take Red's peg off the 13th hole past Red's corner" in state["back"]
 
 
 def test_wiring_check_needs_the_pin(client: FlaskClient) -> None:

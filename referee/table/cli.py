@@ -73,6 +73,15 @@ def _build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     moves.set_defaults(func=_moves)
 
+    hint = commands.add_parser("hint", help="the seat to play's moves ranked by the strategy notes, as JSON")
+    hint.add_argument("position", help="position file (JSON), - for stdin, or the JSON itself")
+    given = hint.add_mutually_exclusive_group(required=True)
+    given.add_argument("--hand", help="the cards in hand, e.g. '5 8 K JOKER' (digital cards)")
+    given.add_argument("--card", help="the card played (at a real table): " + " ".join(CARDS))
+    hint.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
+    hint.add_argument("--limit", type=_positive, help="at most this many hints")
+    hint.set_defaults(func=_hint)
+
     track = commands.add_parser("track", help="feed sensor events to the tracker and judge the board, as JSON")
     track.add_argument("position", help="position file (JSON), - for stdin, or the JSON itself")
     track.add_argument("--events", required=True, help="events file: '[ms] lift HOLE' / '[ms] place HOLE' lines")
@@ -89,7 +98,9 @@ def _build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     selfplay.add_argument("--games", type=_positive, default=10)
     selfplay.add_argument("--seed", type=int, default=0)
-    selfplay.add_argument("--bot", choices=("random", "greedy"), default="random")
+    selfplay.add_argument("--bot", choices=("random", "greedy", "strategic"), default="random")
+    selfplay.add_argument("--vs", choices=("random", "greedy", "strategic"),
+                          help="a second bot for the odd seats; the last line is the first bot's team win rate")
     selfplay.add_argument("--json", action="store_true", help="print JSON instead of a table")
     selfplay.add_argument("--record", metavar="DIR", help="save each game's record as DIR/game-<seed>.jsonl")
     selfplay.set_defaults(func=_selfplay)
@@ -139,6 +150,21 @@ def _moves(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hint(args: argparse.Namespace) -> int:
+    from hardware.signals import SEAT_NAMES
+    from referee.hints import hints_json, rank
+
+    text = args.hand if args.hand is not None else args.card
+    cards = [parse_card(card) for card in text.replace(",", " ").split()]
+    if not cards:
+        raise UsageError("pegs hint: --hand needs at least one card, e.g. --hand '5 8 K'")
+    rules = Ruleset.load(args.rules)
+    position = read_position(args.position)
+    names = dict(enumerate(SEAT_NAMES))  # the table's default colours, as the page names them
+    _print_json(hints_json(rank(position, rules, cards, args.limit), names))
+    return 0
+
+
 def _track(args: argparse.Namespace) -> int:
     from referee.physical import PhysicalBoard, physical_holes
     from referee.tracker import Tracker, parse_events
@@ -178,19 +204,23 @@ def _selfplay(args: argparse.Namespace) -> int:
 
     rules = Ruleset.load(args.rules)
     progress = sys.stderr if selfplay.wants_progress(args.games) else None
-    summary = selfplay.Summary(args.players, rules.name, args.bot)
+    summary = selfplay.Summary(args.players, rules.name, args.bot, vs=args.vs)
     for index in range(args.games):
-        game, stats = selfplay.play_one(rules, args.players, args.seed + index, args.bot)
+        game, stats = selfplay.play_one(rules, args.players, args.seed + index, args.bot, args.vs)
         summary.games.append(stats)
         if args.record:
             _save_record(Path(args.record) / f"game-{stats.seed}.jsonl", game.events)
         if progress:
-            selfplay.progress_bar(progress, index + 1, args.games)
+            selfplay.progress_line(progress, index + 1, args.games)
     data = summary.as_dict()
+    if args.vs:
+        data["match"] = summary.match()
     if args.json:
         _print_json(data)
     else:
         print(selfplay.table(data))
+        if args.vs:
+            print(selfplay.match_line(data["match"]))
     return 0
 
 

@@ -22,7 +22,9 @@ from typing import Any
 from referee.bots import BOTS, RandomBot
 from referee.game import Game
 from referee.moves import Move
+from referee.race import progress
 from referee.table.session import Session
+from referee.words import say
 
 KINDS = tuple(BOTS)
 
@@ -50,8 +52,8 @@ class Plan:
 
         return [named(step.source) for step in self.move.steps], [named(step.target) for step in self.move.steps]
 
-    def as_json(self, kind: str) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": kind, "card": self.card, "move": self.move.text}
+    def as_json(self, kind: str, names: Mapping[int, str]) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": kind, "card": self.card, "move": self.move.text, "words": say(self.move, names)}
 
 
 def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str]:
@@ -139,8 +141,6 @@ class SeatBots:
 
 def _furthest(game: Game, victim: int) -> str:
     """The victim's peg that has come furthest along the track (what a rival would choose)."""
-    from referee.bots import progress
-
     board = game.board
     holes = [hole for hole in game.position.on_board(victim) if board.is_track(hole)]
     return board.hole_name(max(holes, key=lambda hole: progress(board, victim, hole)))

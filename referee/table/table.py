@@ -372,7 +372,10 @@ class Table:
             data = {"version": self._version, **view.session_state(self.session), "wiring": self._wiring.status,
                     "simulate": self._simulated(), "store_recovered": self.store.recovered,
                     "sensor_error": self.sensors.fault, "bots": {str(s): k for s, k in self._bots.kinds.items()},
-                    "bot": self._plan.as_json(self._bots.kinds[self._plan.seat]) if self._plan else None}  # fmt: skip
+                    "bot": None}  # fmt: skip
+            if self._plan is not None:
+                names = {seat["seat"]: seat["name"] for seat in data["seats"]}
+                data["bot"] = self._plan.as_json(self._bots.kinds[self._plan.seat], names)
             if isinstance(self.strip, MemoryStrip):
                 shown = self._peak if self._peak is not None and not self._wiring.running else self.strip.frame
                 colours = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in shown]

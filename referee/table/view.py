@@ -3,12 +3,15 @@ a person reads them (colours named, not seat numbers)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.game import Game
+from referee.moves import Move
 from referee.table.session import Session
 from referee.tracker import Fix, Report
+from referee.words import fix_words, say
 
 
 def light_legend() -> tuple[tuple[str, str, str, str], ...]:
@@ -56,7 +59,10 @@ def session_state(session: Session) -> dict[str, Any]:
         return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
 
     def fixes(found: tuple[Fix, ...]) -> list[dict[str, Any]]:
-        return [{"action": f.action, "hole": f.hole, "seat": f.seat, "words": f.describe(colour)} for f in found]
+        return [{"action": f.action, "hole": f.hole, "seat": f.seat, "words": fix_words(f.action, f.hole, f.seat, colour)}
+                for f in found]  # fmt: skip
+
+    said = tuple(colour(seat) for seat in range(game.board.sides))
 
     last = game.history[-1][0] if game.history else None
     return {
@@ -68,14 +74,16 @@ def session_state(session: Session) -> dict[str, Any]:
         "winner": list(game.winner) if game.winner else None,
         "status": report.status,
         "guidance": report.guidance,
-        "back": [f.describe(colour) for f in report.back],
-        "forward": [f.describe(colour) for f in report.forward],
+        "back": [fix_words(f.action, f.hole, f.seat, colour) for f in report.back],
+        "forward": [fix_words(f.action, f.hole, f.seat, colour) for f in report.forward],
         "fixes": fixes(report.back),
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn),
         "move": report.move.text if report.move else None,
+        "move_words": move_words(report.move, said) if report.move else None,
         "amending": report.amend,
         "moves": game.moves,
-        "history": [{"seat": seat, "move": text} for seat, text in game.history],
+        "history": [{"seat": seat, "move": text, "words": move_words(move, said)}
+                    for (seat, text), move in zip(game.history, game.made, strict=True)],
         "bumps": game.bumps,
         "rules": {
             "name": game.rules.name,
@@ -93,6 +101,12 @@ def session_state(session: Session) -> dict[str, Any]:
         "notice": session.notice,
         "store_error": session.store_error,
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def move_words(move: Move, names: tuple[str, ...]) -> str:
+    """A move in plain words (referee/words.py), kept: the page asks at every change."""
+    return say(move, dict(enumerate(names)))
 
 
 def _candidates(report: Report, last: int, turn: int) -> list[dict[str, Any]]:

@@ -147,7 +147,7 @@ function renderStatus() {
   else if (state.phase === "over") text = "Game over";
   else if (PHASE_WORDS[state.phase]) text = `${who}: ${PHASE_WORDS[state.phase]}`;
   else if (state.status === "moving") text = `${who} is moving…`;
-  else if (state.status === "move") text = `${who}'s move: ${state.move} — settling`;
+  else if (state.status === "move") text = `${state.move_words || state.move} — settling`;
   else if (state.status === "ambiguous" && !(state.candidates || []).length)
     text = "Pegs of two colours were in hand at once: check every peg is in its own place";
   else if (state.status === "ambiguous") text = `${who}'s move could be one of these — which one?`;
@@ -274,11 +274,15 @@ function showLed(name, circle, colour) {
 }
 
 function renderLists() {
-  const moves = state.moves || [];
+  const moves = state.history || (state.moves || []).map((move) => ({ move }));
   const shown = moves.slice(-10).reverse();
   const list = $("#moves");
   list.start = moves.length;
-  list.replaceChildren(...shown.map((text) => li(text)));
+  list.replaceChildren(...shown.map((entry) => {
+    const item = li(entry.words || entry.move); // plain words; the notation on hover
+    item.title = entry.move;
+    return item;
+  }));
 
   const bumps = (state.bumps || []).slice(-10).reverse();
   $("#bumps").replaceChildren(...bumps.map((bump) => {

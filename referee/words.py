@@ -1,0 +1,171 @@
+"""Moves in plain words, without hole codes: "Red comes out", "Red moves 5 to Blue's come-out
+hole and sends Blue back to start", "Green splits the 7: 3 home, 4 along the track".
+
+    say(move, names)          # names: seat -> what the table calls it ("Red", "Grandma")
+    place(board, hole, names) # "Blue's come-out hole", "Red's home (2nd hole)", "the track"
+
+Holes are named the way players name them (000 "Players and Equipment": the come-out hole,
+the in-spot, the corners, start and home); a plain track hole is "the track", counted by the
+steps it took. The engine knows nothing of colours: the table's names come in as a mapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from referee.board import Board
+from referee.cards import JOKER
+from referee.moves import Move, Step
+from referee.position import Position
+
+Names = Mapping[int, str] | Callable[[int], str]
+CARD_WORDS = {"A": "an ace", "J": "a jack", "Q": "a queen", "K": "a king", JOKER: "a joker", "8": "an 8"}
+CORNER, IN_SPOT, COME_OUT = 0, 3, 8
+
+
+def name_of(names: Names, seat: int) -> str:
+    if callable(names):
+        return names(seat)
+    return names.get(seat, f"Seat {seat + 1}")
+
+
+def place(board: Board, hole: int, names: Names) -> str:
+    """Where ``hole`` is, as a player would say it."""
+    if board.is_start(hole):
+        return f"{name_of(names, hole - board.board_holes)}'s start"
+    if board.is_home(hole):
+        owner = board.owner(hole)
+        return f"{name_of(names, owner if owner is not None else 0)}'s home"
+    side, k = divmod(hole, 18)
+    whose = name_of(names, side)
+    if k == CORNER:
+        return f"{whose}'s corner"
+    if k == IN_SPOT:
+        return f"{whose}'s in-spot"
+    if k == COME_OUT:
+        return f"{whose}'s come-out hole"
+    return "the track"
+
+
+def _distance(board: Board, step: Step) -> int:
+    """Holes travelled by one step, forward (positive) or back (negative)."""
+    source, target = step.source, step.target
+    if board.is_start(source):
+        return 0
+    if board.is_home(target) and not board.is_home(source):
+        owner = board.owner(target)
+        seat = owner if owner is not None else 0
+        return (board.in_spot(seat) - source) % board.track_length + board.depth(target)
+    if board.is_home(source):
+        return board.depth(target) - board.depth(source)
+    forward = (target - source) % board.track_length
+    return forward if forward <= board.track_length // 2 or step.swap else forward - board.track_length
+
+
+def _step_words(board: Board, step: Step, names: Names, before: Position) -> str:
+    where = place(board, step.target, names)
+    if step.bumps and where == "the track":
+        where = f"{name_of(names, step.bumps[0].seat)}'s peg"
+    if step.swap:
+        other = before.colour_at(step.target)
+        return f"swaps places with {name_of(names, other if other is not None else 0)}'s peg"
+    if board.is_start(step.source):
+        seat = step.source - board.board_holes
+        return "comes out" if step.target == board.come_out(seat) else f"comes out onto {where}"
+    distance = _distance(board, step)
+    if board.is_home(step.target):
+        return f"moves {abs(distance)} into home" if not board.is_home(step.source) else f"moves {abs(distance)} deeper into home"
+    if distance < 0:
+        return f"moves {-distance} back" + ("" if where == "the track" else f" to {where}")
+    return f"moves {distance}" + ("" if where == "the track" else f" to {where}")
+
+
+def _bump_words(board: Board, move: Move, names: Names) -> list[str]:
+    said = []
+    for bump in move.bumps:
+        victim = name_of(names, bump.seat)
+        if board.is_start(bump.target):
+            said.append(f"sends {victim}'s peg back to start")
+        elif bump.target == board.in_spot(bump.seat):
+            said.append(f"sends {victim}'s peg on to its in-spot")
+        else:
+            said.append(f"sends {victim}'s peg to {place(board, bump.target, names)}")
+    return said
+
+
+def say(move: Move, names: Names) -> str:
+    """The whole move in one sentence, no hole codes."""
+    board = move.before.board
+    mover_seat = _mover(move)
+    mover = name_of(names, mover_seat)
+    steps = move.steps
+    if len(steps) == 2 and not any(step.swap for step in steps) and move.card in ("7", "9"):
+        parts = []
+        for step in steps:
+            distance = abs(_distance(board, step))
+            where = "home" if board.is_home(step.target) else "back" if _distance(board, step) < 0 else "along the track"
+            parts.append(f"{distance} {where}")
+        text = f"{mover} splits the {move.card}: {', '.join(parts)}"
+    else:
+        parts = [_step_words(board, step, names, move.before) for step in steps]
+        if move.card == JOKER and len(steps) == 1 and not steps[0].swap and not board.is_start(steps[0].source):
+            target = place(board, steps[0].target, names)
+            if steps[0].bumps and target == "the track":
+                target = f"{name_of(names, steps[0].bumps[0].seat)}'s peg"
+            parts = [f"jumps onto {target}"]
+        text = f"{mover} {' and '.join(parts)}"
+        if board.is_start(steps[0].source):
+            text += f" with {CARD_WORDS.get(move.card, 'a ' + move.card)}"
+    bumps = _bump_words(board, move, names)
+    if bumps:
+        text += " and " + " and ".join(bumps)
+    return text
+
+
+def _mover(move: Move) -> int:
+    """The seat whose peg moves first (Arizona and North Carolina let a partner's peg move)."""
+    board, source = move.before.board, move.steps[0].source
+    if board.is_start(source):
+        return source - board.board_holes
+    colour = move.before.colour_at(source)
+    return colour if colour is not None else move.before.turn
+
+
+ORDINALS = ("", "1st", "2nd", "3rd", "4th", "5th")
+
+
+def hole_words(name: str, names: Names) -> str:
+    """A physical hole (``T1:8``, ``H0:2``, ``S2:4``, ``C3``) as a finger finds it: "Blue's
+    come-out hole", "Red's home, 2nd hole", "the 5th hole past Blue's corner"."""
+    kind, rest = name[:1], name[1:]
+    side_text, _, number_text = rest.partition(":")
+    if not side_text.isdigit() or (kind != "C" and not number_text.isdigit()):
+        return name
+    whose = name_of(names, int(side_text))
+    number = int(number_text or 0)
+    if kind == "C":
+        return f"{whose}'s colour hole"
+    if kind == "S":
+        return f"{whose}'s start"
+    if kind == "H":
+        return f"{whose}'s home, {ORDINALS[number] if number < len(ORDINALS) else number} hole"
+    named = {CORNER: "corner", IN_SPOT: "in-spot", COME_OUT: "come-out hole"}.get(number)
+    if named:
+        return f"{whose}'s {named}"
+    return f"the {_ordinal(number)} hole past {whose}'s corner"
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def fix_words(action: str, hole: str, seat: int | None, names: Names) -> str:
+    """A correction in colours and places: "put Blue's peg back on Blue's come-out hole"."""
+    where = hole_words(hole, names)
+    if action == "remove":
+        whose = "the" if seat is None else f"{name_of(names, seat)}'s"
+        return f"take {whose} peg off {where}"
+    whose = "a" if seat is None else f"{name_of(names, seat)}'s"
+    return f"put {whose} peg back on {where}" if not hole.startswith("S") else f"put {whose} peg back in {where}"
+

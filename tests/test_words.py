@@ -1,0 +1,67 @@
+"""Moves and corrections in plain words (issue 13, "Plain words on the page"): no hole
+codes, colours named, the places of seed 000 "Players and Equipment" (corner, in-spot
+"3rd hole", come-out "8th hole after the corner", start, home)."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.board import Board
+from referee.cards import RANKS
+from referee.movegen import legal_moves
+from referee.position import Position
+from referee.rulesets import Ruleset
+from referee.words import fix_words, hole_words, say
+from tests.strategies import positions
+
+NAMES = {0: "Red", 1: "Blue", 2: "Green", 3: "Yellow"}
+CODE = re.compile(r"\b[THSC]\d+(:\d+)?\b")
+BOARD = Board.for_players(4)
+
+
+def _say(pegs: dict[int, list[str]], card: str, text: str, rules: str = "basic", turn: int = 0) -> str:
+    full = {seat: pegs.get(seat, []) + ["S"] * (5 - len(pegs.get(seat, []))) for seat in range(4)}
+    position = Position.from_pegs(BOARD, turn, full)
+    move = next(m for m in legal_moves(position, card, Ruleset.preset(rules)) if m.text == text)
+    return say(move, NAMES)
+
+
+def test_the_issues_own_examples() -> None:
+    """000 basic game: an ace or face card brings a peg out onto the come-out hole; landing on
+    a peg sends it back to start; a 7 may be split between two pegs, part of it into home."""
+    assert _say({}, "A", "A S0-T0:8") == "Red comes out with an ace"
+    assert _say({0: ["T0:12"], 1: ["T1:8"]}, "5", "5 T0:12-T0:17") == "Red moves 5"
+    assert (_say({0: ["T1:3"], 1: ["T1:8"]}, "5", "5 T1:3-T1:8x")
+            == "Red moves 5 to Blue's come-out hole and sends Blue's peg back to start")  # fmt: skip
+    assert (_say({2: ["T2:0", "T1:10"]}, "7", "7 T1:10-T1:13 T2:0-H2:1", turn=2)
+            == "Green splits the 7: 3 along the track, 4 home")  # fmt: skip
+
+
+def test_backwards_swaps_and_jokers() -> None:
+    """000: "8s move backwards"; North Carolina's 2 swaps two pegs; the joker jumps onto any peg."""
+    assert _say({0: ["T0:8"]}, "8", "8 T0:8-T0:0") == "Red moves 8 back to Red's corner"
+    swap = _say({0: ["T0:12"], 1: ["T1:12"]}, "2", "2 T0:12<>T1:12", rules="north-carolina")
+    assert swap == "Red swaps places with Blue's peg"
+    assert _say({0: ["T0:12"], 3: ["T3:16"]}, "JOKER", "JOKER T0:12-T3:16x") == (
+        "Red jumps onto Yellow's peg and sends Yellow's peg back to start")
+
+
+def test_corrections_name_the_colour_and_the_place() -> None:
+    assert fix_words("place", "T1:8", 1, NAMES) == "put Blue's peg back on Blue's come-out hole"
+    assert fix_words("remove", "T0:13", 0, NAMES) == "take Red's peg off the 13th hole past Red's corner"
+    assert fix_words("place", "S2:4", 2, NAMES) == "put Green's peg back in Green's start"
+    assert fix_words("remove", "H3:2", None, NAMES) == "take the peg off Yellow's home, 2nd hole"
+    assert hole_words("T2:3", NAMES) == "Green's in-spot" and hole_words("C1", NAMES) == "Blue's colour hole"
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(players=st.sampled_from((4, 6, 8))), st.sampled_from([*RANKS, "JOKER"]))
+def test_no_hole_codes_and_the_mover_is_named(position: Position, card: str) -> None:
+    names = {seat: f"Colour{seat}" for seat in range(position.board.sides)}
+    for move in list(legal_moves(position, card, Ruleset.preset("basic")))[:20]:
+        words = say(move, names)
+        assert not CODE.search(words), (move.text, words)
+        assert words.startswith("Colour"), (move.text, words)
