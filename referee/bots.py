@@ -115,8 +115,13 @@ class StrategicBot(GreedyBot):
     """Chooses by the hints' score (the strategy notes of the rule texts) less what its pegs
     stand to lose to the opponents' next cards (``referee.strategic.exposure``)."""
 
+    shortlist = 150  # a North Carolina 10 may split 14,000 ways: the notes judge the best of them by race
+
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move]:
         team = set(game.board.team_of[game.turn])
+        if len(options) > self.shortlist:
+            by_race = sorted(options, key=lambda option: gain(game.board, team, option[1]), reverse=True)
+            options = by_race[: self.shortlist]
         scored = [(judge(card, move).score - exposure(move.result, team), self.rng.random(), card, move)
                   for card, move in options]  # fmt: skip
         best = max(scored, key=lambda entry: entry[:2])

@@ -145,6 +145,28 @@ def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[s
             timings(f"tracker: turn set-up, worst case, {label}", setups, "turns")]  # fmt: skip
 
 
+def run_bot(games: int = 20) -> dict[str, Any]:
+    """The strategic bot's whole decision on the worst board (8 players, North Carolina, the
+    worst case's pegs): its hand's legal moves generated, ranked by the hints, looked ahead."""
+    from referee.bots import StrategicBot
+    from referee.game import Game
+
+    worst = WORST
+    rules = Ruleset.preset(worst.rules)
+    decisions: list[float] = []
+    for seed in range(games):
+        game = Game(rules, 8, mode="digital", seed=seed, pegs=worst.position["pegs"])
+        if game.phase == "draw":
+            game.draw()
+        bot = StrategicBot(random.Random(seed))
+        start = time.perf_counter()
+        options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
+        if options:
+            bot.choose(game, options)
+        decisions.append(time.perf_counter() - start)
+    return timings("bot: strategic move, worst board (8 players, north-carolina)", decisions, "moves")
+
+
 def timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
     timings = sorted(timings)
     p99 = timings[min(len(timings) - 1, round(0.99 * (len(timings) - 1)))]
@@ -277,6 +299,7 @@ def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
     tracker_moves = max(5, min(40, repeat or 40))
     return ([run_case(case, repeat) for case in CASES]
             + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
+            + [run_bot(max(5, min(20, repeat or 20)))]
             + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))]
             + run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]
             + _lifts(repeat) + _web(repeat))  # fmt: skip
