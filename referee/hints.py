@@ -219,10 +219,16 @@ def _bump_clause(seen: Seen) -> str:
     return ""
 
 
-def rank(position: Position, rules: Ruleset, cards: Iterable[str] | None = None, limit: int | None = None) -> list[Hint]:
+def rank(position: Position, rules: Ruleset, cards: Iterable[str] | None = None, limit: int | None = None,
+         shortlist: int | None = None) -> list[Hint]:  # fmt: skip
     """Every legal move of the seat to play for ``cards`` (None: every rank, as at a real table
-    where the referee does not see the hand), best first."""
-    hints = [judge(card, move) for card in dict.fromkeys(cards or RANKS) for move in legal_moves(position, card, rules)]
+    where the referee does not see the hand), best first. ``shortlist``: judge only that many
+    of the moves that gain most in the race (a North Carolina 10 splits thousands of ways)."""
+    options = [(card, move) for card in dict.fromkeys(cards or RANKS) for move in legal_moves(position, card, rules)]
+    if shortlist is not None and len(options) > shortlist:
+        team = set(position.board.team_of[position.turn])
+        options = sorted(options, key=lambda option: gain(position.board, team, option[1]), reverse=True)[:shortlist]
+    hints = [judge(card, move) for card, move in options]
     hints.sort(key=lambda hint: (-hint.score, hint.move.text))
     return hints[:limit] if limit else hints
 

@@ -166,3 +166,25 @@ def test_a_bot_fills_a_seat_and_a_person_moves_its_pegs(browser: object, daemon:
     playwright.expect(page.locator("#turn")).to_have_text("Yellow to play")
     playwright.expect(plan).to_be_hidden()
     page.close()
+
+
+def test_hints_on_request_and_for_everyone_in_a_teaching_game(browser: object, daemon: Daemon) -> None:
+    """Issue 13: a Hint button for the seat to play; a teaching game shows hints and each
+    card's moves in words to everyone (000 Note on Table Talk)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page.goto(f"http://127.0.0.1:{daemon.port}/")
+    playwright.expect(page.locator("#turn")).to_have_text("Red to play")
+    playwright.expect(page.locator("#hints-box")).to_be_hidden()  # a serious game: none unless asked
+    page.fill("#pin", PIN)
+    page.press("#pin", "Enter")
+    page.click("#hint")
+    playwright.expect(page.locator("#hints li").first).to_contain_text("Red comes out")
+    page.click("#new-game")
+    page.check("#ng-teaching")
+    page.click('#new-game-dialog button[value="start"]')
+    viewer = browser.new_page(viewport={"width": 390, "height": 844})  # type: ignore[attr-defined]
+    viewer.goto(f"http://127.0.0.1:{daemon.port}/")  # no PIN: anyone at the table
+    playwright.expect(viewer.locator("#hints li").first).to_contain_text("Red comes out")
+    playwright.expect(viewer.locator("#teaching-moves")).to_contain_text("Red comes out with an ace")
+    viewer.close()
+    page.close()

@@ -107,3 +107,26 @@ def test_a_wrong_bot_seat_is_refused_and_changes_nothing(service: Table, bots: d
     with pytest.raises(ValueError, match=words):
         service.new_game(4, service.session.game.rules, bots=bots)
     assert service.session.game_id == game
+
+
+def test_a_teaching_game_shows_hints_and_each_cards_moves_to_everyone(service: Table) -> None:
+    """000 Note on Table Talk: "When teaching the game to beginners, this rule may be relaxed
+    to allow possible moves to be discussed"; a serious game shows hints only when asked."""
+    assert "hints" not in service.state() and service.state()["teaching"] is False
+    service.new_game(4, service.session.game.rules, teach=True)
+    state = service.state()
+    assert state["teaching"] is True and 1 <= len(state["hints"]) <= 3
+    assert all(hint["words"].startswith("Red comes out") for hint in state["hints"])  # all a start-up allows
+    assert state["teaching_moves"]["A"]["moves"] == ["Red comes out with an ace"]
+    assert state["teaching_moves"]["5"] == {"moves": [], "more": 0}
+
+
+def test_asked_for_the_best_move_lights_blue_until_the_board_changes(service: Table) -> None:
+    strip = service.strip
+    assert isinstance(strip, MemoryStrip)
+    best = service.hints(show=True)["hints"][0]
+    assert best["card"] in ("A", "K", "Q", "J", "JOKER") and "comes out" in best["words"]
+    blue = service.renderer.render({"T0:8": "hint"})[service.layout.pixel("T0:8")]
+    assert strip.frame[service.layout.pixel("T0:8")] == blue
+    service.sim_events(["lift S0:3"])  # the player starts moving: the tracker's lights take over
+    assert strip.frame[service.layout.pixel("T0:8")] != blue

@@ -229,6 +229,17 @@ def declare() -> Response:
     return jsonify(table().declare(table().overview().turn, body["card"]))
 
 
+@api.post("/hint")
+@state_changing
+@need_player
+def hint() -> Response:
+    """The seat to play asks for hints (000 Note on Table Talk: a serious game shows none
+    unless asked); ``show``: the best move lit blue on the board too."""
+    body = _json_body({"show"}, required=False)
+    _need(body.get("show", False) in (True, False), "'show' is true or false")
+    return jsonify(table().hints(show=body.get("show") is True))
+
+
 @api.post("/discard")
 @state_changing
 @need_player
@@ -302,8 +313,8 @@ def wiring() -> Response:
 @state_changing
 @need_admin
 def new_game() -> Response:
-    body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs", "bots"},
-                      required=False)  # fmt: skip
+    body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs", "bots",
+                       "teaching"}, required=False)  # fmt: skip
     players = body.get("players", 4)
     if type(players) is not int or players not in (2, 4, 6, 8, 10):
         raise ValueError("'players' must be 2, 4, 6, 8 or 10")
@@ -325,7 +336,8 @@ def new_game() -> Response:
     if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
         raise ValueError("'bots' maps a seat number to \"random\", \"greedy\" or \"strategic\"")
     return jsonify(table().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
-                                      colours=body.get("colours"), pegs=body.get("pegs"), bots=bots))  # fmt: skip
+                                      colours=body.get("colours"), pegs=body.get("pegs"), bots=bots,
+                                      teach=body.get("teaching") is True))  # fmt: skip
 
 
 def _rules(name: Any, house: Any) -> Ruleset:

@@ -31,8 +31,9 @@ from hardware.sensors import Change, SensorBoard, SimulatedSensors
 from hardware.signals import SEAT_NAMES
 from referee import record
 from referee.game import GameError, Mode
+from referee.moves import Move
 from referee.rulesets import Ruleset
-from referee.table import backends, simulator, view
+from referee.table import backends, simulator, teaching, view
 from referee.table.config import Config, ConfigError
 from referee.table.seat_bots import Plan, SeatBots, bot_kinds
 from referee.table.session import Session
@@ -73,6 +74,8 @@ class Table:
         self._published: _Seen | None = None
         self._bots = SeatBots({}, None)  # the game's bot seats (set with each session)
         self._plan: Plan | None = None  # the move a bot chose, for a person to make
+        self._shown_hint: tuple[int, int, Move] | None = None  # a hint lit blue: while events and board stay
+        self._lesson_cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
         self._lit: tuple[dict[str, str], int | None, dict[str, RGB]] = ({}, None, {})  # guidance, turn, marks
         self._lit_since = 0.0  # when that guidance appeared: blinking and pulsing count from it
         self._peak: Frame | None = None  # the LEDs at full level, for the page (a blink's off phase is not news)
@@ -284,10 +287,13 @@ class Table:
 
     def new_game(self, players: int, rules: Ruleset, *, mode: str = "table", teams: list[list[int]] | None = None,
                  names: Sequence[str] | None = None, colours: Sequence[str] | None = None,
-                 pegs: dict[str, list[str]] | None = None, bots: dict[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+                 pegs: dict[str, list[str]] | None = None, bots: dict[str, str] | None = None,
+                 teach: bool = False) -> dict[str, Any]:  # fmt: skip
         """Start a new game (the old one stays in the store). The board must have the sides."""
         self._not_while_checking()
         table: dict[str, Any] = dict(view.default_table(players))
+        if teach:
+            table["teaching"] = True
         if bots:
             seats = (0, 2) if players == 2 else tuple(range(players))
             table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": bots}, seats).items()}
@@ -373,9 +379,12 @@ class Table:
                     "simulate": self._simulated(), "store_recovered": self.store.recovered,
                     "sensor_error": self.sensors.fault, "bots": {str(s): k for s, k in self._bots.kinds.items()},
                     "bot": None}  # fmt: skip
+            names = {seat["seat"]: seat["name"] for seat in data["seats"]}
             if self._plan is not None:
-                names = {seat["seat"]: seat["name"] for seat in data["seats"]}
                 data["bot"] = self._plan.as_json(self._bots.kinds[self._plan.seat], names)
+            data["teaching"] = bool(self.session.game.table.get("teaching"))
+            if data["teaching"]:  # 000 Note on Table Talk: relaxed when teaching beginners
+                data["hints"], data["teaching_moves"] = self._lesson(names)
             if isinstance(self.strip, MemoryStrip):
                 shown = self._peak if self._peak is not None and not self._wiring.running else self.strip.frame
                 colours = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in shown]
@@ -474,6 +483,26 @@ class Table:
             return
         self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since, marks))
 
+    def hints(self, show: bool = False) -> dict[str, Any]:
+        """The best moves for the seat to play, each with its reason; ``show``: the best one
+        lit blue on the board until the board or the game changes."""
+        with self._lock:
+            names = {seat["seat"]: seat["name"] for seat in view.seats(self.session.game)}
+            found = teaching.hints_for(self.session, names)
+            if show and found:
+                best = next(hint for hint in teaching.rank_for(self.session) if hint.move.text == found[0]["move"])
+                self._shown_hint = (len(self.session.game.events), self.session.tracker.occupied, best.move)
+                self._publish(force=True)
+            return {"hints": found}
+
+    def _lesson(self, names: dict[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """Hints and each card's moves for a teaching game, worked out once per turn state."""
+        session = self.session
+        key = (session.game_id, len(session.game.events), session.declared)
+        if self._lesson_cache[0] != key:
+            self._lesson_cache = (key, (teaching.hints_for(session, names), teaching.moves_by_card(session, names)))
+        return self._lesson_cache[1]
+
     def _bot_turn(self, session: Session) -> Plan | None:
         """Let a bot seat do what needs no pegs moved, and keep the move it chose."""
         try:
@@ -486,6 +515,16 @@ class Table:
     def _bot_lights(self, guidance: dict[str, str]) -> dict[str, RGB]:
         """A bot's chosen move: its colour on the pegs to lift, blue where they go (added to
         ``guidance`` where the tracker shows nothing); no marks once its move is under way."""
+        shown = self._shown_hint
+        if shown is not None and not guidance:
+            events, occupied, move = shown
+            if events == len(self.session.game.events) and occupied == self.session.tracker.occupied:
+                sources, targets = Plan(self.session.game.turn, move.card, move).lights(self.session)
+                for hole in sources + targets:
+                    if hole in self.layout.pixel_of:
+                        guidance.setdefault(hole, "hint")
+                return {}
+            self._shown_hint = None
         plan = self._plan
         if plan is None or guidance:
             return {}

@@ -382,6 +382,7 @@ function renderControls() {
   $("#cant-move").disabled = !canAct();
   renderDeclare(tableCards);
   renderBot();
+  renderHints();
   $("#undo").hidden = !me.admin;
   $("#login").hidden = me.admin;
   $("#admin-tools").hidden = !me.admin;
@@ -426,6 +427,46 @@ function renderBot() {
     box.textContent = `${who} is thinking…`;
   }
 }
+
+// Hints: a teaching game shows them to everyone; otherwise the seat to play asks (000 Note on Table Talk).
+let askedHints = null; // {events, hints}: what this page asked for, kept until the game moves on
+function renderHints() {
+  const over = state.phase === "over" || state.phase !== "play";
+  const asked = askedHints && askedHints.key === hintKey() ? askedHints.hints : null;
+  const hints = state.teaching ? state.hints || [] : asked || [];
+  $("#hint").hidden = over || state.teaching;
+  $("#hint").disabled = !canAct();
+  $("#hint").title = canAct() ? "" : "Hints are for the seat to play (its phone) or the table PIN";
+  const box = $("#hints-box");
+  box.hidden = over || !hints.length;
+  $("#hints-for").textContent = seatName(state.turn);
+  $("#hints").replaceChildren(...hints.map((hint) => {
+    const item = li(`${cardName(hint.card)}: ${hint.words}. `);
+    const why = el("span", "why", hint.why);
+    why.title = hint.note;
+    item.append(why, el("small", "note", ` (${hint.note})`));
+    return item;
+  }));
+  $("#show-hint").disabled = !canAct();
+  const lesson = $("#teaching");
+  lesson.hidden = !state.teaching || over;
+  if (lesson.hidden) return;
+  const rows = [];
+  for (const [card, found] of Object.entries(state.teaching_moves || {})) {
+    rows.push(el("dt", "", cardName(card)));
+    const words = found.moves.length ? found.moves.join("; ") : "no move";
+    rows.push(el("dd", "", found.more ? `${words}; and ${found.more} more` : words));
+  }
+  $("#teaching-moves").replaceChildren(...rows);
+}
+const hintKey = () => `${state.game}:${(state.history || []).length}:${state.turn}:${state.declared}`;
+$("#hint").addEventListener("click", async () => {
+  const key = hintKey();
+  const answer = await post("/api/hint", { show: false });
+  askedHints = { key, hints: answer.hints };
+  renderHints();
+});
+$("#show-hint").addEventListener("click", () => post("/api/hint", { show: true }));
 
 // Real cards: the player may say which card was played (Bluffing Joker: must, before the move counts).
 function renderDeclare(tableCards) {
@@ -768,6 +809,7 @@ $("#new-game-form").addEventListener("submit", async (event) => {
     mode: form.elements.mode.value,
     names: [...form.querySelectorAll('.seat-row input[type="text"]')].map((input) => input.value.trim()),
     colours: [...form.querySelectorAll('.seat-row input[type="color"]')].map((input) => input.value),
+    teaching: $("#ng-teaching").checked,
     bots: Object.fromEntries([...form.querySelectorAll(".seat-row select.player")]
       .filter((select) => select.value !== "person").map((select) => [select.dataset.seat, select.value])),
   };
