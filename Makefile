@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run test bench setup clean
 
 run: $(STAMP)
-	$(BIN)/pegs serve --simulate --data data --port 8080
+	$(BIN)/pegs serve --simulate --data data --port 8080 --host 0.0.0.0
 
 test: $(STAMP)
 	scripts/ensure-chromium.sh

@@ -3,6 +3,8 @@ no right to do it (403), CSRF safety."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import json
 import socket
 from collections.abc import Iterator
@@ -222,12 +224,13 @@ def test_seat_links_and_digital_hands(app: Flask) -> None:
     post(table, "/api/games", {"players": 4, "mode": "digital"}, headers)
     links = table.get("/api/seats").get_json()
     assert len(links) == 4 and links[0]["qr"].startswith("<svg") and "/join/0/" in links[0]["link"]
+    assert all(urlsplit(link["link"]).hostname not in ("localhost", "127.0.0.1") for link in links)  # a phone reaches it
     assert phone.get("/api/hand").status_code == 403
     assert phone.get("/join/0/not-the-token").status_code == 403
-    assert phone.get(links[0]["link"].split("localhost", 1)[1]).status_code == 302
+    assert phone.get(urlsplit(links[0]["link"]).path).status_code == 302
     mine = phone.get("/api/hand").get_json()
     assert mine["seat"] == 0 and len(mine["hand"]) in (5, 6) and mine["your_turn"]
-    other.get(links[1]["link"].split("localhost", 1)[1])
+    other.get(urlsplit(links[1]["link"]).path)
     assert other.get("/api/hand").get_json()["seat"] == 1
     not_mine = post(other, "/api/declare", {"card": mine["hand"][0]}, csrf(other))
     assert not_mine.status_code == 403 and "only seat 0's phone" in not_mine.get_json()["error"]
@@ -313,7 +316,7 @@ def test_a_game_record_hides_the_cards_until_the_game_is_over(app: Flask) -> Non
     assert stranger[1]["hands"] == {} and "stock" not in stranger[1]
     assert all("card" not in event for event in stranger if event["event"] == "draw")
     phone = app.test_client()
-    phone.get(seat_link.split("localhost", 1)[1])
+    phone.get(urlsplit(seat_link).path)
     blue = seen_by(phone)
     assert blue[1]["hands"] == {"1": whole[1]["hands"]["1"]} and "seed" not in blue[0]
     # Once the game is over, the whole record, seed and all, for anyone.

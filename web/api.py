@@ -33,6 +33,7 @@ from web.auth import (
 from web.auth import (
     check_csrf as _check_csrf,
 )
+from web.hosts import phone_host
 from web.table import Table, Unavailable
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -168,9 +169,9 @@ def seats() -> Response:
     running = table()
     game_id = running.overview().game_id
     links = []
+    base = f"{request.scheme}://{phone_host(request.host)}"  # never 127.0.0.1: a phone cannot reach it
     for seat in running.seats():
-        link = url_for("join.join_seat", seat=seat["seat"], token=seat_token(game_id, int(str(seat["seat"]))),
-                       _external=True)  # fmt: skip
+        link = base + url_for("join.join_seat", seat=seat["seat"], token=seat_token(game_id, int(str(seat["seat"]))))
         qr = segno.make(link, error="m").svg_inline(scale=3, dark="#000000", light="#ffffff")  # scans in any colour
         links.append({**seat, "link": link, "qr": qr})
     return jsonify(links)

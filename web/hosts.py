@@ -70,3 +70,30 @@ def _interface_addresses() -> set[str]:
     except OSError:
         pass
     return found
+
+
+def lan_address() -> str | None:
+    """The address other machines on the table's network reach this one by (the source
+    address of the default route), or None without a network."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: picks the route, sends nothing
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    parsed = ipaddress.ip_address(address)
+    return None if parsed.is_loopback or parsed.is_link_local or parsed.is_unspecified else address
+
+
+def phone_host(host: str, lan: str | None = None) -> str:
+    """The ``Host`` (with its port) a phone should use for a link made from a request to
+    ``host``: the request's own, unless that is this machine's loopback, which a phone
+    cannot reach; then the LAN address, or ``<hostname>.local`` (mDNS) without a network."""
+    name = host_name(host)
+    if name not in LOOPBACK:
+        return host
+    port = host.rsplit(":", 1)[1] if host.count(":") == 1 or host.startswith("[") and "]:" in host else ""
+    reachable = lan if lan is not None else lan_address()
+    reachable = reachable or f"{socket.gethostname()}.local"
+    return f"{reachable}:{port}" if port else reachable
+

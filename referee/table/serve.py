@@ -34,6 +34,19 @@ def config_from(args: argparse.Namespace) -> Config:
     return config
 
 
+def where_to_find(host: str, port: int, lan: str | None = None) -> str:
+    """Where the page is, said for the people at the table: phones need the LAN address."""
+    from web.hosts import lan_address
+
+    here = f"http://127.0.0.1:{port}/"
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return f"the board's page is at {here} (this machine only: --host 0.0.0.0 serves phones on the network)"
+    found = lan if lan is not None else lan_address()
+    if found is None:
+        return f"the board's page is at {here}; no network found, so phones cannot reach it yet"
+    return f"the board's page is at http://{found}:{port}/ for phones on this network (and {here} here)"
+
+
 def serve(args: argparse.Namespace) -> int:
     import waitress
 
@@ -62,7 +75,7 @@ def serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     log.info("serving", extra={"url": f"http://{config.host}:{config.web_port}/", "simulate": config.simulate,
                                "startup_s": round(time.monotonic() - started, 3)})  # fmt: skip
-    print(f"pegs: the board's page is at http://{config.host}:{config.web_port}/", file=sys.stderr, flush=True)
+    print(f"pegs: {where_to_find(config.host, config.web_port)}", file=sys.stderr, flush=True)
     try:
         waitress.serve(app, host=config.host, port=config.web_port, threads=THREADS, channel_timeout=60)
     except OSError as error:
