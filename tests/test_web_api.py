@@ -3,13 +3,12 @@ no right to do it (403), CSRF safety."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import json
 import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask

@@ -9,6 +9,7 @@ from typing import Any
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.game import Game
 from referee.moves import Move
+from referee.reasons import why_not
 from referee.table.session import Session
 from referee.tracker import Fix, Report
 from referee.words import fix_words, say
@@ -77,6 +78,7 @@ def session_state(session: Session) -> dict[str, Any]:
         "back": [fix_words(f.action, f.hole, f.seat, colour) for f in report.back],
         "forward": [fix_words(f.action, f.hole, f.seat, colour) for f in report.forward],
         "fixes": fixes(report.back),
+        "why_not": why_not_shown(session) if report.status == "illegal" else None,
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn),
         "move": report.move.text if report.move else None,
         "move_words": move_words(report.move, said) if report.move else None,
@@ -107,6 +109,26 @@ def session_state(session: Session) -> dict[str, Any]:
 def move_words(move: Move, names: tuple[str, ...]) -> str:
     """A move in plain words (referee/words.py), kept: the page asks at every change."""
     return say(move, dict(enumerate(names)))
+
+
+def why_not_shown(session: Session) -> str | None:
+    """Why the board is not a legal move, when one peg went from one hole to another."""
+    back = session.report.back
+    taken = [fix.hole for fix in back if fix.action == "remove"]
+    put = [fix.hole for fix in back if fix.action == "place"]
+    if len(taken) != 1 or len(put) != 1:
+        return None
+    board = session.game.board
+
+    def index(name: str) -> int:
+        if name.startswith("S"):
+            return board.board_holes + int(name[1:].split(":")[0])
+        return board.hole_index(name)
+
+    try:
+        return why_not(session.game.position, session.game.rules, index(put[0]), index(taken[0]), session.declared)
+    except ValueError:
+        return None
 
 
 def _candidates(report: Report, last: int, turn: int) -> list[dict[str, Any]]:

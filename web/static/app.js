@@ -151,7 +151,8 @@ function renderStatus() {
   else if (state.status === "ambiguous" && !(state.candidates || []).length)
     text = "Pegs of two colours were in hand at once: check every peg is in its own place";
   else if (state.status === "ambiguous") text = `${who}'s move could be one of these — which one?`;
-  else if (state.status === "illegal") text = `Not a legal move: ${(state.back || []).join(", ") || "put the board back"}`;
+  else if (state.status === "illegal")
+    text = `Not a legal move${state.why_not ? ` — ${state.why_not}` : ""}: ${(state.back || []).join(", ") || "put the board back"}`;
   else text = `${who} to play`;
   if (state.declared && state.phase !== "over") text += ` (declared ${cardName(state.declared)})`;
   $("#status").textContent = text;

@@ -1,0 +1,132 @@
+"""Why a move on the board is not legal, in one sentence that cites the rule.
+
+    why_not(position, rules, source, target, card=None)
+    # "You can't pass your own peg (000: "You may never land on or pass over a hole
+    #  occupied by one of your own pegs")."
+
+The tracker sees only that no legal move explains the board; this looks at the one peg that
+moved (its hole before and after, as board indices) and names the first rule it breaks, in
+the order a newcomer most often breaks them. Nothing here decides legality: the move
+generator does. With several pegs moved, or nothing recognisable, it says None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from referee.board import Board
+from referee.cards import JOKER
+from referee.position import Position
+from referee.rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class Attempt:
+    position: Position
+    rules: Ruleset
+    source: int
+    target: int
+    card: str | None
+
+    @property
+    def board(self) -> Board:
+        return self.position.board
+
+    @property
+    def seat(self) -> int:
+        if self.board.is_start(self.source):
+            return self.source - self.board.board_holes
+        colour = self.position.colour_at(self.source)
+        return colour if colour is not None else self.position.turn
+
+
+def _steps(attempt: Attempt) -> tuple[int, int]:
+    """Holes forward and holes back from source to target along the main track."""
+    track = attempt.board.track_length
+    forward = (attempt.target - attempt.source) % track
+    return forward, (track - forward) % track
+
+
+def _out_of_start_elsewhere(attempt: Attempt) -> bool:
+    board = attempt.board
+    if not board.is_start(attempt.source) or attempt.card == JOKER:
+        return False
+    return attempt.target != board.come_out(attempt.seat)
+
+
+def _backing_into_home(attempt: Attempt) -> bool:
+    board = attempt.board
+    if not (board.is_home(attempt.target) and board.is_track(attempt.source)):
+        return False
+    in_spot = board.in_spot(attempt.seat)
+    return (attempt.source - in_spot) % board.track_length < board.track_length // 2 and attempt.source != in_spot
+
+
+def _home_backwards(attempt: Attempt) -> bool:
+    board = attempt.board
+    return board.is_home(attempt.source) and (
+        not board.is_home(attempt.target) or board.depth(attempt.target) < board.depth(attempt.source))
+
+
+def _passes_own_peg(attempt: Attempt) -> bool:
+    board, position = attempt.board, attempt.position
+    if not (board.is_track(attempt.source) and board.is_track(attempt.target)) or attempt.card == JOKER:
+        return False
+    forward, back = _steps(attempt)
+    step, count = (1, forward) if forward <= back else (-1, back)
+    track = board.track_length
+    return any(position.colour_at((attempt.source + step * i) % track) == attempt.seat for i in range(1, count))
+
+
+def _no_card_goes_back(attempt: Attempt) -> bool:
+    board = attempt.board
+    if not (board.is_track(attempt.source) and board.is_track(attempt.target)):
+        return False
+    forward, back = _steps(attempt)
+    if back >= forward or back == 0:
+        return False
+    return not any(back in power.backward for _, power in attempt.rules.cards)
+
+
+def _wrong_count(attempt: Attempt) -> bool:
+    board = attempt.board
+    if attempt.card is None or attempt.card == JOKER or not (board.is_track(attempt.source) and board.is_track(attempt.target)):
+        return False
+    forward, _ = _steps(attempt)
+    power = dict(attempt.rules.cards).get(attempt.card)
+    return power is not None and forward not in power.forward and forward <= 13
+
+
+@dataclass(frozen=True)
+class Reason:
+    test: Callable[[Attempt], bool]
+    says: str
+
+
+REASONS: tuple[Reason, ...] = (
+    Reason(_out_of_start_elsewhere, "A peg leaves start only onto its own come-out hole (000: an ace or a face card "
+                                    "moves a peg from start to its come-out hole)"),
+    Reason(_home_backwards, "Pegs already in home can't move backwards (000: \"pegs that are already in their home "
+                            "areas are not allowed to move backwards\")"),
+    Reason(_backing_into_home, "You can't back into your home track (000: \"'Backing in' to the home track is not "
+                               "allowed\")"),
+    Reason(_passes_own_peg, "You can't pass your own peg (000: \"You may never land on or pass over a hole occupied "
+                            "by one of your own pegs\")"),
+    Reason(_no_card_goes_back, "No card moves a peg that far backwards: 8s move back 8 (000: \"When playing an 8, "
+                               "you must move one of your pegs backwards 8 holes\")"),
+    Reason(_wrong_count, "That card moves a different number of holes (000: \"you move one of your own pegs ... "
+                         "forward that number of holes\")"),
+)
+
+
+def why_not(position: Position, rules: Ruleset, source: int, target: int, card: str | None = None) -> str | None:
+    """The first rule the one-peg move ``source`` -> ``target`` breaks, as a sentence."""
+    attempt = Attempt(position, rules, source, target, card)
+    for reason in REASONS:
+        try:
+            if reason.test(attempt):
+                return reason.says + "."
+        except (IndexError, ValueError):
+            continue
+    return None
