@@ -14,7 +14,7 @@ BASIC = Ruleset.preset("basic")
 
 def _why(pegs: list[str], source: str, target: str, card: str | None = None) -> str | None:
     position = Position.from_pegs(BOARD, 0, {0: pegs + ["S"] * (5 - len(pegs)), 1: ["S"] * 5, 2: ["S"] * 5, 3: ["S"] * 5})
-    index = (lambda name: BOARD.board_holes + int(name[1]) if name.startswith("S") else BOARD.hole_index(name))  # noqa: E731
+    index = (lambda name: BOARD.board_holes + int(name[1]) if name.startswith("S") else BOARD.hole_index(name))
     return why_not(position, BASIC, index(source), index(target), card)
 
 
