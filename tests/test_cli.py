@@ -128,5 +128,8 @@ def test_bench_reports_median_and_p99_as_json() -> None:
     assert ten["name"].startswith("worst case: 10 players") and ten["moves"] > worst["moves"]  # 002: ten players
     tracker = [r for r in results if r["name"].startswith("tracker: one sensor event")]
     assert len(tracker) == 2 and all(r["events"] > 0 and r["p99_ms"] > 0 for r in tracker)
+    bot = next(r for r in results if r["name"].startswith("bot: strategic move"))
+    assert bot["decisions"] > 0 and bot["p99_ms"] > 0
+    assert "pegs bench: 1/7 legal move generation" in done.stderr  # progress, though stderr is a pipe
     table = run("bench", "--repeat", "1")
     assert "median ms" in table.stdout and "worst case" in table.stdout

@@ -334,3 +334,14 @@ def test_a_stream_never_read_is_given_back(client: FlaskClient) -> None:
     live = client.get("/api/events", buffered=False)
     assert live.status_code == 200
     live.close()
+
+
+def test_the_rules_panel_shows_house_rules_too(app: Flask) -> None:
+    """Issue 13: "The rules panel ignores house rules (counting, extra jokers, hand size)"."""
+    client = app.test_client()
+    headers = admin(client)
+    house = 'base = "basic"\nhand_size = 6\nextra_jokers = 2\ncounting = 3\n'
+    assert post(client, "/api/games", {"players": 4, "house_rules": house}, headers).status_code == 200
+    settings = client.get("/api/state").get_json()["rules"]["settings"]
+    assert "6 cards in hand" in settings and any("counting: after 2 turns" in s for s in settings)
+    assert "3 decks and 8 jokers for 4 players" in settings  # 3 decks x 2, and the house's 2 more

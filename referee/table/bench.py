@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from referee.cards import CARDS
 from referee.movegen import legal_moves
@@ -164,7 +165,7 @@ def run_bot(games: int = 20) -> dict[str, Any]:
         if options:
             bot.choose(game, options)
         decisions.append(time.perf_counter() - start)
-    return timings("bot: strategic move, worst board (8 players, north-carolina)", decisions, "moves")
+    return timings("bot: strategic move, worst board (8 players, north-carolina)", decisions, "decisions")
 
 
 def timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
@@ -290,19 +291,31 @@ def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
     ]
 
 
-def run_all(repeat: int | None = None) -> list[dict[str, Any]]:
+def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[dict[str, Any]]:
+    """Every benchmark, in order; ``progress``: a line per stage (a run takes minutes)."""
     from firmware_bridge.bench import link_latency
     from hardware.bench import render_frame
     from referee.table.table import settle_memory
 
     settle_memory()  # measured as the daemon runs: its start-up objects out of the collector's reach
     tracker_moves = max(5, min(40, repeat or 40))
-    return ([run_case(case, repeat) for case in CASES]
-            + run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))
-            + [run_bot(max(5, min(20, repeat or 20)))]
-            + [link_latency(max(20, min(300, 3 * (repeat or 100)))), render_frame(max(20, min(500, 5 * (repeat or 100))))]
-            + run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]
-            + _lifts(repeat) + _web(repeat))  # fmt: skip
+    stages: list[tuple[str, Callable[[], list[dict[str, Any]]]]] = [
+        ("legal move generation", lambda: [run_case(case, repeat) for case in CASES]),
+        ("the tracker", lambda: run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))),
+        ("the strategic bot", lambda: [run_bot(max(5, min(20, repeat or 20)))]),
+        ("serial link and LEDs", lambda: [link_latency(max(20, min(300, 3 * (repeat or 100)))),
+                                          render_frame(max(20, min(500, 5 * (repeat or 100))))]),
+        ("the daemon", lambda: run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]),
+        ("first lifts", lambda: _lifts(repeat)),
+        ("the web page", lambda: _web(repeat)),
+    ]  # fmt: skip
+    results: list[dict[str, Any]] = []
+    for number, (name, stage) in enumerate(stages, 1):
+        if progress is not None:
+            progress.write(f"pegs bench: {number}/{len(stages)} {name}\n")
+            progress.flush()
+        results += stage()
+    return results
 
 
 def _lifts(repeat: int | None) -> list[dict[str, Any]]:

@@ -246,7 +246,7 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("pegs bench: --repeat must be at least 1")
-    results = bench.run_all(args.repeat)
+    results = bench.run_all(args.repeat, progress=sys.stderr)  # progress even into a log or a pipe
     if args.json:
         _print_json({"benchmark": "legal_moves", "results": results})
     else:

@@ -91,6 +91,7 @@ def session_state(session: Session) -> dict[str, Any]:
             "name": game.rules.name,
             "summary": game.rules.summary,
             "cards": {card: power.describe() for card, power in game.rules.cards},
+            "settings": table_settings(game),
         },
         "occupied": [session.physical.name(h) for h in session.physical.holes(session.tracker.occupied)],
         "seats": seated,
@@ -109,6 +110,20 @@ def session_state(session: Session) -> dict[str, Any]:
 def move_words(move: Move, names: tuple[str, ...]) -> str:
     """A move in plain words (referee/words.py), kept: the page asks at every change."""
     return say(move, dict(enumerate(names)))
+
+
+def table_settings(game: Game) -> list[str]:
+    """The rules beyond the cards that a table sets (house rules change them): the panel lists them."""
+    rules, players = game.rules, game.board.players
+    decks = f"{rules.decks_for(players)} decks and {rules.jokers_for(players)} jokers for {players} players"
+    said = [f"{rules.hand_size} cards in hand", decks]
+    if rules.counting:
+        said.append(f"counting: after {rules.counting - 1} turns without moving, any card brings a peg out")
+    if rules.bluffing:
+        said.append("Bluffing Joker: cards are played face down and may be doubted")
+    said.append({"own": "your own pegs only", "own-then-partner": "your own pegs, then a partner's once yours are home"}
+                .get(rules.movers, f"pegs you may move: {rules.movers}"))  # fmt: skip
+    return said
 
 
 def why_not_shown(session: Session) -> str | None:

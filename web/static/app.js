@@ -34,7 +34,7 @@ const pitch = Number(svg.dataset.pitch);
 
 function seatInfo(seat) {
   const named = state && Array.isArray(state.seats) ? state.seats.find((s) => s.seat === seat) : null;
-  return Object.assign({ seat, name: `Seat ${seat}`, colour: "#9e9e9e" }, DEFAULT_SEATS[seat] || {}, named || {});
+  return Object.assign({ seat, name: `Seat ${seat + 1}`, colour: "#9e9e9e" }, DEFAULT_SEATS[seat] || {}, named || {});
 }
 const seatName = (seat) => seatInfo(seat).name;
 
@@ -153,7 +153,7 @@ function renderStatus() {
   else if (state.status === "ambiguous") text = `${who}'s move could be one of these — which one?`;
   else if (state.status === "illegal")
     text = `Not a legal move${state.why_not ? ` — ${state.why_not}` : ""}: ${(state.back || []).join(", ") || "put the board back"}`;
-  else text = `${who} to play`;
+  else text = state.mode === "digital" ? "Play a card from your hand, then move the pegs" : "Lift a peg to begin the move";
   if (state.declared && state.phase !== "over") text += ` (declared ${cardName(state.declared)})`;
   $("#status").textContent = text;
   const notice = $("#notice");
@@ -340,7 +340,9 @@ function renderRules() {
   $("#rules-name").textContent = rules.name || "?";
   $("#rules-summary").textContent = rules.summary || "";
   const items = [];
-  for (const [card, text] of Object.entries(rules.cards || {})) items.push(el("dt", "", cardName(card)), el("dd", "", text));
+  const cards = Object.entries(rules.cards || {}).sort(([a], [b]) => CARDS.indexOf(a) - CARDS.indexOf(b)); // A, 2 … K, Joker
+  for (const [card, text] of cards) items.push(el("dt", "", cardName(card)), el("dd", "", text));
+  for (const text of rules.settings || []) items.push(el("dt", "", "•"), el("dd", "", text)); // house rules show here too
   $("#rules-cards").replaceChildren(...items);
 }
 
@@ -396,12 +398,20 @@ function renderControls() {
 
 const cardName = (card) => (card === "JOKER" ? "Joker" : card);
 
+// The chosen rule set's description, shown (not only on hover: phones have no hover).
+function showRulesSummary() {
+  const option = $("#ng-rules").selectedOptions[0];
+  $("#ng-rules-summary").textContent = option ? option.dataset.summary || "" : "";
+}
+$("#ng-rules").addEventListener("change", showRulesSummary);
+showRulesSummary();
+
 // A seat is a person or a bot; a bot chooses, a person moves its pegs (referee/table/seat_bots.py).
 const BOT_KINDS = { random: "random bot", greedy: "greedy bot", strategic: "strategic bot" };
 function playerSelect(seat) {
   const select = el("select", "player");
   select.dataset.seat = String(seat);
-  select.setAttribute("aria-label", `Who plays seat ${seat}`);
+  select.setAttribute("aria-label", `Who plays seat ${seat + 1}`);
   for (const [value, text] of [["person", "a person"], ...Object.entries(BOT_KINDS)]) {
     const option = el("option", "", text);
     option.value = value;
@@ -751,7 +761,7 @@ function seatRows() {
   const rows = seats.map((seat) => {
     const info = seatInfo(seat);
     const row = el("div", "seat-row");
-    const label = el("label", "", `Seat ${seat}`);
+    const label = el("label", "", `Seat ${seat + 1}`); // people count from 1
     const name = el("input");
     name.type = "text";
     name.id = label.htmlFor = `ng-name-${seat}`;
@@ -760,7 +770,7 @@ function seatRows() {
     const colour = el("input");
     colour.type = "color";
     colour.value = info.colour;
-    colour.setAttribute("aria-label", `Colour of seat ${seat}`);
+    colour.setAttribute("aria-label", `Colour of seat ${seat + 1}`);
     row.append(label, name, colour, playerSelect(seat));
     return row;
   });
