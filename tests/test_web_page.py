@@ -223,3 +223,15 @@ def test_static_files_are_served(make_app: object) -> None:
     # the page asks for them with a content hash, so a browser never keeps a stale copy
     assert re.search(r'src="/static/app\.js\?v=[0-9a-f]{10}"', html)
     assert client.get("/static/missing.js").status_code == 404
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_corners_in_spots_and_come_outs_are_named_on_the_board(make_app: object, players: int) -> None:
+    """Issue 13: "Hole names on the board where a finger can find them (at least corners,
+    come-outs and in-spots)"; 000 names them: the corner, the in-spot (3rd hole), come-out (8th)."""
+    _, html = page(make_app, players)
+    names = [text for tag, attrs in tags(html) if tag == "text" and attrs.get("class") == "place-name"
+             for text in [attrs.get("x")] if text]  # fmt: skip
+    assert len(names) == 3 * players
+    for word in ("corner", "in-spot", "come-out"):
+        assert html.count(f">{word}</text>") == players

@@ -24,6 +24,7 @@ pages = Blueprint("pages", __name__, template_folder="templates")
 
 STATIC = Path(__file__).parent / "static"
 OUTLINE_PAD = 7.0  # how far the board's edge lies outside the track holes
+PLACE_NAMES = ((0, "corner"), (IN_SPOT, "in-spot"), (COME_OUT, "come-out"))  # printed on the board, as a finger finds them
 LABEL_DEPTH = 3.3  # the seat's name: this many pitches inside its come-out hole, past the start row
 @pages.get("/")
 def index() -> str:
@@ -62,14 +63,24 @@ def _markings(board: BoardGeometry) -> dict[str, Any]:
         label = (come_out[0] + pitch * LABEL_DEPTH * nx, come_out[1] + pitch * LABEL_DEPTH * ny)
         # On the left and right the name runs inward from there, never back over the start row.
         anchor = "start" if nx > 0.5 else "end" if nx < -0.5 else "middle"
+        ax, ay = board.along(s)
+        turn = math.degrees(math.atan2(ay, ax))
+        turn = round(turn + 180 if abs(turn) > 90.5 else turn, 1)  # never upside down
+        names = [(_outside(holes[f"T{s}:{k}"], nx, ny, pitch), word, turn) for k, word in PLACE_NAMES]
         sides.append({"seat": s, "home": (in_spot, deepest), "start": (first, last), "in_spot": in_spot,
-                      "come_out": come_out, "label": (round(label[0], 1), round(label[1], 1)), "anchor": anchor})  # fmt: skip
+                      "come_out": come_out, "label": (round(label[0], 1), round(label[1], 1)), "anchor": anchor,
+                      "names": names})  # fmt: skip
     # The edge: the corners pushed outward so that it clears the track holes by OUTLINE_PAD.
     scale = 1 + OUTLINE_PAD / _apothem(board)
     outline = " ".join(_point((x * scale, y * scale)) for x, y in board.corners)
     track = " ".join(_point(corner) for corner in board.corners)
     card_size = round(_apothem(board) * 0.32, 1)
     return {"sides": sides, "outline": outline, "track": track, "card_size": card_size}
+
+
+def _outside(hole: tuple[float, float], nx: float, ny: float, pitch: float) -> tuple[float, float]:
+    """Just outside the track from ``hole``: where its name is printed on the board's edge."""
+    return (round(hole[0] - 0.6 * pitch * nx, 1), round(hole[1] - 0.6 * pitch * ny, 1))
 
 
 def _apothem(board: BoardGeometry) -> float:

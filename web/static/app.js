@@ -665,7 +665,21 @@ function holeAt(event) {
 function describe(name) {
   if (!name) return "";
   const guide = state && state.guidance && state.guidance[name];
-  return guide ? `${name}: ${GUIDE_WORDS[guide]}` : name;
+  const said = `${holeWords(name)} (${name})`;
+  return guide ? `${said}: ${GUIDE_WORDS[guide]}` : said;
+}
+
+// A hole as a finger finds it (the same words as referee/words.py's hole_words).
+function holeWords(name) {
+  const match = /^([THSC])(\d+)(?::(\d+))?$/.exec(name);
+  if (!match) return name;
+  const whose = `${seatName(Number(match[2]))}'s`;
+  const number = Number(match[3] || 0);
+  if (match[1] === "C") return `${whose} colour hole`;
+  if (match[1] === "S") return `${whose} start`;
+  if (match[1] === "H") return `${whose} home, hole ${number}`;
+  const named = { 0: "corner", 3: "in-spot", 8: "come-out hole" }[number];
+  return named ? `${whose} ${named}` : `hole ${number} past ${whose} corner`;
 }
 
 svg.addEventListener("pointermove", (event) => {
