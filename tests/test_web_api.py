@@ -4,6 +4,7 @@ no right to do it (403), CSRF safety."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -345,3 +346,36 @@ def test_the_rules_panel_shows_house_rules_too(app: Flask) -> None:
     settings = client.get("/api/state").get_json()["rules"]["settings"]
     assert "6 cards in hand" in settings and any("counting: after 2 turns" in s for s in settings)
     assert "3 decks and 8 jokers for 4 players" in settings  # 3 decks x 2, and the house's 2 more
+
+
+def test_past_games_with_names_dates_winners_and_a_replay_in_words(app: Flask) -> None:
+    """Issue 13: "A page of past games with names, dates, winners and a replay"."""
+    client = app.test_client()
+    headers = admin(client)
+    post(client, "/api/sim/events", {"events": ["lift S0:1", "place T0:8", "done"]}, headers)
+    first = client.get("/api/state").get_json()["game"]
+    post(client, "/api/games", {"players": 4, "names": ["Ann", "Bo", "Cy", "Di"]}, headers)
+    listing = client.get("/games")
+    assert listing.status_code == 200 and listing.mimetype == "text/html"
+    html = listing.get_data(as_text=True)
+    assert "Ann &amp; Bo &amp; Cy &amp; Di" in html and "Red &amp; Sky blue &amp; Yellow &amp; Blue" in html
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", html) and "still being played" in html
+    replay = client.get(f"/games/{first}").get_data(as_text=True)
+    assert "Red comes out with an ace" in replay and "(A S0-T0:8)" in replay
+    assert client.get("/games/999999").status_code == 404
+
+
+def test_a_phone_with_an_old_games_seat_link_is_told_so_on_a_page(app: Flask) -> None:
+    """Issue 13: "A phone whose seat link belongs to an old game is told so on a page, with a
+    way back in, not raw JSON"."""
+    table, phone = app.test_client(), app.test_client()
+    headers = admin(table)
+    old_link = urlsplit(table.get("/api/seats").get_json()[1]["link"]).path
+    post(table, "/api/games", {"players": 4}, headers)
+    stale = phone.get(old_link)
+    assert stale.status_code == 410 and stale.mimetype == "text/html"
+    text = stale.get_data(as_text=True)
+    assert "no longer being played" in text and 'href="/"' in text
+    forged = phone.get("/join/1/0123456789abcdef0123")
+    assert forged.status_code == 403 and forged.mimetype == "text/html"
+    assert phone.get(urlsplit(table.get("/api/seats").get_json()[1]["link"]).path).status_code == 302

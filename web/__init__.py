@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from web.api import api, join
 from web.auth import secret_key
+from web.history import history
 from web.hosts import host_allowed, local_names
 from web.pages import pages
 from web.table import Table
@@ -70,6 +71,7 @@ def create_app(table: Table, **settings: object) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(join)
     app.register_blueprint(pages)
+    app.register_blueprint(history)
 
     @app.errorhandler(HTTPException)
     def json_errors_under_api(error: HTTPException) -> Response | HTTPException:

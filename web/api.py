@@ -11,7 +11,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, current_app, jsonify, redirect, request, session, stream_with_context, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    stream_with_context,
+    url_for,
+)
 from werkzeug.exceptions import HTTPException
 
 from referee.game import GameError
@@ -364,10 +375,18 @@ def _rules(name: Any, house: Any) -> Ruleset:
 @join.get("/join/<int:seat>/<token>")
 def join_seat(seat: int, token: str) -> Response:
     overview = table().overview()
-    if seat not in overview.seats or token != seat_token(overview.game_id, seat):
-        raise Forbidden("this seat link is not for the game being played: ask for a new one")
-    session["seat"] = {"game": overview.game_id, "seat": seat}
-    return redirect("/")  # type: ignore[return-value]
+    if seat in overview.seats and token == seat_token(overview.game_id, seat):
+        session["seat"] = {"game": overview.game_id, "seat": seat}
+        return redirect("/")  # type: ignore[return-value]
+    old = next((game for game in range(overview.game_id - 1, max(0, overview.game_id - 200), -1)
+                if token == seat_token(game, seat)), None)  # fmt: skip
+    if old is not None:
+        words = (f"This phone's link was for game {old}, which is no longer being played: the table has started "
+                 f"game {overview.game_id}. Ask whoever holds the table PIN for this game's seat link (or its QR "
+                 "code); until then you can watch the board.")  # fmt: skip
+        return Response(render_template("message.html", title="That game is over", words=words), status=410)
+    words = "This seat link is not one the table made. Ask whoever holds the table PIN for a new one."
+    return Response(render_template("message.html", title="Not a seat link", words=words), status=403)
 
 
 # -- errors ---------------------------------------------------------------------------------
