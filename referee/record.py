@@ -8,13 +8,16 @@ and every draw, play, move, bump, discard, doubt and win.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from referee.game import Event, Game, GameError
+from referee.movegen import parse_move
+from referee.moves import NotationError
 from referee.render import picture
 from referee.text import TextError, excerpt, load_json, read_text
+from referee.words import say
 
 
 class RecordError(ValueError):
@@ -96,15 +99,26 @@ def narrate(events: list[Event]) -> Iterator[str]:
     return iter(_narration(events))
 
 
+def seat_names(start: Event) -> dict[int, str]:
+    """What the table called its seats (the start event's ``table``), else "seat 1" up: people count from 1."""
+    players = start.get("players")
+    seats = [0, 2] if players == 2 else list(range(players if isinstance(players, int) else 0))
+    names = (start.get("table") or {}).get("names") if isinstance(start.get("table"), dict) else None
+    if isinstance(names, list) and len(names) == len(seats):
+        return {seat: str(name) for seat, name in zip(seats, names, strict=True)}
+    return {seat: f"seat {seat + 1}" for seat in seats}
+
+
 def _narration(events: list[Event]) -> list[str]:
     game = replay(events[:1])
+    names = seat_names(events[0])
     lines: list[str] = []
     pending: list[str] = []
     for event in events[1:]:
         try:
-            line = _describe(event)
+            line = _describe(event, lambda seat: names.get(seat, f"seat {seat + 1}"), game)
             if event["event"] == "turn" and pending:
-                lines += [*pending, picture(game.position), ""]
+                lines += [*pending, picture(game.position, names), ""]
                 pending = []
             game.replay_event(event)
         except GameError as error:
@@ -114,35 +128,40 @@ def _narration(events: list[Event]) -> list[str]:
                               f"wrong kind: {excerpt(error)}") from None  # fmt: skip
         if line:
             pending.append(line)
-    return [*lines, *pending, picture(game.position)]
+    return [*lines, *pending, picture(game.position, names)]
 
 
-def _describe(event: dict[str, Any]) -> str | None:
+def _describe(event: dict[str, Any], name: Callable[[int], str], game: Game) -> str | None:
     kind, seat = event["event"], event.get("seat")
+    who = name(seat) if isinstance(seat, int) else ""
     if kind == "turn":
-        return f"-- turn {event['number']}: seat {seat}{' (extra turn)' if event['extra'] else ''}"
+        return f"-- turn {event['number']}: {who}{' (extra turn)' if event['extra'] else ''}"
     if kind == "draw":
-        return f"   seat {seat} draws {event['card']}"
+        return f"   {who} draws {event['card']}"
     if kind == "play" and "declared" in event:
-        return f"   seat {seat} plays face down, declaring {event['declared']}"
+        return f"   {who} plays face down, declaring {event['declared']}"
     if kind == "move":
-        return f"   seat {seat}: {event['text']}" + (" (free come-out)" if event.get("free") else "")
+        try:
+            said = say(parse_move(game.position, event["text"], game.rules), name)
+        except NotationError:
+            said = f"{who} moves"
+        return f"   {said} ({event['text']})" + (" (free come-out)" if event.get("free") else "")
     if kind == "bump":
-        return f"   seat {seat} bumped from {event['from']} to {'start' if event['to'].startswith('S') else event['to']}"
+        return f"   {who}'s peg bumped from {event['from']} to {'start' if event['to'].startswith('S') else event['to']}"
     if kind == "discard":
-        return f"   seat {seat} discards {event.get('card') or 'a card'} without moving"
+        return f"   {who} discards {event.get('card') or 'a card'} without moving"
     if kind == "doubt":
-        return f"   seat {seat} {'doubts' if event['doubt'] else 'lets it pass'}"
+        return f"   {who} {'doubts' if event['doubt'] else 'lets it pass'}"
     if kind == "reveal":
         return f"   the card is {event['card']}"
     if kind == "penalty":
-        return f"   seat {event['by']} sends seat {seat}'s peg on {event['hole']} back to start"
+        return f"   {name(event['by'])} sends {who}'s peg on {event['hole']} back to start"
     if kind == "extra":
-        return f"   seat {seat} may take an extra turn"
+        return f"   {who} may take an extra turn"
     if kind == "reshuffle":
         return "   the played cards are reshuffled into a new stock"
     if kind == "win":
-        return f"== team {event['team']} wins"
+        return "== " + " & ".join(name(seat) for seat in event["team"]) + " win"
     if kind == "undo":
         return "   (the last turn is taken back)"
     return None

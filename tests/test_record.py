@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,8 +33,11 @@ def test_record_round_trips_through_a_file(tmp_path: Path) -> None:
 def test_narration_shows_each_turn_and_the_board() -> None:
     game, _ = play_one(Ruleset.preset("basic"), 4, 5, "greedy")
     text = "\n".join(narrate(game.events))
-    assert "-- turn 1: seat 0" in text and f"== team {list(game.winner or ())} wins" in text
-    assert text.count("side    ---^----*---------") == game.turn_number
+    # Issue 13: seats are counted from 1 for people, and moves are said in words.
+    winners = " & ".join(f"seat {seat + 1}" for seat in game.winner or ())
+    assert f"-- turn 1: seat {game.history[0][0] + 1}" in text and f"== {winners} win" in text
+    assert "comes out with" in text and "-- turn 1: seat 0" not in text
+    assert text.count("side      ---^----*---------") == game.turn_number
 
 
 @pytest.mark.parametrize(
@@ -66,7 +70,7 @@ def test_selfplay_and_replay_commands(tmp_path: Path) -> None:
     assert stats["games"] == 2 and stats["games_per_s"] > 0 and stats["generations_per_s"] > 0
     assert set(stats["win_rate_by_team"]) <= {"0 2", "1 3"}
     shown = run("replay", str(tmp_path / "game-3.jsonl"))
-    assert shown.returncode == 0 and "wins" in shown.stdout
+    assert shown.returncode == 0 and re.search(r"^== seat \d & seat \d win$", shown.stdout, re.MULTILINE)
     missing = run("replay", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "cannot read record" in missing.stderr
     table = run("selfplay", "--games", "1", "--bot", "greedy")
