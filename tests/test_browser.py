@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import shutil
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -188,3 +189,24 @@ def test_hints_on_request_and_for_everyone_in_a_teaching_game(browser: object, d
     playwright.expect(viewer.locator("#teaching-moves")).to_contain_text("Red comes out with an ace")
     viewer.close()
     page.close()
+
+
+def test_on_a_phone_the_seat_to_play_sees_its_cards_first(browser: object, daemon: Daemon) -> None:
+    """Issue 13: "on a phone the only playable card can sit below the fold"."""
+    new_game(daemon, {"players": 4, "mode": "digital"})
+    admin = browser.new_page()  # type: ignore[attr-defined]
+    admin.goto(f"http://127.0.0.1:{daemon.port}/")
+    admin.fill("#pin", PIN)
+    admin.press("#pin", "Enter")
+    playwright.expect(admin.locator("#admin-tools")).to_be_visible()
+    links = admin.evaluate("fetch('/api/seats').then((r) => r.json())")
+    admin.close()
+    turn = json.load(urllib.request.urlopen(f"http://127.0.0.1:{daemon.port}/api/state", timeout=10))["turn"]
+    link = next(seat["link"] for seat in links if seat["seat"] == turn)
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)  # type: ignore[attr-defined]
+    phone.goto(f"http://127.0.0.1:{daemon.port}" + urllib.parse.urlsplit(link).path)
+    playwright.expect(phone.locator("#hand button").first).to_be_visible()
+    hand, board = phone.locator("#hand-box").bounding_box(), phone.locator("#board-wrap").bounding_box()
+    assert hand is not None and board is not None and hand["y"] < board["y"]
+    assert hand["y"] + hand["height"] < 844  # within the first screen
+    phone.close()

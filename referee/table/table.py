@@ -468,7 +468,7 @@ class Table:
         if not self._wiring.running:  # the wiring check lights the holes itself
             turn = None if session.game.phase == "over" else session.game.turn
             guidance: dict[str, str] = {h: role for h, role in report.guidance.items() if h in self.layout.pixel_of}
-            marks = self._bot_lights(guidance)
+            marks = self._plan_lights(guidance)
             if (guidance, turn, marks) != self._lit:
                 self._lit, self._lit_since = (guidance, turn, marks), time.monotonic()
             self._peak = self.renderer.render(guidance, turn, marks=marks)
@@ -512,9 +512,10 @@ class Table:
             self.errors += 1
             return None
 
-    def _bot_lights(self, guidance: dict[str, str]) -> dict[str, RGB]:
-        """A bot's chosen move: its colour on the pegs to lift, blue where they go (added to
-        ``guidance`` where the tracker shows nothing); no marks once its move is under way."""
+    def _plan_lights(self, guidance: dict[str, str]) -> dict[str, RGB]:
+        """A move to show while the tracker shows nothing: a hint someone asked for (all blue,
+        until the board or the game changes), or a bot's chosen move (its colour on the pegs to
+        lift, blue where they go). Adds to ``guidance``; returns the holes lit in a seat colour."""
         shown = self._shown_hint
         if shown is not None and not guidance:
             events, occupied, move = shown

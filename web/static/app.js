@@ -504,6 +504,7 @@ async function refreshHand() {
   const box = $("#hand-box");
   const mine = me.seat !== null && me.seat !== undefined && state && state.mode === "digital";
   box.hidden = !mine;
+  document.body.classList.toggle("has-hand", Boolean(mine && state.turn === me.seat)); // a phone: the cards first
   if (!mine) return;
   const ticket = ++handRequest; // only the newest answer is drawn
   let hand;
