@@ -379,3 +379,15 @@ def test_a_phone_with_an_old_games_seat_link_is_told_so_on_a_page(app: Flask) ->
     forged = phone.get("/join/1/0123456789abcdef0123")
     assert forged.status_code == 403 and forged.mimetype == "text/html"
     assert phone.get(urlsplit(table.get("/api/seats").get_json()[1]["link"]).path).status_code == 302
+
+
+def test_hint_and_new_game_options_refuse_wrong_values(app: Flask) -> None:
+    client = app.test_client()
+    headers = admin(client)
+    game = client.get("/api/state").get_json()["game"]
+    for path, body in (("/api/hint", {"show": "yes"}), ("/api/games", {"teaching": "yes"}),
+                       ("/api/games", {"bots": ["greedy"]}), ("/api/games", {"bots": {"1": "genius"}})):  # fmt: skip
+        reply = post(client, path, body, headers)
+        assert reply.status_code == 400 and reply.is_json, (path, body)
+    assert client.get("/api/state").get_json()["game"] == game  # nothing changed
+    assert post(client, "/api/hint", {}, headers).get_json()["hints"][0]["words"].startswith("Red comes out")

@@ -344,6 +344,7 @@ def new_game() -> Response:
     for name in body.get("names") or []:
         if not name.strip() or len(name) > 24:
             raise ValueError("a seat name is 1 to 24 characters")
+    _need(body.get("teaching", False) in (True, False), "'teaching' is true or false")
     bots = body.get("bots")
     if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
         raise ValueError("'bots' maps a seat number to \"random\", \"greedy\" or \"strategic\"")
