@@ -98,6 +98,17 @@ def _wrong_count(attempt: Attempt) -> bool:
     return power is not None and forward not in power.forward and forward <= 13
 
 
+def _partner_on_in_spot(attempt: Attempt) -> bool:
+    """Landing on a partner's peg while that partner has a peg on its own in-spot (where the
+    landed-on peg would have to go)."""
+    board, position = attempt.board, attempt.position
+    if not board.is_track(attempt.target):
+        return False
+    colour = position.colour_at(attempt.target)
+    team = board.team_of.get(attempt.seat, (attempt.seat,))
+    return colour is not None and colour != attempt.seat and colour in team and position.colour_at(board.in_spot(colour)) == colour
+
+
 @dataclass(frozen=True)
 class Reason:
     test: Callable[[Attempt], bool]
@@ -111,6 +122,8 @@ REASONS: tuple[Reason, ...] = (
                             "areas are not allowed to move backwards\")"),
     Reason(_backing_into_home, "You can't back into your home track (000: \"'Backing in' to the home track is not "
                                "allowed\")"),
+    Reason(_partner_on_in_spot, "A partner already on her in-spot can't be landed on (000: \"It is illegal to land on "
+                                "your partner's peg if that partner already has a peg on his or her own in-spot\")"),
     Reason(_passes_own_peg, "You can't pass your own peg (000: \"You may never land on or pass over a hole occupied "
                             "by one of your own pegs\")"),
     Reason(_no_card_goes_back, "No card moves a peg that far backwards: 8s move back 8 (000: \"When playing an 8, "

@@ -27,5 +27,13 @@ def test_each_rule_a_newcomer_breaks_is_named_and_cited() -> None:
     assert "Backing in" in (_why(["T0:6"], "T0:6", "H0:2") or "")
     assert "home areas are not allowed to move backwards" in (_why(["H0:3"], "H0:3", "H0:1") or "")
     assert "different number" in (_why(["T0:10"], "T0:10", "T0:16", card="5") or "")
+    partner = Position.from_pegs(BOARD, 0, {0: ["T2:0", "S", "S", "S", "S"], 1: ["S"] * 5, 2: ["T2:3", "S", "S", "S", "S"],
+                                            3: ["S"] * 5})  # fmt: skip
+    on_in_spot = why_not(partner, BASIC, BOARD.hole_index("T2:0"), BOARD.hole_index("T2:3"), "3")
+    assert on_in_spot is not None and on_in_spot.startswith("A partner already on her in-spot")
+    elsewhere = Position.from_pegs(BOARD, 0, {0: ["T1:15", "S", "S", "S", "S"], 1: ["S"] * 5,
+                                              2: ["T2:3", "T1:17", "S", "S", "S"], 3: ["S"] * 5})  # fmt: skip
+    assert "already has a peg on his or her own in-spot" in (why_not(elsewhere, BASIC, BOARD.hole_index("T1:15"),
+                                                                     BOARD.hole_index("T1:17"), "2") or "")  # fmt: skip
     for said in filter(None, [_why([], "S0", "T0:5"), passing]):
         assert said.endswith(").") and said.count(". ") == 0  # one sentence
