@@ -75,7 +75,7 @@ def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str
 
 
 class SeatBots:
-    """The game's bot seats, each with its own seeded bot (a replay chooses the same)."""
+    """The game's bot seats, each with its own bot, seeded by the game and the seat."""
 
     def __init__(self, kinds: Mapping[int, str], seed: int | None) -> None:
         self.kinds = dict(kinds)

@@ -74,6 +74,7 @@ class Table:
         self._published: _Seen | None = None
         self._bots = SeatBots({}, None)  # the game's bot seats (set with each session)
         self._plan: Plan | None = None  # the move a bot chose, for a person to make
+        self._bot_failed: tuple[int, int] | None = None  # (game, events) where a bot last failed
         self._shown_hint: tuple[int, int, Move] | None = None  # a hint lit blue: while events and board stay
         self._lesson_cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
         self._lit: tuple[dict[str, str], int | None, dict[str, RGB]] = ({}, None, {})  # guidance, turn, marks
@@ -504,12 +505,17 @@ class Table:
         return self._lesson_cache[1]
 
     def _bot_turn(self, session: Session) -> Plan | None:
-        """Let a bot seat do what needs no pegs moved, and keep the move it chose."""
+        """Let a bot seat do what needs no pegs moved, and keep the move it chose. A bot that
+        fails is logged once for that state of the game, not at every tick."""
+        state = (session.game_id, len(session.game.events))
+        if not self._bots or state == self._bot_failed:
+            return None
         try:
             return self._bots.act(session)
         except (GameError, ValueError, PermissionError):
             log.exception("a bot could not act")
             self.errors += 1
+            self._bot_failed = state
             return None
 
     def _plan_lights(self, guidance: dict[str, str]) -> dict[str, RGB]:
