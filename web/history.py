@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Blueprint, current_app, render_template
 from werkzeug.exceptions import NotFound
@@ -27,17 +26,6 @@ MAX_GAME_ID = 2**31 - 1
 def _table() -> Table:
     table: Table = current_app.config["TABLE"]
     return table
-
-
-def _names(events: list[dict[str, Any]]) -> dict[int, str]:
-    """The seats' names as the table chose them (the start event's table settings)."""
-    start = events[0] if events else {}
-    table, players = start.get("table") or {}, start.get("players", 4)
-    seats = [0, 2] if players == 2 else list(range(int(players) if isinstance(players, int) else 4))
-    names = table.get("names") if isinstance(table, dict) else None
-    if isinstance(names, list) and len(names) == len(seats):
-        return {seat: str(name) for seat, name in zip(seats, names, strict=True)}
-    return {seat: f"Seat {seat + 1}" for seat in seats}
 
 
 @dataclass(frozen=True)
@@ -62,11 +50,11 @@ class Listed:
 def games() -> str:
     rows = []
     for game in map(Listed.of, reversed(_table().games()[-SHOWN:])):
-        names = _names(record.loads(_table().record(game.id), "record")[:1])
+        names = record.seat_names(record.loads(_table().record(game.id), "record")[0])
         rows.append({
             "id": game.id, "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(game.created)),
             "rules": game.rules, "players": " & ".join(names.values()),
-            "winner": " & ".join(names.get(seat, f"Seat {seat + 1}") for seat in game.winner) or "still being played",
+            "winner": " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) or "still being played",
         })  # fmt: skip
     return render_template("games.html", games=rows)
 
@@ -77,10 +65,10 @@ def replay(game_id: int) -> str:
     if game_id not in known:
         raise NotFound(f"there is no game {game_id} here")
     events = record.loads(_table().record(game_id, whole=True), "record")  # to replay; only the moves are shown
-    names = _names(events)
+    names = record.seat_names(events[0])
     game = record.replay(events)
-    moves = [{"seat": names.get(seat, f"Seat {seat + 1}"), "words": say(move, names), "text": text}
+    moves = [{"seat": names.get(seat, f"seat {seat + 1}"), "words": say(move, names), "text": text}
              for (seat, text), move in zip(game.history, game.made, strict=True)]  # fmt: skip
-    winner = " & ".join(names.get(seat, f"Seat {seat + 1}") for seat in game.winner) if game.winner else None
+    winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
     return render_template("replay.html", game_id=game_id, moves=moves, winner=winner, rules=game.rules.name,
                            players=" & ".join(names.values()))  # fmt: skip

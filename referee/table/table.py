@@ -489,12 +489,11 @@ class Table:
         lit blue on the board until the board or the game changes."""
         with self._lock:
             names = {seat["seat"]: seat["name"] for seat in view.seats(self.session.game)}
-            found = teaching.hints_for(self.session, names)
-            if show and found:
-                best = next(hint for hint in teaching.rank_for(self.session) if hint.move.text == found[0]["move"])
-                self._shown_hint = (len(self.session.game.events), self.session.tracker.occupied, best.move)
+            best = teaching.rank_for(self.session)
+            if show and best:
+                self._shown_hint = (len(self.session.game.events), self.session.tracker.occupied, best[0].move)
                 self._publish(force=True)
-            return {"hints": found}
+            return {"hints": teaching.shown(best, names)}
 
     def _lesson(self, names: dict[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Hints and each card's moves for a teaching game, worked out once per turn state."""

@@ -43,7 +43,12 @@ def rank_for(session: Session, limit: int = HINTS) -> list[Hint]:
 
 
 def hints_for(session: Session, names: Mapping[int, str], limit: int = HINTS) -> list[dict[str, Any]]:
-    return [{**hint.as_json(names), "card": hint.card} for hint in rank_for(session, limit)]
+    return shown(rank_for(session, limit), names)
+
+
+def shown(hints: list[Hint], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Hints as the page shows them: in words, with the card each plays."""
+    return [{**hint.as_json(names), "card": hint.card} for hint in hints]
 
 
 def moves_by_card(session: Session, names: Mapping[int, str], per_card: int = PER_CARD) -> dict[str, Any]:
