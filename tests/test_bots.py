@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from referee.rulesets import PRESETS, Ruleset
-from referee.selfplay import play_one, wilson
+from referee.coach.selfplay import play_one, wilson
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

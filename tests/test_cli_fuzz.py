@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import Ruleset
-from referee.selfplay import play_one
+from referee.coach.selfplay import play_one
 from referee.table.cli import main
 from referee.table.config import Config, ConfigError
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import PRESETS, Position, Ruleset
-from referee.bots import BOTS
+from referee.coach.bots import BOTS
 from referee.cards import build_deck
 from referee.game import Game
 from referee.record import dumps, loads

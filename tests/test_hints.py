@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from referee.board import Board
 from referee.cards import RANKS
-from referee.hints import NOTES, rank
+from referee.coach.hints import NOTES, rank
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset

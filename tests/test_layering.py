@@ -2,8 +2,10 @@
 firmware_bridge/ and web/, read with ``ast`` (imports inside functions and under
 TYPE_CHECKING included), against the allowed direction.
 
-- the engine (referee/ except referee/table/): nothing from referee.table, hardware,
-  firmware_bridge, web, nor flask, waitress, sqlite3, threading, serial, gpiozero;
+- the engine (referee/ except referee/coach/ and referee/table/): nothing from referee.coach,
+  referee.table, hardware, firmware_bridge, web, nor flask, waitress, sqlite3, threading,
+  serial, gpiozero;
+- the coach (referee/coach/): the engine only, under the same bans but for itself;
 - web: nothing from referee.table, hardware, firmware_bridge;
 - hardware: nothing from referee or web;
 - firmware_bridge: nothing from referee, hardware or web;
@@ -27,7 +29,8 @@ ENGINE_FORBIDDEN = (
     "flask", "waitress", "sqlite3", "threading", "serial", "gpiozero",
 )  # fmt: skip
 RULES: dict[str, tuple[str, ...]] = {  # layer -> modules it must not import
-    "referee": ENGINE_FORBIDDEN,
+    "referee": ("referee.coach", *ENGINE_FORBIDDEN),
+    "referee.coach": ENGINE_FORBIDDEN,
     "web": ("referee.table", "hardware", "firmware_bridge"),
     "hardware": ("referee", "web"),
     "firmware_bridge": ("referee", "hardware", "web"),
@@ -53,6 +56,8 @@ def layer(module: str) -> str | None:
     """The layer whose rules bind ``module``; None for the composition root."""
     if module == "referee.table" or module.startswith("referee.table."):
         return None
+    if module == "referee.coach" or module.startswith("referee.coach."):
+        return "referee.coach"
     return module.split(".", 1)[0]
 
 

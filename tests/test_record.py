@@ -12,7 +12,7 @@ import pytest
 
 from referee import Ruleset
 from referee.record import RecordError, loads, narrate, read, redacted, replay, write
-from referee.selfplay import play_one
+from referee.coach.selfplay import play_one
 
 PEGS = [sys.executable, "-m", "referee.table.cli"]
 

@@ -18,7 +18,7 @@ from referee.cards import JOKER
 from referee.game import Game
 from referee.physical import PhysicalBoard, by_hand
 from referee.rulesets import PRESETS, RulesetError, from_mapping
-from referee.selfplay import play_one
+from referee.coach.selfplay import play_one
 from referee.tracker import Tracker
 
 S = "S"

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.rulesets import Ruleset
-from referee.selfplay import play_one
+from referee.coach.selfplay import play_one
 from referee.table.config import Config
 from referee.table.table import Table
 from web import create_app

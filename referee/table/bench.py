@@ -149,7 +149,7 @@ def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[s
 def run_bot(games: int = 20) -> dict[str, Any]:
     """The strategic bot's whole decision on the worst board (8 players, North Carolina, the
     worst case's pegs): its hand's legal moves generated, ranked by the hints, looked ahead."""
-    from referee.bots import StrategicBot
+    from referee.coach.bots import StrategicBot
     from referee.game import Game
 
     worst = WORST

@@ -152,7 +152,7 @@ def _moves(args: argparse.Namespace) -> int:
 
 def _hint(args: argparse.Namespace) -> int:
     from hardware.signals import SEAT_NAMES
-    from referee.hints import hints_json, rank
+    from referee.coach.hints import hints_json, rank
 
     text = args.hand if args.hand is not None else args.card
     cards = [parse_card(card) for card in text.replace(",", " ").split()]
@@ -200,7 +200,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _selfplay(args: argparse.Namespace) -> int:
-    from referee import selfplay
+    from referee.coach import selfplay
 
     rules = Ruleset.load(args.rules)
     progress = sys.stderr if selfplay.wants_progress(args.games) else None

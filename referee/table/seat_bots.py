@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.bots import BOTS, RandomBot
+from referee.coach.bots import BOTS, RandomBot
 from referee.game import Game
 from referee.moves import Move
-from referee.race import progress
+from referee.coach.race import progress
 from referee.table.session import Session
 from referee.words import say
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.cards import CARDS, RANKS
-from referee.hints import Hint, rank
+from referee.coach.hints import Hint, rank
 from referee.movegen import legal_moves
 from referee.table.session import Session
 from referee.words import say

@@ -16,10 +16,10 @@ from typing import Protocol
 
 from referee.cards import JOKER, RANKS
 from referee.game import Game
-from referee.hints import judge
+from referee.coach.hints import judge
 from referee.moves import Move
-from referee.race import gain, progress
-from referee.strategic import exposure
+from referee.coach.race import gain, progress
+from referee.coach.strategic import exposure
 
 
 class Bot(Protocol):
@@ -113,7 +113,7 @@ def _send_back(game: Game, rng: random.Random) -> None:
 
 class StrategicBot(GreedyBot):
     """Chooses by the hints' score (the strategy notes of the rule texts) less what its pegs
-    stand to lose to the opponents' next cards (``referee.strategic.exposure``)."""
+    stand to lose to the opponents' next cards (``referee.coach.strategic.exposure``)."""
 
     shortlist = 150  # a North Carolina 10 may split 14,000 ways: the notes judge the best of them by race
 

@@ -4,7 +4,7 @@
     hints[0].move.text, hints[0].why, hints[0].note          # 'K S0-T0:8', 'It brings ...', '000 ...'
 
 A move's score is the race it wins (how much nearer home it brings the team, less what it
-costs the others, from ``referee.race.gain``) plus the judgement of each note that applies.
+costs the others, from ``referee.coach.race.gain``) plus the judgement of each note that applies.
 The notes are data (``NOTES``): a name, where the advice comes from, a weight, a test of the
 move and the sentence that explains it. The note with the largest say explains the hint.
 """
@@ -20,7 +20,7 @@ from referee.cards import JOKER, RANKS
 from referee.movegen import legal_moves
 from referee.moves import Move
 from referee.position import Position
-from referee.race import gain
+from referee.coach.race import gain
 from referee.rulesets import Ruleset
 from referee.words import Names, say
 

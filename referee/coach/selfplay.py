@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from referee.bots import BOTS
+from referee.coach.bots import BOTS
 from referee.cards import JOKER
 from referee.game import Game
 from referee.rulesets import Ruleset
