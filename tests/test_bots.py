@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from referee.rulesets import PRESETS, Ruleset
 from referee.coach.selfplay import play_one, wilson
+from referee.rulesets import PRESETS, Ruleset
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

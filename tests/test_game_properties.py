@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import PRESETS, Position, Ruleset
-from referee.coach.bots import BOTS
 from referee.cards import build_deck
+from referee.coach.bots import BOTS
 from referee.game import Game
 from referee.record import dumps, loads
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from referee import Ruleset
-from referee.record import RecordError, loads, narrate, read, redacted, replay, write
 from referee.coach.selfplay import play_one
+from referee.record import RecordError, loads, narrate, read, redacted, replay, write
 
 PEGS = [sys.executable, "-m", "referee.table.cli"]
 

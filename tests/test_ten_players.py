@@ -15,10 +15,10 @@ from conftest import position, texts
 
 from referee import Board, BoardError, Ruleset, legal_moves
 from referee.cards import JOKER
+from referee.coach.selfplay import play_one
 from referee.game import Game
 from referee.physical import PhysicalBoard, by_hand
 from referee.rulesets import PRESETS, RulesetError, from_mapping
-from referee.coach.selfplay import play_one
 from referee.tracker import Tracker
 
 S = "S"

@@ -15,8 +15,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from referee.rulesets import Ruleset
 from referee.coach.selfplay import play_one
+from referee.rulesets import Ruleset
 from referee.table.config import Config
 from referee.table.table import Table
 from web import create_app

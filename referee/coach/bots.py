@@ -15,11 +15,11 @@ import random
 from typing import Protocol
 
 from referee.cards import JOKER, RANKS
-from referee.game import Game
 from referee.coach.hints import judge
-from referee.moves import Move
 from referee.coach.race import gain, progress
 from referee.coach.strategic import exposure
+from referee.game import Game
+from referee.moves import Move
 
 
 class Bot(Protocol):

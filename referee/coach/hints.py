@@ -17,10 +17,10 @@ from typing import Any
 
 from referee.board import Board
 from referee.cards import JOKER, RANKS
+from referee.coach.race import gain
 from referee.movegen import legal_moves
 from referee.moves import Move
 from referee.position import Position
-from referee.coach.race import gain
 from referee.rulesets import Ruleset
 from referee.words import Names, say
 

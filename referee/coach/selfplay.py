@@ -19,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from referee.coach.bots import BOTS
 from referee.cards import JOKER
+from referee.coach.bots import BOTS
 from referee.game import Game
 from referee.rulesets import Ruleset
 

@@ -12,8 +12,8 @@ likely to be sent back to start, so a move that leaves pegs exposed scores less.
 from __future__ import annotations
 
 from referee.board import Board
-from referee.position import Position
 from referee.coach.race import progress
+from referee.position import Position
 
 # How likely one opponent peg is to have a card that reaches a peg this many holes ahead of it:
 # 4 decks hold 16 of each rank and 64 "tens" (10, J, Q, K); a hand holds 5 cards.

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.coach.bots import BOTS, RandomBot
+from referee.coach.race import progress
 from referee.game import Game
 from referee.moves import Move
-from referee.coach.race import progress
 from referee.table.session import Session
 from referee.words import say
 
