@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -109,23 +110,39 @@ def seat_names(start: Event) -> dict[int, str]:
     return {seat: f"seat {seat + 1}" for seat in seats}
 
 
+def walk(game: Game, events: Iterable[Event]) -> Iterator[Event]:
+    """Replay ``events`` onto ``game`` one at a time, giving each before it is applied, so
+    that a reader sees the game just before every event (the narration, the review). A
+    broken event raises RecordError, here or in the reader's ``with checked(event)``."""
+    for event in events:
+        yield event
+        with checked(event):
+            game.replay_event(event)
+
+
+@contextmanager
+def checked(event: Event) -> Iterator[None]:
+    """A bad event read as a game or described: one RecordError, never a KeyError."""
+    try:
+        yield
+    except GameError as error:
+        raise RecordError(str(error)) from None
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
+        raise RecordError(f"a {excerpt(event.get('event'))} event is missing a field or has one of the "
+                          f"wrong kind: {excerpt(error)}") from None  # fmt: skip
+
+
 def _narration(events: list[Event]) -> list[str]:
     game = replay(events[:1])
     names = seat_names(events[0])
     lines: list[str] = []
     pending: list[str] = []
-    for event in events[1:]:
-        try:
+    for event in walk(game, events[1:]):
+        with checked(event):
             line = _describe(event, lambda seat: names.get(seat, f"seat {seat + 1}"), game)
-            if event["event"] == "turn" and pending:
-                lines += [*pending, picture(game.position, names), ""]
-                pending = []
-            game.replay_event(event)
-        except GameError as error:
-            raise RecordError(str(error)) from None
-        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
-            raise RecordError(f"a {excerpt(event.get('event'))} event is missing a field or has one of the "
-                              f"wrong kind: {excerpt(error)}") from None  # fmt: skip
+        if event["event"] == "turn" and pending:
+            lines += [*pending, picture(game.position, names), ""]
+            pending = []
         if line:
             pending.append(line)
     return [*lines, *pending, picture(game.position, names)]
