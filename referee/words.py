@@ -47,7 +47,7 @@ def place(board: Board, hole: int, names: Names) -> str:
     return "the track"
 
 
-def _distance(board: Board, step: Step) -> int:
+def travelled(board: Board, step: Step) -> int:
     """Holes travelled by one step, forward (positive) or back (negative)."""
     source, target = step.source, step.target
     if board.is_start(source):
@@ -72,7 +72,7 @@ def _step_words(board: Board, step: Step, names: Names, before: Position) -> str
     if board.is_start(step.source):
         seat = step.source - board.board_holes
         return "comes out" if step.target == board.come_out(seat) else f"comes out onto {where}"
-    distance = _distance(board, step)
+    distance = travelled(board, step)
     if board.is_home(step.target):
         return f"moves {abs(distance)} into home" if not board.is_home(step.source) else f"moves {abs(distance)} deeper into home"
     if distance < 0:
@@ -102,8 +102,8 @@ def say(move: Move, names: Names) -> str:
     if len(steps) == 2 and not any(step.swap for step in steps) and move.card in ("7", "9"):
         parts = []
         for step in steps:
-            distance = abs(_distance(board, step))
-            where = "home" if board.is_home(step.target) else "back" if _distance(board, step) < 0 else "along the track"
+            distance = abs(travelled(board, step))
+            where = "home" if board.is_home(step.target) else "back" if travelled(board, step) < 0 else "along the track"
             parts.append(f"{distance} {where}")
         text = f"{mover} splits the {move.card}: {', '.join(parts)}"
     else:

@@ -1,5 +1,6 @@
-"""Bots that can fill an empty seat: ``random`` (any legal action), ``greedy`` (the race) and
-``strategic`` (the hints' strategy notes and a look at the opponents' reach).
+"""Bots that can fill an empty seat: ``random`` (any legal action), ``greedy`` (the race),
+``strategic`` (the hints' strategy notes and a look at the opponents' reach) and ``expert``
+(the strategic bot's best few moves, looked ahead over sampled deals of the hidden cards).
 
 A bot is asked to ``act`` whenever the game waits on its seat: to draw, play or discard,
 doubt a declaration, or choose a peg to send back to start.
@@ -15,7 +16,9 @@ import random
 from typing import Protocol
 
 from referee.cards import JOKER, RANKS
-from referee.coach.hints import judge
+from referee.coach.expert import look_ahead
+from referee.coach.hints import assess, spare_card
+from referee.coach.lookahead import Hidden
 from referee.coach.race import gain, progress
 from referee.coach.strategic import exposure
 from referee.game import Game
@@ -46,7 +49,8 @@ class RandomBot:
         elif game.phase == "play":
             self._play(game)
 
-    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move]:
+    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
+        """The card and move to play; a move of None: discard that card instead."""
         return self.rng.choice(options)
 
     def _play(self, game: Game) -> None:
@@ -58,10 +62,14 @@ class RandomBot:
             game.discard(self.choose_discard(game, hand))
             return
         if free and (not options or self.rng.random() < 0.5):
-            card, move = self.choose(game, free)
-            game.play(card, move, free=True)
+            card, come_out = self.choose(game, free)
+            game.play(card, come_out or free[0][1], free=True)
             return
-        card, move = self.choose(game, options)
+        card, chosen = self.choose(game, options)
+        if chosen is None:  # keep the joker: 000 Basic Game, "a player is never forced to play a joker"
+            game.discard(card)
+            return
+        move = chosen
         if game.rules.bluffing and self.rng.random() < self.bluff_rate:
             card, move = self._bluff(game, hand) or (card, move)
             declared = move.card
@@ -87,7 +95,7 @@ class GreedyBot(RandomBot):
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng, bluff_rate=0.0, doubt_rate=0.1)
 
-    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move]:
+    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
         team = set(game.board.team_of[game.turn])
         scored = [(gain(game.board, team, move) - (4 if card == JOKER else 0), self.rng.random(), card, move)
                   for card, move in options]  # fmt: skip
@@ -112,24 +120,46 @@ def _send_back(game: Game, rng: random.Random) -> None:
 
 
 class StrategicBot(GreedyBot):
-    """Chooses by the hints' score (the strategy notes of the rule texts) less what its pegs
-    stand to lose to the opponents' next cards (``referee.coach.strategic.exposure``)."""
+    """Chooses by the hints (the strategy notes of the rule texts) less what its pegs stand to
+    lose to the opponents' next cards (``referee.coach.strategic.exposure``)."""
 
     shortlist = 150  # a North Carolina 10 may split 14,000 ways: the notes judge the best of them by race
 
-    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move]:
+    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
         team = set(game.board.team_of[game.turn])
-        if len(options) > self.shortlist:
-            by_race = sorted(options, key=lambda option: gain(game.board, team, option[1]), reverse=True)
-            options = by_race[: self.shortlist]
-        scored = [(judge(card, move).score - exposure(move.result, team), self.rng.random(), card, move)
-                  for card, move in options]  # fmt: skip
-        best = max(scored, key=lambda entry: entry[:2])
-        return best[2], best[3]
+        hints = assess(self._shortlisted(game, options), game.rules, self._hand(game, options))
+        scored = [(hint.score - (exposure(hint.move.result, team) if hint.move else 0.0), self.rng.random(), hint)
+                  for hint in hints]  # fmt: skip
+        best = max(scored, key=lambda entry: entry[:2])[2]
+        return best.card, best.move
+
+    def _shortlisted(self, game: Game, options: list[tuple[str, Move]]) -> list[tuple[str, Move]]:
+        if len(options) <= self.shortlist:
+            return options
+        team = set(game.board.team_of[game.turn])
+        return sorted(options, key=lambda option: gain(game.board, team, option[1]), reverse=True)[: self.shortlist]
+
+    @staticmethod
+    def _hand(game: Game, options: list[tuple[str, Move]]) -> list[str] | None:
+        """The hand, when keeping a joker is an option (only jokers move and nothing forces one)."""
+        if game.mode != "digital" or game.must_move() or game.free_come_out_due():
+            return None
+        return game.hand(game.turn)
 
     def choose_discard(self, game: Game, hand: list[str]) -> str:
-        spare = [card for card in hand if card != JOKER]
-        return min(spare or hand, key=lambda card: (card in ("8", "10", "K", "Q"), self.rng.random()))
+        return spare_card(hand)
 
 
-BOTS: dict[str, type[RandomBot]] = {"random": RandomBot, "greedy": GreedyBot, "strategic": StrategicBot}
+class ExpertBot(StrategicBot):
+    """The hints' best few moves, each played out against sampled deals of the hidden cards
+    and the round of replies they lead to (``referee.coach.expert``)."""
+
+    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
+        hints = assess(self._shortlisted(game, options), game.rules, self._hand(game, options))
+        judged = look_ahead(game.position, game.rules, hints, Hidden.of(game, game.turn), self.rng)
+        best = judged[0].hint
+        return best.card, best.move
+
+
+BOTS: dict[str, type[RandomBot]] = {"random": RandomBot, "greedy": GreedyBot, "strategic": StrategicBot,
+                                     "expert": ExpertBot}

@@ -1,236 +1,235 @@
-"""Hints: a seat's legal moves, ranked by the strategy notes of the rule texts, each saying why.
+"""Hints: a seat's legal moves ranked by the strategy notes of the rule texts, each saying why
+in words a newcomer can see on the board.
 
     hints = rank(position, rules, cards=["5", "8", "K"])     # a hand; or every rank at a real table
-    hints[0].move.text, hints[0].why, hints[0].note          # 'K S0-T0:8', 'It brings ...', '000 ...'
+    hints[0].move.text, hints[0].why, hints[0].note          # 'K S0-T0:8', 'A new peg comes out ...', ...
 
-A move's score is the race it wins (how much nearer home it brings the team, less what it
-costs the others, from ``referee.coach.race.gain``) plus the judgement of each note that applies.
-The notes are data (``NOTES``): a name, where the advice comes from, a weight, a test of the
-move and the sentence that explains it. The note with the largest say explains the hint.
+A move's value is the race it wins (``referee.coach.race.gain``, counted lightly) plus the
+advice it follows. A move that breaks a warning of the notes (``referee.coach.notes``) ranks
+below every move that breaks none, unless something outweighs the warning (its own exception,
+the endgame, a big bump, or no other move avoids it); then the hint says what outweighs it.
+Warnings are judged against the other moves on offer: "play your smallest card" is broken by
+a 9 only when a smaller card could be played.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.board import Board
 from referee.cards import JOKER, RANKS
+from referee.coach.notes import BY_NAME, EXCUSE_WORDS, NOTES, RACE, Note, Seen, excuse_for
 from referee.coach.race import gain
 from referee.movegen import legal_moves
-from referee.moves import Move
+from referee.moves import Move, Step
 from referee.position import Position
 from referee.rulesets import Ruleset
-from referee.words import Names, say
+from referee.words import Names, name_of, say, travelled
 
-CORNER, IN_SPOT, COME_OUT, SIDE = 0, 3, 8, 18
-CARD_VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13, JOKER: 14} | {str(n): n for n in range(2, 11)}
-
-
-@dataclass(frozen=True)
-class Seen:
-    """A move as the notes look at it: who moves, where their pegs end, what it bumps."""
-
-    move: Move
-    seat: int
-    team: frozenset[int]
-    landed: tuple[int, ...]  # holes our team's pegs moved to (track and home)
-
-    @property
-    def board(self) -> Board:
-        return self.move.before.board
-
-    @property
-    def after(self) -> Position:
-        return self.move.result
-
-
-@dataclass(frozen=True)
-class Note:
-    name: str
-    source: str  # the rule text and note it comes from
-    weight: float  # per time it applies: positive advice, negative warning
-    applies: Callable[[Seen], int]  # how many times (0: not at all)
-    why: str
-
-
-def _landed_on(kind: int) -> Callable[[Seen], int]:
-    """Our pegs landing on ``kind`` holes (corner, in-spot, come-out) of opponents' sides."""
-
-    def count(seen: Seen) -> int:
-        board = seen.board
-        hits = 0
-        for hole in seen.landed:
-            if board.is_track(hole) and hole % SIDE == kind:
-                side = hole // SIDE
-                if kind == CORNER or (side in board.seats and side not in seen.team):
-                    hits += 1
-        return hits
-
-    return count
-
-
-def _short_hop(seen: Seen) -> int:
-    """A peg 1 to 3 holes past its own come-out hole: an 8 back takes it to or past its in-spot."""
-    return sum(1 for hole in seen.landed
-               if seen.board.is_track(hole) and (hole - seen.board.come_out(seen.seat)) % seen.board.track_length in (1, 2, 3))  # fmt: skip
-
-
-def _lurks(seen: Seen) -> int:
-    """A peg 10 holes short of a partner's come-out hole (10s and face cards are the commonest)."""
-    board = seen.board
-    partners = [seat for seat in seen.team if seat != seen.seat]
-    return sum(1 for hole in seen.landed for partner in partners
-               if board.is_track(hole) and (board.come_out(partner) - hole) % board.track_length == 10)  # fmt: skip
-
-
-def _home_run(seen: Seen) -> int:
-    """A runner parked on a partner's come-out hole: the partner coming out sends it to its in-spot."""
-    board = seen.board
-    return sum(1 for hole in seen.landed for partner in seen.team
-               if partner != seen.seat and hole == board.come_out(partner))  # fmt: skip
-
-
-def _teammate_scores(seen: Seen) -> int:
-    """A teammate's peg sent on to its in-spot (Arizona, North Carolina: a partner bumped goes there)."""
-    return sum(1 for bump in seen.move.bumps if bump.seat in seen.team and not seen.board.is_start(bump.target))
-
-
-def _attack(seen: Seen) -> int:
-    return sum(1 for bump in seen.move.bumps if bump.seat not in seen.team)
-
-
-def _joker_too_soon(seen: Seen) -> int:
-    """A joker spent on less than a double play, while the team still has pegs to bring round."""
-    if seen.move.card != JOKER or len(seen.move.bumps) >= 2:
-        return 0
-    return 1 if sum(seen.after.in_home(seat) for seat in seen.team) < 5 * len(seen.team) - 2 else 0
-
-
-def _bound_up(seen: Seen) -> int:
-    """Home holes left empty below a peg of ours: the Kiss of Death (a peg stuck short of the end)."""
-    before, after = _gaps(seen.move.before, seen.seat), _gaps(seen.after, seen.seat)
-    return max(0, after - before)
-
-
-def _all_the_way_in(seen: Seen) -> int:
-    return max(0, _gaps(seen.move.before, seen.seat) - _gaps(seen.after, seen.seat))
-
-
-def _gaps(position: Position, seat: int) -> int:
-    """Our pegs in home that are not all the way in (an empty home hole lies deeper)."""
-    board = position.board
-    depths = {board.depth(hole) for hole in position.on_board(seat) if board.is_home(hole)}
-    return sum(1 for depth in depths if any(deeper not in depths for deeper in range(depth + 1, 6)))
-
-
-def _too_few_on_board(seen: Seen) -> int:
-    """Fewer than two movable pegs of ours on the board after the move (9s, 7s and jokers need two)."""
-    board = seen.board
-    movable = [hole for hole in seen.after.on_board(seen.seat) if board.is_track(hole)]
-    left = 5 - seen.after.in_home(seen.seat) - len(movable)
-    return 1 if len(movable) < 2 and left > 0 else 0
-
-
-def _endgame_big_card(seen: Seen) -> int:
-    """Last pegs near home: a big card that does not go all the way in spends the exact count."""
-    board = seen.board
-    out = [hole for seat in seen.team for hole in seen.after.on_board(seat) if board.is_track(hole)]
-    waiting = sum(seen.after.in_start(seat) for seat in seen.team)
-    if len(out) != 1 or waiting or any(board.is_home(hole) for hole in seen.landed if hole in out):
-        return 0
-    return CARD_VALUE.get(seen.move.card, 0)
-
-
-NOTES: tuple[Note, ...] = (
-    Note("corner", "002 Hints for good play: avoid the corners (000 Notes on Strategy: a risky position)",
-         -8, _landed_on(CORNER), "It leaves a peg on a corner, 10 holes from a neighbour's come-out hole."),
-    Note("come-out", "002 Hints for good play: avoid the opponents' COME OUT spot",
-         -8, _landed_on(COME_OUT), "It leaves a peg on an opponent's come-out hole, where any peg coming out lands on it."),
-    Note("in-spot", "002 Hints for good play: avoid the opponents' IN SPOT",
-         -6, _landed_on(IN_SPOT), "It leaves a peg on an opponent's in-spot, in the way of their way home."),
-    Note("short hop", "000 Notes on Strategy: after coming out, move 1, 2 or 3 forward",
-         5, _short_hop, "It keeps the peg 1 to 3 past its come-out hole, so an 8 backwards brings it to its in-spot."),
-    Note("lurk", "000 Notes on Strategy: lurk 10 short of a partner's come-out hole",
-         4, _lurks, "It waits 10 short of a partner's come-out hole, where a 10 or a face card sets up a home run."),
-    Note("home run", "000 Notes on Strategy: set up a home run",
-         5, _home_run, "It parks a runner on a partner's come-out hole: the partner coming out sends it to its in-spot."),
-    Note("teammate", "000 Common Errors: put a teammate into a scoring position rather than attack",
-         6, _teammate_scores, "It sends a teammate's peg on to its in-spot, a scoring position."),
-    Note("attack", "000 Common Errors: attacking an opponent instead of helping a teammate",
-         -2, _attack, "It spends the move on an attack; an opponent sent to start is only two moves from home entry."),
-    Note("joker", "000 Common Errors: playing a joker too soon (hold it for a double or triple play)",
-         -7, _joker_too_soon, "It spends a joker on a single play; held, it could make a double or triple play."),
-    Note("bound up", "000 Common Errors: getting bound up in HOME (the Kiss of Death)",
-         -6, _bound_up, "It leaves a peg in home short of the end, where it can bind the home track."),
-    Note("all the way in", "000 Common Errors: getting bound up in HOME (move the first arrival all the way in)",
-         3, _all_the_way_in, "It moves a peg deeper into home, so the home track does not bind up."),
-    Note("two pegs out", "000 Common Errors: keep at least 2 movable pegs per player on the board",
-         -3, _too_few_on_board, "It leaves fewer than two movable pegs out, and 7s, 9s and jokers need two."),
-    Note("smallest card", "000 Common Errors: in the endgame play your smallest card",
-         -0.5, _endgame_big_card, "In the endgame a big card spends the count; a small one keeps an exact count possible."),
-)
-RACE = "000 the object of the game: move all your team's pegs from START to HOME"
+RACE_WEIGHT = 0.25  # a hole of the race against a note's weight (the notes decide, the race breaks ties)
+BREACH = 50.0  # below every move that breaks no note: more than any race a single card can win
+EXCUSED = 0.5  # what is left of a warning's weight when something outweighs it
+BASIC = Ruleset.preset("basic")  # how far cards reach when a caller does not say (the danger exception)
+KEEP = ("A", "K", "Q", "J", "8", "10")  # kept before other cards when one must go (come-outs, 8 back, 10s)
 
 
 @dataclass(frozen=True)
 class Hint:
+    """One option for the seat to play: a card and its move (None: keep the joker and discard
+    ``card``), its score, and one sentence saying why, with ``{s<seat>}`` for the table's names."""
+
     card: str
-    move: Move
+    move: Move | None
     score: float
-    why: str
+    reason: str
     note: str
+    breaks: tuple[str, ...] = field(default=())  # warnings it breaks that nothing outweighs
+
+    @property
+    def why(self) -> str:
+        return self.words_why({})
+
+    def words_why(self, names: Names) -> str:
+        seats = range(10)
+        return self.reason.format_map({f"s{seat}": name_of(names, seat) for seat in seats})
+
+    def words(self, names: Names) -> str:
+        if self.move is None:
+            return f"Keep your joker and discard the {self.card}"
+        return say(self.move, names)
 
     def as_json(self, names: Names) -> dict[str, Any]:
-        return {"move": self.move.text, "words": say(self.move, names), "why": self.why, "note": self.note,
-                "score": round(self.score, 2)}  # fmt: skip
+        return {"move": self.move.text if self.move else None, "words": self.words(names),
+                "why": self.words_why(names), "note": self.note, "score": round(self.score, 2),
+                **({"discard": self.card} if self.move is None else {})}  # fmt: skip
 
 
-def judge(card: str, move: Move) -> Hint:
-    """One move's score and the note that explains it."""
-    board = move.before.board
-    seat = move.before.turn
-    team = frozenset(board.team_of[seat])
-    landed = tuple(step.target for step in move.steps if move.result.colour_at(step.target) in team)
-    seen = Seen(move, seat, team, landed)
-    race = gain(board, set(team), move)
-    said = [(note.weight * times, note) for note in NOTES if (times := note.applies(seen))]
-    score = race + sum(amount for amount, _ in said)
-    if race > 0:
-        why = f"It brings your team {race} hole{'s' if race != 1 else ''} nearer home"
-    elif race < 0:
-        why = f"It costs your team {-race} hole{'s' if race != -1 else ''}"
-    else:
-        why = "It keeps the race as it is"
+@dataclass(frozen=True)
+class Options:
+    """What the other moves on offer do, so a warning counts only where it could be avoided."""
+
+    floors: Mapping[str, int]  # per warning: the fewest times any option breaks it
+    offered: frozenset[str]  # advice notes some option follows
+    breakers: Mapping[str, int]  # per avoidable warning: how many options break it
+
+    @classmethod
+    def none(cls) -> Options:
+        return cls({}, frozenset(), {})
+
+    @classmethod
+    def of(cls, seen: Sequence[Seen], extra_free: bool = False) -> Options:
+        """``extra_free``: one more option (keeping a joker) breaks no warning."""
+        counts = {note.name: [note.applies(s) for s in seen] for note in NOTES}
+        floors = {name: 0 if extra_free else min(times, default=0) for name, times in counts.items()}
+        offered = frozenset(name for name, times in counts.items() if BY_NAME[name].kind == "advice" and any(times))
+        breakers = {name: sum(1 for n in times if n > floors[name]) for name, times in counts.items()
+                    if BY_NAME[name].kind == "warning" and max(times, default=0) > floors[name]}  # fmt: skip
+        return cls(floors, offered, breakers)
+
+
+def judge(card: str, move: Move, rules: Ruleset | None = None, options: Options | None = None) -> Hint:
+    """One move's score and the sentence that explains it. Without ``options`` every warning
+    it breaks counts as avoidable; ``rules`` say how far opponents' cards reach (basic if not given)."""
+    return _judge(Seen.of(card, move, rules or BASIC), options or Options.none())
+
+
+def _judge(seen: Seen, options: Options) -> Hint:
+    score = gain(seen.board, set(seen.team), seen.move) * RACE_WEIGHT
+    # (which kind of clause speaks first, its weight, the clause, its note): a broken note, one
+    # outweighed by its own exception, advice followed, a warning heeded, one nothing avoids
+    said: list[tuple[int, float, str, Note]] = []
+    broken: list[Note] = []
+    for note in NOTES:
+        times = note.applies(seen)
+        if note.kind == "advice":
+            score += note.weight * times
+            if times:
+                said.append((2, note.weight * times, note.why, note))
+            continue
+        if note.instead_of is not None and note.instead_of not in options.offered:
+            continue
+        if not times:
+            if note.name in options.breakers and note.heed:  # the move keeps a note others break
+                said.append((3, options.breakers[note.name] * note.weight, note.heed, note))
+            continue
+        excess = times - options.floors.get(note.name, 0)
+        named = excuse_for(note, seen) if excess > 0 else "no other move"
+        if named is not None:
+            score -= note.weight * max(excess, times) * EXCUSED
+            said.append((4 if excess <= 0 else 1, note.weight, f"{note.why}, but {EXCUSE_WORDS[named]}", note))
+        else:
+            score -= BREACH + note.weight * excess
+            said.append((0, note.weight * excess, note.why, note))
+            broken.append(note)
+    effect = _effect(seen)
     if not said:
-        return Hint(card, move, score, why + _bump_clause(seen) + ".", RACE)
-    amount, note = max(said, key=lambda entry: abs(entry[0]))
-    clause = note.why.removeprefix("It ").rstrip(".")
-    joined = f"{why}, and {clause}" if amount > 0 else f"{why}, though it {clause}"
-    return Hint(card, move, score, joined + ".", note.source)
+        return Hint(seen.card, seen.move, score, _sentence(effect or f"{_plain(seen)}"), RACE)
+    kind, _, clause, note = min(said, key=lambda entry: (entry[0], -entry[1]))
+    if kind == 0:
+        clause = f"{clause}; every other move breaks a note too"
+    joint = ", though " if kind in (0, 1, 4) else ": "
+    reason = f"{effect}{joint}{clause}" if effect else clause
+    return Hint(seen.card, seen.move, score, _sentence(reason), note.source, tuple(note.name for note in broken))
 
 
-def _bump_clause(seen: Seen) -> str:
-    if _teammate_scores(seen):
-        return " and puts a teammate's peg on its in-spot"
-    if _attack(seen):
-        return " and sends an opponent back to start"
-    return ""
+def _plain(seen: Seen) -> str:
+    """A move no note speaks to: how far it takes the peg, which anyone can count on the board."""
+    step = seen.move.steps[0]
+    distance = travelled(seen.board, step)
+    whose = _whose(seen, seen.after.colour_at(step.target) or seen.seat)
+    direction = "further round" if distance >= 0 else "back"
+    return f"{whose} peg moves {abs(distance)} hole{'s' if abs(distance) != 1 else ''} {direction}"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _whose(seen: Seen, seat: int) -> str:
+    return "your" if seat == seen.seat else f"{{s{seat}}}'s"
+
+
+def _effect(seen: Seen) -> str:
+    """What the move does that matters, as anyone can see it on the board ('' for a plain move)."""
+    board, move = seen.board, seen.move
+    said: list[str] = []
+    for bump in move.bumps:
+        if board.is_start(bump.target):
+            said.append(f"{_whose(seen, bump.seat)} peg goes back to start")
+        else:
+            said.append(f"{_whose(seen, bump.seat)} peg jumps to its in-spot")
+    for step in move.steps:
+        colour = seen.after.colour_at(step.target) if not step.swap else None
+        if colour is None:
+            continue
+        whose = _whose(seen, colour)
+        if board.is_start(step.source):
+            said.insert(0, "a new peg comes out" if colour == seen.seat else f"{{s{colour}}} gets a new peg out")
+        elif board.is_home(step.target):
+            deepest = not any(board.home(colour, depth) not in seen.after.on_board(colour)
+                              for depth in range(board.depth(step.target) + 1, 6))  # fmt: skip
+            said.append(f"{whose} peg goes into home" + (", all the way in" if deepest else ""))
+        elif board.is_track(step.target):
+            before_in_spot = (board.in_spot(colour) - step.target) % board.track_length
+            if before_in_spot == 0:
+                said.append(f"{whose} peg stops on {whose.replace('your', 'its') if colour != seen.seat else 'your'} "
+                            "in-spot, ready to go home")  # fmt: skip
+            elif before_in_spot <= 13 and _toward_home(board, step, colour):
+                said.append(f"{whose} peg stops {before_in_spot} hole{'s' if before_in_spot > 1 else ''} before "
+                            f"{'your' if colour == seen.seat else 'its'} in-spot, ready to go home")  # fmt: skip
+    if not said and move.steps and move.steps[0].swap:
+        said.append("two pegs swap places")
+    return " and ".join(dict.fromkeys(said))
+
+
+def _toward_home(board: Board, step: Step, colour: int) -> bool:
+    """Did the step bring the peg nearer its in-spot (not a runner just setting off)?"""
+    track = board.track_length
+    return (board.in_spot(colour) - step.target) % track < (board.in_spot(colour) - step.source) % track
 
 
 def rank(position: Position, rules: Ruleset, cards: Iterable[str] | None = None, limit: int | None = None,
          shortlist: int | None = None) -> list[Hint]:  # fmt: skip
     """Every legal move of the seat to play for ``cards`` (None: every rank, as at a real table
     where the referee does not see the hand), best first. ``shortlist``: judge only that many
-    of the moves that gain most in the race (a North Carolina 10 splits thousands of ways)."""
-    options = [(card, move) for card in dict.fromkeys(cards or RANKS) for move in legal_moves(position, card, rules)]
+    of the moves that gain most in the race (a North Carolina 10 splits thousands of ways).
+    A hand whose only moves are a joker's also gets "keep the joker and discard a card"
+    (the rules page, Basic Game: a player is never forced to play a joker)."""
+    hand = list(cards) if cards is not None else None
+    options = [(card, move) for card in dict.fromkeys(hand or RANKS) for move in legal_moves(position, card, rules)]
     if shortlist is not None and len(options) > shortlist:
         team = set(position.board.team_of[position.turn])
         options = sorted(options, key=lambda option: gain(position.board, team, option[1]), reverse=True)[:shortlist]
-    hints = [judge(card, move) for card, move in options]
-    hints.sort(key=lambda hint: (-hint.score, hint.move.text))
+    hints = assess(options, rules, hand)
     return hints[:limit] if limit else hints
+
+
+def assess(options: Sequence[tuple[str, Move]], rules: Ruleset, hand: Sequence[str] | None = None) -> list[Hint]:
+    """The options judged against each other, best first; with the ``hand`` known and only a
+    joker able to move, keeping it (and discarding) is an option too."""
+    keep = hand is not None and bool(options) and all(card == JOKER for card, _ in options)
+    seen = [Seen.of(card, move, rules) for card, move in options]
+    context = Options.of(seen, extra_free=keep)
+    hints = [_judge(s, context) for s in seen]
+    if keep and hand is not None:
+        hints.append(keep_joker(hand))
+    hints.sort(key=lambda hint: (-hint.score, hint.move.text if hint.move else ""))
+    return hints
+
+
+def keep_joker(hand: Sequence[str]) -> Hint:
+    spare = spare_card(hand)
+    return Hint(spare, None, 0.0, "Your joker is worth more kept for a double or triple play later: no other card "
+                "can move, so keep it and discard a card instead.", BY_NAME["joker"].source)  # fmt: skip
+
+
+def spare_card(hand: Sequence[str]) -> str:
+    """The card to let go: never a joker if another will do, and cards that come out, go back 8
+    or move the commonest distance last."""
+    spare = [card for card in hand if card != JOKER] or list(hand)
+    return min(spare, key=lambda card: (card in KEEP, KEEP.index(card) if card in KEEP else 0, card))
 
 
 def hints_json(hints: Sequence[Hint], names: Mapping[int, str] | None = None) -> dict[str, Any]:

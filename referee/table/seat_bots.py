@@ -8,8 +8,9 @@ In digital mode the bot holds a hand like anyone else: it draws (the session doe
 names its card, discards when nothing moves, answers a doubt and picks the peg a penalty sends
 back. At a real table the referee does not hold the cards: someone turns up the bot's card and
 enters it on the page (the same "declare" as Bluffing Joker), and the bot chooses its move for
-that card. Either way the plan is shown on the LEDs (the bot's colour on the peg, blue where it
-goes) and on the page, and a person carries it out.
+that card. Either way the plan is shown on the LEDs and on the page (the peg to lift flashing
+pink, blue where it goes, amber where a bumped peg goes back: marks any peg colour shows), and
+a person carries it out.
 """
 
 from __future__ import annotations
@@ -37,20 +38,34 @@ class Plan:
     card: str
     move: Move
 
-    def lights(self, session: Session) -> tuple[list[str], list[str]]:
-        """The holes its pegs leave and the holes they go to, as the board names them (a peg
-        coming out leaves the first start hole of its seat that holds a peg)."""
+    def lights(self, session: Session) -> dict[str, str]:
+        """Each hole the move asks a person to act on, as the board names it, with its LED role:
+        "lift" on the pegs to lift (a peg coming out: the first start hole of its seat holding
+        one), "hint" where they go, and "bump" where a bumped peg goes back (every empty start
+        hole of its seat, or its in-spot), as the tracker lights a bump (hardware/signals.py)."""
         board, physical = session.game.board, session.physical
-        occupied = [physical.name(hole) for hole in physical.holes(session.tracker.occupied)]
+        occupied = {physical.name(hole) for hole in physical.holes(session.tracker.occupied)}
+
+        def start(seat: int) -> list[str]:
+            return [physical.name(hole) for hole in physical.start_holes(seat)]
 
         def named(hole: int) -> str:
             if not board.is_start(hole):
                 return board.hole_name(hole)
             seat = hole - board.board_holes
-            starts = sorted(name for name in occupied if name.startswith(f"S{seat}:"))
-            return starts[0] if starts else f"S{seat}:1"
+            return next((name for name in start(seat) if name in occupied), f"S{seat}:1")
 
-        return [named(step.source) for step in self.move.steps], [named(step.target) for step in self.move.steps]
+        lit: dict[str, str] = {}
+        for step in self.move.steps:
+            lit.setdefault(named(step.source), "lift")
+        for step in self.move.steps:
+            lit.setdefault(named(step.target), "hint")
+        for bump in (bump for step in self.move.steps for bump in step.bumps):
+            way_back = start(bump.seat) if board.is_start(bump.target) else [board.hole_name(bump.target)]
+            for hole in way_back:
+                if hole not in occupied:
+                    lit.setdefault(hole, "bump")
+        return lit
 
     def as_json(self, kind: str, names: Mapping[int, str]) -> dict[str, Any]:
         return {"seat": self.seat, "kind": kind, "card": self.card, "move": self.move.text, "words": say(self.move, names)}
@@ -134,6 +149,9 @@ class SeatBots:
                 session.discard(seat, None)
                 return None
         card, move = bot.choose(game, options)
+        if move is None:  # the bot keeps its joker and lets this card go
+            session.discard(seat, card)
+            return None
         if game.mode == "digital" and session.declared != card:
             session.declare(seat, card)
         return Plan(seat, card, move)

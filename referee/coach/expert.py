@@ -1,0 +1,111 @@
+"""The expert: the hints' best few moves, each tried against sampled deals of the cards the
+seat cannot see and the round of replies they lead to.
+
+    ranked = look_ahead(position, rules, hints, hidden, rng)   # hints re-ranked, best first
+    ranked[0].hint, ranked[0].outlook                           # e.g. "Blue would need a 10 ..."
+
+A candidate's value is the race standing after every other seat has replied (averaged over the
+deals; the same deals for every candidate, so they are compared on equal luck) plus what the
+strategy notes say of it, which the round cannot see (a short hop pays off with a later 8).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from referee.cards import CARDS, JOKER
+from referee.coach.hints import BREACH, RACE_WEIGHT, Hint
+from referee.coach.lookahead import Deal, Hidden, play_round, standing
+from referee.coach.race import gain
+from referee.movegen import legal_moves
+from referee.position import Position
+from referee.rulesets import Ruleset
+
+CANDIDATES = 5  # the hints' best moves that are looked ahead
+SAMPLES = 10  # deals of the hidden cards per decision
+NOTES_WEIGHT = 2.0  # holes of the race per point of the notes' judgement
+SOFT_BREACH = 6.0  # a broken note, as the look-ahead weighs it (the hints put it below all others)
+WORK = 3000  # most replies looked at per decision: on a crowded 8-player board fewer deals are played
+
+
+@dataclass(frozen=True)
+class Judged:
+    hint: Hint
+    value: float
+    outlook: str  # what the look-ahead found, in words ('' if nothing worth saying)
+
+
+def notes_value(hint: Hint) -> float:
+    """The hint's score less the race it counts, with broken notes weighed softly, in holes."""
+    if hint.move is None:
+        return hint.score / RACE_WEIGHT
+    board, seat = hint.move.before.board, hint.move.before.turn
+    race = gain(board, set(board.team_of[seat]), hint.move) * RACE_WEIGHT
+    notes = hint.score - race + BREACH * len(hint.breaks)
+    return notes * NOTES_WEIGHT - SOFT_BREACH * len(hint.breaks)
+
+
+def look_ahead(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hidden,
+               rng: random.Random) -> list[Judged]:  # fmt: skip
+    """The first ``CANDIDATES`` hints re-ranked by the look-ahead, best first."""
+    seat = position.turn
+    team = position.board.team_of[seat]
+    candidates = list(hints[:CANDIDATES])
+    if len(candidates) < 2:
+        return [Judged(hint, 0.0, "") for hint in candidates]
+    deals = hidden.sample(rng, SAMPLES)
+    replies_per_deal = max(1, len(position.board.seats) - 1) * len(candidates)
+    deals = deals[: max(2, WORK // replies_per_deal)]
+    judged = []
+    for hint in candidates:
+        after = hint.move.result if hint.move is not None else position
+        total = 0.0
+        for deal in deals:
+            end = after
+            for answer in play_round(after, deal, rules, seat):
+                if answer.move is not None:
+                    end = answer.move.result
+            total += standing(end, team)
+        judged.append(Judged(hint, total / len(deals) + notes_value(hint), ""))
+    judged.sort(key=lambda entry: -entry.value)
+    best = judged[0]
+    return [Judged(best.hint, best.value, outlook(position, rules, best.hint, deals)), *judged[1:]]
+
+
+def outlook(position: Position, rules: Ruleset, hint: Hint, deals: Sequence[Deal],
+            names: Mapping[int, str] | None = None) -> str:  # fmt: skip
+    """Who could send the moved peg back next, with which cards, and how many hands hold one."""
+    move = hint.move
+    if move is None or not deals:
+        return ""
+    board, seat = position.board, position.turn
+    team = board.team_of[seat]
+    after = move.result
+    ours = [step.target for step in move.steps if board.is_track(step.target) and after.colour_at(step.target) in team]
+    if not ours:
+        return ""
+    hole = ours[-1]
+    turn = board.next_seat(seat)
+    while turn != seat:
+        if turn not in team:
+            facing = after.with_turn(turn)
+            killers = [card for card in CARDS if card != JOKER and any(
+                any(bump.source == hole for bump in m.bumps) for m in legal_moves(facing, card, rules))]  # fmt: skip
+            if killers:
+                holding = sum(1 for deal in deals if set(deal.hands.get(turn, ())) & set(killers))
+                cards = _card_list(killers)
+                return (f"{{s{turn}}} would need {cards} to send this peg back; about {round(10 * holding / len(deals))} "
+                        f"in 10 of the hands {{s{turn}}} may hold have one")  # fmt: skip
+        turn = board.next_seat(turn)
+    return "no opponent can reach this peg with one card before your next turn"
+
+
+def _card_list(cards: Sequence[str]) -> str:
+    words = {"A": "an ace", "8": "an 8", "J": "a jack", "Q": "a queen", "K": "a king"}
+    said = [words.get(card, f"a {card}") for card in cards]
+    if {"10", "J", "Q", "K"} <= set(cards):
+        said = [word for word, card in zip(said, cards, strict=True) if card not in ("J", "Q", "K")]
+        said = [("a 10 or a face card" if word == "a 10" else word) for word in said]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]

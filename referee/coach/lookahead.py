@@ -1,0 +1,123 @@
+"""Looking ahead over what a seat cannot see: the other hands and the stock, sampled so that
+they agree with every card seen so far, and the next round played out by likely replies.
+
+    hidden = Hidden.of(game, seat)                 # the cards the seat has not seen, and who holds how many
+    deals = hidden.sample(rng, 12)                 # 12 ways the other hands may lie
+    outcome = play_round(move.result, deals[0], rules, seat)
+
+Each other seat replies with the card and move that win it most of the race (partners
+included: their likely moves), a joker only when nothing else moves. What a round costs is
+bounded: a card's moves are read lazily and at most ``MOVES_PER_CARD`` of them are weighed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import islice
+
+from referee.board import Board
+from referee.cards import JOKER, build_deck
+from referee.coach.race import gain, progress
+from referee.game import Game
+from referee.movegen import legal_moves
+from referee.moves import Move
+from referee.position import Position
+from referee.rulesets import Ruleset
+
+MOVES_PER_CARD = 40  # a North Carolina 10 may split thousands of ways: a reply weighs the first 40
+JOKER_COST = 6  # what a reply's joker is worth kept, in holes of the race
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """The cards a seat has not seen (in the other hands and the stock) and the others' hand sizes."""
+
+    unseen: tuple[str, ...]
+    hand_sizes: Mapping[int, int]
+
+    @classmethod
+    def of(cls, game: Game, seat: int) -> Hidden:
+        rules = game.rules
+        deck = Counter(build_deck(rules.decks_for(game.board.players), rules.jokers_for(game.board.players)))
+        deck.subtract(game.hand(seat))
+        deck.subtract(game.discards)
+        unseen = tuple(sorted(card for card, count in deck.items() for _ in range(max(0, count))))
+        sizes = {other: len(game.hand(other)) for other in game.board.seats if other != seat}
+        return cls(unseen, sizes)
+
+    def sample(self, rng: random.Random, count: int) -> list[Deal]:
+        deals = []
+        for _ in range(count):
+            cards = list(self.unseen)
+            rng.shuffle(cards)
+            hands, at = {}, 0
+            for other, size in sorted(self.hand_sizes.items()):
+                size = min(size, max(0, len(cards) - at))
+                hands[other] = tuple(cards[at:at + size])
+                at += size
+            deals.append(Deal(hands, tuple(cards[at:])))
+        return deals
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One way the hidden cards may lie: each other seat's hand, and the stock top last."""
+
+    hands: Mapping[int, tuple[str, ...]]
+    stock: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reply:
+    seat: int
+    card: str | None  # None: the seat could not move and discarded
+    move: Move | None
+
+
+def reply(position: Position, hand: Sequence[str], rules: Ruleset) -> Reply:
+    """The move a seat most likely makes with ``hand``: the most race, jokers last."""
+    board, seat = position.board, position.turn
+    team = set(board.team_of[seat])
+    best: tuple[float, str, Move] | None = None
+    for card in dict.fromkeys(sorted(hand, key=lambda c: c == JOKER)):
+        if card == JOKER and best is not None:
+            break
+        for move in islice(legal_moves(position, card, rules), MOVES_PER_CARD):
+            value = gain(board, team, move) - (JOKER_COST if card == JOKER else 0)
+            if best is None or value > best[0]:
+                best = (value, card, move)
+    if best is None:
+        return Reply(seat, None, None)
+    return Reply(seat, best[1], best[2])
+
+
+def play_round(position: Position, deal: Deal, rules: Ruleset, seat: int) -> Iterator[Reply]:
+    """Every other seat's reply in turn, from the position after ``seat``'s move, until ``seat``
+    plays again. The positions after each reply are the replies' ``move.result``."""
+    board = position.board
+    turn = board.next_seat(seat)
+    stock = list(deal.stock)
+    while turn != seat:
+        position = position.with_turn(turn)
+        hand = list(deal.hands.get(turn, ()))
+        if rules.draw == "before" and stock:
+            hand.append(stock.pop())
+        answer = reply(position, hand, rules)
+        yield answer
+        if answer.move is not None:
+            position = answer.move.result
+        turn = board.next_seat(turn)
+
+
+def standing(position: Position, team: Sequence[int] | frozenset[int]) -> float:
+    """Our team's progress less the average progress of each other team."""
+    board: Board = position.board
+    ours = sum(progress(board, s, hole) for s in team for hole in position.pegs(s))
+    others = [t for t in board.teams if not set(t) & set(team)]
+    if not others:
+        return float(ours)
+    theirs = sum(progress(board, s, hole) for t in others for s in t for hole in position.pegs(s))
+    return ours - theirs / len(others)
