@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -57,7 +58,7 @@ def test_three_forward_is_the_best_hop() -> None:
     """Notes on Strategy: "Another good place to wait is 3 spaces forward from a peg's come-out.
     This is 10 away from opponent's in-spot and also within reach of its own in-spot by moving
     backward 8." The issue's case: hand 3 4 5 6 9 2 ran the new peg 9."""
-    hints = rank(_position({0: ["T0:8"]}), BASIC, "3 4 5 6 9 2".split())
+    hints = rank(_position({0: ["T0:8"]}), BASIC, ["3", "4", "5", "6", "9", "2"])
     assert [_text(h) for h in hints[:2]] == ["3 T0:8-T0:11", "2 T0:8-T0:10"]
 
 
@@ -74,7 +75,7 @@ def test_hold_the_joker_in_a_calm_middle_game() -> None:
     """Common Errors: "Playing a joker too soon. Hold it until you can get a double or triple
     play ... Don't be too eager to play it!" """
     pegs = {0: ["T0:14", "T1:5"], 1: ["T1:10", "T2:2"], 2: ["T2:12"], 3: ["T3:4", "T0:2"]}
-    hints = rank(_position(pegs), BASIC, "JOKER 4 5 6 9".split())
+    hints = rank(_position(pegs), BASIC, ["JOKER", "4", "5", "6", "9"])
     assert hints[0].card != "JOKER" and "joker" in hints[0].why
     assert all("joker" in h.breaks for h in hints if h.card == "JOKER")
 
@@ -82,8 +83,8 @@ def test_hold_the_joker_in_a_calm_middle_game() -> None:
 def test_a_hand_whose_only_move_is_a_joker_keeps_it() -> None:
     """The rules page, Basic Game: "A player is never forced to play a joker: if you have no
     other move you may keep the joker and discard another card"; Common Errors: hold it."""
-    hints = rank(_position({1: ["T1:10"]}), BASIC, "JOKER 5 6 2 3".split())
-    assert hints[0].move is None and hints[0].card in "5 6 2 3".split()
+    hints = rank(_position({1: ["T1:10"]}), BASIC, ["JOKER", "5", "6", "2", "3"])
+    assert hints[0].move is None and hints[0].card in ["5", "6", "2", "3"]
     assert hints[0].as_json({})["discard"] == hints[0].card and "keep" in hints[0].as_json({})["words"].lower()
     assert any(h.card == "JOKER" for h in hints[1:])
 
@@ -99,7 +100,7 @@ def test_club_sheet_keep_off_the_corners() -> None:
 
 def test_club_sheet_keep_off_opponents_come_out_holes() -> None:
     """Hints for good play: avoid "the opponents COME OUT spot"."""
-    hints = rank(_position({0: ["T1:5", "T2:14"]}), BASIC, "3 2 4".split())
+    hints = rank(_position({0: ["T1:5", "T2:14"]}), BASIC, ["3", "2", "4"])
     three = next(h for h in hints if _text(h) == "3 T1:5-T1:8")
     assert _text(hints[0]) != "3 T1:5-T1:8" and three.breaks == ("come-out",)
     assert three.note == CLUB and "come-out hole" in three.why
@@ -151,7 +152,7 @@ def test_put_a_teammate_in_a_scoring_position_rather_than_attack() -> None:
     position. An opponent sent to START is after all only two moves from his home entry space."
     Green's peg on T1:10, Sky blue's on T1:11: the 5 sends Green to its in-spot."""
     pegs = {0: ["T1:5", "T3:14"], 1: ["T1:11"], 2: ["T1:10"]}
-    hints = rank(_position(pegs), BASIC, "5 6".split())
+    hints = rank(_position(pegs), BASIC, ["5", "6"])
     assert _text(hints[0]) == "5 T1:5-T1:10x" and "in-spot" in hints[0].why
     attack = next(h for h in hints if _text(h) == "6 T1:5-T1:11x")
     assert attack.breaks == ("attack instead",) and "start" in attack.why
@@ -196,14 +197,14 @@ def test_in_the_endgame_play_the_smallest_card() -> None:
     """Common Errors: "In the endgame: playing high cards so that the team is too close to
     enter HOME on an exact count. If you can't go all the way HOME, play your smallest card." """
     pegs = {0: ["H0:2", "H0:3", "H0:4", "H0:5", "T3:15"], 2: ["H2:1", "H2:2", "H2:3", "H2:4", "H2:5"]}
-    hints = rank(_position(pegs), BASIC, "9 2 3".split())
+    hints = rank(_position(pegs), BASIC, ["9", "2", "3"])
     assert hints[0].card == "2"
     assert all("smallest card" in h.breaks and "smallest" in h.why for h in hints if h.card == "9")
 
 
 def test_every_note_has_a_scenario_here() -> None:
     """Each note of the rule texts is checked by a scenario above (by the name it goes by)."""
-    source = open(__file__, encoding="utf-8").read()
+    source = Path(__file__).read_text(encoding="utf-8")
     phrases = {"corner": "corners", "come-out": "COME OUT spot", "in-spot": "IN SPOT", "safe stretch": "safe area",
                "short hop": "1, 2 or 3", "lurk for a partner": "partner's come-out hole",
                "lurk for an in-spot": "opponent's in-spot", "home run": "home run",

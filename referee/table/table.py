@@ -26,7 +26,7 @@ from typing import Any
 
 from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
-from hardware.leds import RGB, Frame, MemoryStrip, PixelStrip, Renderer
+from hardware.leds import Frame, MemoryStrip, PixelStrip, Renderer
 from hardware.sensors import Change, SensorBoard, SimulatedSensors
 from hardware.signals import SEAT_NAMES
 from referee import record
@@ -77,7 +77,8 @@ class Table:
         self._bot_failed: tuple[int, int] | None = None  # (game, events) where a bot last failed
         self._shown_hint: tuple[int, int, Move] | None = None  # a hint lit blue: while events and board stay
         self._lesson_cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
-        self._lit: tuple[dict[str, str], int | None, dict[str, RGB]] = ({}, None, {})  # guidance, turn, marks
+        self._lit: tuple[dict[str, str], int | None] = ({}, None)  # guidance, turn
+        self._move_marks: dict[str, str] = {}  # what the LEDs show of a bot's move or a hint lit on request
         self._lit_since = 0.0  # when that guidance appeared: blinking and pulsing count from it
         self._peak: Frame | None = None  # the LEDs at full level, for the page (a blink's off phase is not news)
         self._state: dict[str, Any] | None = None
@@ -368,7 +369,8 @@ class Table:
             return Overview(self.session.game_id, game.turn, game.board.sides, tuple(game.board.seats),
                             game.doubter_to_answer, penalty[0] if penalty else None,
                             tuple(view.seat_default(side) for side in range(len(SEAT_NAMES))),
-                            any(hole.startswith("C") for hole in self.layout.pixel_of), view.light_legend())  # fmt: skip
+                            any(hole.startswith("C") for hole in self.layout.pixel_of), view.light_legend(),
+                            self._hand_seen_by())  # fmt: skip
 
     def state(self) -> dict[str, Any]:
         """The page's view; every event stream asks for it at each change, so it is made once
@@ -383,8 +385,12 @@ class Table:
             names = {seat["seat"]: seat["name"] for seat in data["seats"]}
             if self._plan is not None:
                 data["bot"] = self._plan.as_json(self._bots.kinds[self._plan.seat], names)
-            data["teaching"] = bool(self.session.game.table.get("teaching"))
-            if data["teaching"]:  # 000 Note on Table Talk: relaxed when teaching beginners
+            data["move_marks"] = dict(self._move_marks)
+            game = self.session.game
+            if game.mode == "digital" and game.turn not in self._bots.kinds:
+                data["declared"] = None  # a card tapped on a phone stays on it until played (/api/hand)
+            data["teaching"] = bool(game.table.get("teaching"))
+            if data["teaching"] and game.mode == "table":  # digital: the seat's cards, for its team (lesson)
                 data["hints"], data["teaching_moves"] = self._lesson(names)
             if isinstance(self.strip, MemoryStrip):
                 shown = self._peak if self._peak is not None and not self._wiring.running else self.strip.frame
@@ -469,20 +475,21 @@ class Table:
         if not self._wiring.running:  # the wiring check lights the holes itself
             turn = None if session.game.phase == "over" else session.game.turn
             guidance: dict[str, str] = {h: role for h, role in report.guidance.items() if h in self.layout.pixel_of}
-            marks = self._plan_lights(guidance)
-            if (guidance, turn, marks) != self._lit:
-                self._lit, self._lit_since = (guidance, turn, marks), time.monotonic()
-            self._peak = self.renderer.render(guidance, turn, marks=marks)
-            self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since, marks))
+            self._move_marks = self._plan_lights(guidance)
+            guidance = {**self._move_marks, **guidance}
+            if (guidance, turn) != self._lit:
+                self._lit, self._lit_since = (guidance, turn), time.monotonic()
+            self._peak = self.renderer.render(guidance, turn)
+            self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
         self._version += 1
         self._changed.notify_all()
 
     def _animate(self) -> None:
         """Redraw a blinking or pulsing light (the strip writes only frames that differ)."""
-        guidance, turn, marks = self._lit
+        guidance, turn = self._lit
         if self._wiring.running or not self.renderer.animated(guidance):
             return
-        self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since, marks))
+        self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
 
     def hints(self, show: bool = False) -> dict[str, Any]:
         """The best moves for the seat to play, each with its reason; ``show``: the best one
@@ -490,10 +497,32 @@ class Table:
         with self._lock:
             names = {seat["seat"]: seat["name"] for seat in view.seats(self.session.game)}
             best = teaching.rank_for(self.session)
-            if show and best:
-                self._shown_hint = (len(self.session.game.events), self.session.tracker.occupied, best[0].move)
+            shown = best[0].move if best else None
+            if show and shown is not None:
+                self._shown_hint = (len(self.session.game.events), self.session.tracker.occupied, shown)
                 self._publish(force=True)
             return {"hints": teaching.shown(best, names)}
+
+    def lesson(self, seat: int | None, game_id: int) -> dict[str, Any]:
+        """A teaching game's hints and each card's moves, for the phone of ``seat`` in game
+        ``game_id``. The rules page's Note on Table Talk relaxes table talk for the team when
+        teaching beginners, and even then gives no cards away: with the referee's cards they
+        show the seat to play's hand, so only its own phone and its partners' get them; with
+        real cards (every rank, or the card declared for all to see) any page may."""
+        with self._lock:
+            game = self.session.game
+            if not game.table.get("teaching"):
+                raise GameError("each card's moves are shown in teaching games only: ask for a hint instead")
+            if game.mode == "digital" and (game_id != self.session.game_id or seat not in self._hand_seen_by()):
+                raise PermissionError("the cards of the seat to play are for its own phone and its partners' only")
+            hints, moves = self._lesson({seat["seat"]: seat["name"] for seat in view.seats(game)})
+            return {"version": self._version, "seat": game.turn, "hints": hints, "teaching_moves": moves}
+
+    def _hand_seen_by(self) -> tuple[int, ...]:
+        """The seats whose phones may see what the seat to play's cards allow: its own, and
+        in a teaching game its partners' too."""
+        game = self.session.game
+        return game.board.team_of[game.turn] if game.table.get("teaching") else (game.turn,)
 
     def _lesson(self, names: dict[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Hints and each card's moves for a teaching game, worked out once per turn state."""
@@ -517,29 +546,22 @@ class Table:
             self._bot_failed = state
             return None
 
-    def _plan_lights(self, guidance: dict[str, str]) -> dict[str, RGB]:
-        """A move to show while the tracker shows nothing: a hint someone asked for (all blue,
-        until the board or the game changes), or a bot's chosen move (its colour on the pegs to
-        lift, blue where they go). Adds to ``guidance``; returns the holes lit in a seat colour."""
+    def _plan_lights(self, guidance: dict[str, str]) -> dict[str, str]:
+        """A move to show while the tracker shows nothing: a hint someone asked for (until the
+        board or the game changes), or a bot's chosen move. Its holes and roles (``Plan.lights``:
+        the peg to lift, where it goes, a bumped peg's way back), on the board's LEDs only."""
+        if guidance:
+            return {}
         shown = self._shown_hint
-        if shown is not None and not guidance:
+        if shown is not None:
             events, occupied, move = shown
             if events == len(self.session.game.events) and occupied == self.session.tracker.occupied:
-                sources, targets = Plan(self.session.game.turn, move.card, move).lights(self.session)
-                for hole in sources + targets:
-                    if hole in self.layout.pixel_of:
-                        guidance.setdefault(hole, "hint")
-                return {}
+                return self._on_board(Plan(self.session.game.turn, move.card, move).lights(self.session))
             self._shown_hint = None
-        plan = self._plan
-        if plan is None or guidance:
-            return {}
-        sources, targets = plan.lights(self.session)
-        for hole in targets:
-            if hole in self.layout.pixel_of:
-                guidance.setdefault(hole, "hint")
-        colour = view.seat_rgb(self.session.game)[plan.seat]
-        return {hole: colour for hole in sources if hole in self.layout.pixel_of}
+        return {} if self._plan is None else self._on_board(self._plan.lights(self.session))
+
+    def _on_board(self, lights: dict[str, str]) -> dict[str, str]:
+        return {hole: role for hole, role in lights.items() if hole in self.layout.pixel_of}
 
     def _beep(self, kind: str) -> None:
         if self.controls is not None:
