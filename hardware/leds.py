@@ -400,9 +400,9 @@ class SpidevBus:
 class Renderer:
     """Turns the tracker's guidance (hole -> role) and the seat to play into a frame.
 
-    Roles: "selected", "destination", "bump", "wrong", "put-back", "hint", each with a colour
-    (``ROLE_COLOURS``) and a rhythm (``PATTERNS``: a wrong peg blinks, a peg's way back pulses;
-    see hardware/signals.py), both overridable. ``render(guidance, turn, at)`` gives the frame
+    Roles: "selected", "destination", "bump", "wrong", "put-back", "hint", "lift", each with a
+    colour (``ROLE_COLOURS``) and a rhythm (``PATTERNS``: a wrong peg blinks, a peg's way back
+    pulses, a bot's peg to lift flashes; see hardware/signals.py), both overridable. ``render(guidance, turn, at)`` gives the frame
     ``at`` seconds after the guidance appeared (``at=None``: every light at its full level);
     ``animated(guidance)`` says whether frames change with time, so the caller knows to redraw.
     The seat to play glows dimly (``turn_level`` of its seat colour) on its come-out hole
@@ -468,17 +468,11 @@ class Renderer:
         guidance: Mapping[str, str] | None = None,
         turn: int | None = None,
         at: float | None = None,
-        marks: Mapping[str, RGB] | None = None,
     ) -> Frame:
-        """``marks``: holes lit steady in a colour of their own (a bot's peg in its seat colour),
-        under any guidance role on the same hole."""
         pixels = self._blank.copy()
         pixel_of = self.layout.pixel_of
         if turn is not None:
             pixels[self.layout.pixel(f"T{turn}:{COME_OUT}")] = self._seat[turn % len(self._seat)]
-        for hole, mark in (marks or {}).items():
-            _check_colour(mark)
-            pixels[self.layout.pixel(hole)] = _scale(mark, self._brightness)
         for hole, role in (guidance or {}).items():
             index = pixel_of.get(hole)
             if index is None:

@@ -5,8 +5,10 @@
 
 An LED cannot show a symbol, and one player in twelve cannot tell red from green, so every
 role that asks for action differs from the others in more than its hue: a wrong peg blinks
-fast, a bumped peg's way back and a peg to put back pulse slowly, and what may be done
-(a lifted peg's hole, its legal destinations, a hint) is steady. The seat to play glows on its
+fast, a bumped peg's way back and a peg to put back pulse slowly, the peg to lift for a bot's
+move (or a hint lit on request) flashes twice and rests, and what may be done (a lifted peg's
+hole, its legal destinations, where a hint's or a bot's peg goes) is steady. The peg to lift
+has a role of its own, not its seat's colour: a sky-blue light beside a sky-blue peg is lost. The seat to play glows on its
 come-out hole at a fraction of the roles' brightness, steady, so a seat colour is never read
 as a role (the page and the README carry the same legend).
 
@@ -24,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 RGB = tuple[int, int, int]
+FLASH_ON = 0.12  # of a flash's period, each of its two flashes (app.css draws the same)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,8 @@ class Pattern:
         phase = (seconds % self.period) / self.period
         if self.name == "blink":
             return 1.0 if phase < 0.5 else self.low
+        if self.name == "flash":  # two short flashes, then a rest: like no other light on the board
+            return 1.0 if phase < FLASH_ON or 2 * FLASH_ON <= phase < 3 * FLASH_ON else self.low
         return self.low + (1.0 - self.low) * (1.0 + math.cos(2 * math.pi * phase)) / 2
 
     @property
@@ -51,15 +56,17 @@ class Pattern:
 STEADY = Pattern("steady")
 BLINK = Pattern("blink", period=0.5, low=0.0)  # 2 flashes a second: "not there"
 PULSE = Pattern("pulse", period=1.6, low=0.35)  # a slow breath: "a peg goes here"
+FLASH = Pattern("flash", period=1.4, low=0.35)  # flash, flash, rest: "lift this peg" (never dark: it is found)
 
-ROLES = ("selected", "destination", "bump", "wrong", "put-back", "hint")
+ROLES = ("selected", "destination", "bump", "wrong", "put-back", "hint", "lift")
 ROLE_COLOURS: Mapping[str, RGB] = {
     "selected": (0, 255, 255),  # cyan: the hole a peg was lifted from (violet was a protanope's blue)
     "destination": (0, 255, 0),  # green: a legal destination
     "bump": (255, 110, 0),  # amber: where a bumped peg must go
     "wrong": (255, 0, 0),  # red: a peg that should not be there
     "put-back": (255, 255, 255),  # white: where a peg must go back
-    "hint": (0, 60, 255),  # blue: a hint or the bot's move
+    "hint": (0, 60, 255),  # blue: where a hint's or a bot's peg goes
+    "lift": (255, 80, 180),  # pink: the peg to lift for a bot's move or a hint (apart from every role)
 }
 PATTERNS: Mapping[str, Pattern] = {
     "selected": STEADY,
@@ -68,6 +75,7 @@ PATTERNS: Mapping[str, Pattern] = {
     "wrong": BLINK,
     "put-back": PULSE,
     "hint": STEADY,
+    "lift": FLASH,
 }
 TURN_LEVEL = 0.15  # the seat to play, on its come-out hole: steady and dim, never a role's brightness
 
@@ -94,6 +102,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("wrong", "red, blinking fast: a peg that should not be there; lift it"),
     ("put-back", "white, pulsing slowly: put a peg back here"),
     ("bump", "amber, pulsing slowly: where a bumped peg goes (any start hole, or its in-spot)"),
-    ("hint", "steady blue: a hint, or the move a bot chose"),
+    ("lift", "pink, flashing twice and resting: lift this peg, for the move a bot chose or a hint"),
+    ("hint", "steady blue: where that peg goes"),
     ("turn", "a dim glow in a seat's colour on its come-out hole: that seat plays next"),
 )

@@ -44,7 +44,7 @@ from table_hands import (
 )
 
 from referee import CARDS, PRESETS, Position, Ruleset, legal_moves, mover_seats
-from referee.game import Game
+from referee.game import Game, GameError
 from referee.moves import Move, parse_notation
 from referee.table.session import Session
 from referee.table.store import Store
@@ -214,11 +214,14 @@ class Sitting:
         self.base, self.acts = self.table.copy(), []
         declared = None
         card = rng.choice(CARDS)
+        moves = game.legal(card) + game.free_come_outs(card)
         if rng.random() < 0.3:
             self.log.append(f"declare({seat}, {card!r})")
-            self.session.declare(seat, card)
-            declared, self.window = card, None
-        moves = game.legal(card) + game.free_come_outs(card)
+            if moves:
+                self.session.declare(seat, card)
+                declared, self.window = card, None
+            else:
+                self.declare_unplayable(seat, card)
         if not moves:
             self.cannot_move(seat)
             return
@@ -226,6 +229,15 @@ class Sitting:
         if rng.random() < MISTAKE_RATE:
             self.mistake(seat, position, declared, intended)
         self.make(seat, position, declared, intended)
+
+    def declare_unplayable(self, seat: int, card: str) -> None:
+        """The issue: "declare only what is played": a card with no move is refused, and the
+        turn goes on as if it had never been tapped (an open window stays open)."""
+        before = (self.history(), self.discards(), self.session.declared, self.session.tracker.to_json())
+        with pytest.raises(GameError, match="can't move any peg"):
+            self.session.declare(seat, card)
+        after = (self.history(), self.discards(), self.session.declared, self.session.tracker.to_json())
+        self.expect(after == before, f"a refused declaration of {card} changed the turn")
 
     def cannot_move(self, seat: int) -> None:
         """ "Saying 'I can't move' is a deliberate discard"; a habitual Done first is not one."""

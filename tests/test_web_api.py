@@ -221,7 +221,8 @@ def test_new_game_bad_input(client: FlaskClient, body: dict[str, Any], message: 
 def test_seat_links_and_digital_hands(app: Flask) -> None:
     table, phone, other = app.test_client(), app.test_client(), app.test_client()
     headers = admin(table)
-    post(table, "/api/games", {"players": 4, "mode": "digital"}, headers)
+    pegs = {"0": ["T0:10", "S", "S", "S", "S"]}  # every card moves a peg: any may be declared
+    post(table, "/api/games", {"players": 4, "mode": "digital", "pegs": pegs}, headers)
     links = table.get("/api/seats").get_json()
     assert len(links) == 4 and links[0]["qr"].startswith("<svg") and "/join/0/" in links[0]["link"]
     assert all(urlsplit(link["link"]).hostname not in ("localhost", "127.0.0.1") for link in links)  # a phone reaches it
@@ -236,7 +237,8 @@ def test_seat_links_and_digital_hands(app: Flask) -> None:
     assert not_mine.status_code == 403 and "only seat 0's phone" in not_mine.get_json()["error"]
     card = mine["hand"][0]
     declared = post(phone, "/api/declare", {"card": card}, csrf(phone))
-    assert declared.status_code == 200 and declared.get_json()["declared"] == card
+    assert declared.status_code == 200 and declared.get_json()["declared"] is None  # the card stays on the phone
+    assert phone.get("/api/hand").get_json()["declared"] == card and other.get("/api/hand").get_json()["declared"] is None
     assert post(phone, "/api/declare", {"card": "11"}, csrf(phone)).status_code == 400
 
 

@@ -37,6 +37,7 @@ from web.auth import (
     log_out,
     my_seat,
     need_admin,
+    need_hand,
     need_player,
     seat_token,
     state_changing,
@@ -243,13 +244,28 @@ def declare() -> Response:
 
 @api.post("/hint")
 @state_changing
-@need_player
+@need_hand
 def hint() -> Response:
-    """The seat to play asks for hints (000 Note on Table Talk: a serious game shows none
-    unless asked); ``show``: the best move lit blue on the board too."""
+    """The seat to play asks for hints (the rules page's Note on Table Talk: a serious game
+    shows none unless asked; a teaching game's partners may ask too). The answer names the
+    seat's cards, so it goes to the asker only. ``show``: the best move lit on the board, for
+    everyone to see, so only the seat's own phone or the table PIN may choose that."""
     body = _json_body({"show"}, required=False)
     _need(body.get("show", False) in (True, False), "'show' is true or false")
-    return jsonify(table().hints(show=body.get("show") is True))
+    running = table()
+    overview = running.overview()
+    if body.get("show") is True and not is_admin() and my_seat(overview.game_id) != overview.turn:
+        raise Forbidden(f"the lights are for everyone: only seat {overview.turn}'s own phone may light its hint")
+    return jsonify(running.hints(show=body.get("show") is True))
+
+
+@api.get("/teaching")
+def teaching() -> Response:
+    """A teaching game's hints and each card's moves, for the asking phone: with the referee's
+    cards only the seat to play's own phone and its partners' get them (they show its hand)."""
+    running = table()
+    game_id = running.overview().game_id
+    return jsonify(running.lesson(my_seat(game_id), game_id))
 
 
 @api.post("/discard")

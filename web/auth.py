@@ -173,13 +173,22 @@ def need_admin(view: F) -> F:
 
 def need_player(view: F) -> F:
     """The seat to play (from its phone) or whoever holds the table PIN."""
+    return _need_seat(view, lambda overview: (overview.turn,), "only seat {turn}'s phone or the table PIN may do that now")
 
+
+def need_hand(view: F) -> F:
+    """What the seat to play's cards allow (a hint): its own phone, its partners' in a
+    teaching game (the rules page's Note on Table Talk), or whoever holds the table PIN."""
+    return _need_seat(view, lambda overview: overview.hand_seen_by,
+                      "only seat {turn}'s phone (a teaching game: its partners' too) or the table PIN may ask")  # fmt: skip
+
+
+def _need_seat(view: F, seats: Callable[[Any], tuple[int, ...]], refusal: str) -> F:
     @wraps(view)
     def checked(*args: Any, **kwargs: Any) -> Any:
         overview = current_app.config["TABLE"].overview()
-        seat = my_seat(overview.game_id)
-        if not is_admin() and seat != overview.turn:
-            raise Forbidden(f"only seat {overview.turn}'s phone or the table PIN may do that now")
+        if not is_admin() and my_seat(overview.game_id) not in seats(overview):
+            raise Forbidden(refusal.format(turn=overview.turn))
         check_csrf()
         return view(*args, **kwargs)
 

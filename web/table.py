@@ -33,6 +33,7 @@ class Overview:
     palette: tuple[tuple[str, str], ...]  # every side's default name and colour
     markers: bool  # the board has colour-marker holes
     lights: tuple[tuple[str, str, str, str], ...] = ()  # the LED legend: role, colour, rhythm, words
+    hand_seen_by: tuple[int, ...] = ()  # phones that may see the seat to play's cards (its own; a teaching game's team)
 
 
 class Table(Protocol):
@@ -52,6 +53,8 @@ class Table(Protocol):
     def seats(self) -> list[Json]: ...
 
     def hand(self, seat: int) -> Json: ...
+
+    def lesson(self, seat: int | None, game_id: int) -> Json: ...
 
     def games(self) -> list[Json]: ...
 

@@ -37,11 +37,12 @@ from typing import Any, Protocol
 
 from referee.cards import parse_card
 from referee.game import Game, GameError, Mode
-from referee.movegen import parse_move
+from referee.movegen import legal_moves, parse_move
 from referee.moves import Move, NotationError
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
 from referee.tracker import Candidates, Report, Tracker
+from referee.words import CARD_WORDS
 
 log = logging.getLogger("pegs.session")
 RETRY_MS = 2000  # after the store failed, the settle time tries again this often (Done at once)
@@ -181,6 +182,9 @@ class Session:
         card = parse_card(card)
         if self.game.mode == "digital" and card not in self.game.hand(seat):
             raise ValueError(f"seat {seat} does not hold {card}")
+        if not self._plays(card) and str(seat) not in (self.game.table.get("bots") or {}):
+            said = CARD_WORDS.get(card, f"a {card}")
+            raise GameError(_UNPLAYABLE[self.game.mode].format(card=said[0].upper() + said[1:]))
         self.tracker.confirm()
         self.declared = card
         self.notice = None
@@ -340,6 +344,11 @@ class Session:
         while self.game.mode == "digital" and self.game.phase == "draw":
             self.game.draw()
 
+    def _plays(self, card: str) -> bool:
+        """Whether some legal move (a counting turn's free come-out too) uses ``card`` now."""
+        game = self.game
+        return next(legal_moves(game.position, card, game.rules), None) is not None or bool(game.free_come_outs(card))
+
     def _is_free(self, move: Move) -> bool:
         """The counting turn's free come-out, not a come-out the card makes anyway."""
         if not self.game.free_come_out_due():
@@ -392,6 +401,15 @@ def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int) -> 
         return None, None
     return tracker, declared if isinstance(declared, str) else None
 
+
+# A card that cannot move is refused before anyone sees it: declare only what is played. (A bot
+# seat's card at a real table is turned up for all to see: it may be entered, and the bot discards.)
+_UNPLAYABLE = {
+    "digital": "{card} can't move any peg now, so it was not played and nobody saw it: choose another card, "
+               "or discard one if none moves",
+    "table": "{card} can't move any peg now, so it was not declared and nobody saw it: play another card, "
+             "or press Can't move",
+}
 
 _WAITING_FOR = {
     "doubt": "Waiting for the opponents to doubt or let the card pass.",
