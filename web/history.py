@@ -2,8 +2,14 @@
 words. Read-only, and only what the whole table saw: names, winners and the moves (the
 record is replayed here in full, but no card a hand held is shown).
 
-    GET /games          the list, newest first
-    GET /games/<id>     that game's moves in plain words
+    GET /games                  the list, newest first
+    GET /games/<id>             that game's moves in plain words
+    GET /games/<id>/review      the game reviewed: progress while it is made, then each move
+                                judged, each seat's biggest slips and a summary
+    GET /api/games/<id>/review  the same as JSON (``Table.review``), polled by that page
+
+A review shows the cards every seat held, so it opens only once the game is over: before
+that, 409 and a page saying so.
 """
 
 from __future__ import annotations
@@ -11,12 +17,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import NotFound
 
 from referee import record
+from referee.game import GameError
 from referee.words import say
-from web.table import Json, Table
+from web.table import Json, Table, Unavailable
 
 history = Blueprint("history", __name__)
 SHOWN = 100  # the newest games listed
@@ -55,15 +62,14 @@ def games() -> str:
             "id": game.id, "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(game.created)),
             "rules": game.rules, "players": " & ".join(names.values()),
             "winner": " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) or "still being played",
+            "over": bool(game.winner),
         })  # fmt: skip
     return render_template("games.html", games=rows)
 
 
 @history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>")
 def replay(game_id: int) -> str:
-    known = {Listed.of(game).id for game in _table().games()}
-    if game_id not in known:
-        raise NotFound(f"there is no game {game_id} here")
+    _known(game_id)
     events = record.loads(_table().record(game_id, whole=True), "record")  # to replay; only the moves are shown
     names = record.seat_names(events[0])
     game = record.replay(events)
@@ -72,3 +78,41 @@ def replay(game_id: int) -> str:
     winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
     return render_template("replay.html", game_id=game_id, moves=moves, winner=winner, rules=game.rules.name,
                            players=" & ".join(names.values()))  # fmt: skip
+
+
+@history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>/review")
+def review_page(game_id: int) -> Response | str:
+    _known(game_id)
+    try:
+        status = _table().review(game_id)
+    except GameError as error:
+        page = render_template("message.html", title="Not over yet", words=str(error))
+        return Response(page, status=409)
+    return render_template("review.html", game_id=game_id, status=status, review=status.get("review"))
+
+
+@history.get(f"/api/games/<int(max={MAX_GAME_ID}):game_id>/review")
+def review_json(game_id: int) -> Response:
+    _known(game_id)
+    try:
+        return jsonify(_table().review(game_id))
+    except GameError as error:
+        response = jsonify({"error": str(error)})
+        response.status_code = 409
+        return response
+
+
+@history.errorhandler(Unavailable)
+def unavailable(error: Unavailable) -> Response:
+    """The store failed: said in one line (JSON under /api/), never a traceback."""
+    if request.path.startswith("/api/"):
+        response = jsonify({"error": str(error)})
+    else:
+        response = Response(render_template("message.html", title="The game store failed", words=str(error)))
+    response.status_code = 503
+    return response
+
+
+def _known(game_id: int) -> None:
+    if game_id not in {Listed.of(game).id for game in _table().games()}:
+        raise NotFound(f"there is no game {game_id} here")

@@ -4,6 +4,7 @@
     pegs track position.json --events events.txt --card 7 --rules arizona
     pegs selfplay --players 4 --rules basic --games 100 --seed 1 --bot greedy --record games/
     pegs replay games/game-1.jsonl
+    pegs review games/game-1.jsonl            # each move judged, each seat's slips, as JSON
     pegs serve --simulate                     # the daemon and its page, no hardware
     pegs watch --port /dev/pegs-board         # and selftest, calibrate: the wiring
     pegs bench
@@ -92,6 +93,12 @@ def _build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="print a recorded game move by move, with the board after each turn")
     replay.add_argument("record", help="a game record (JSON lines)")
     replay.set_defaults(func=_replay)
+
+    review = commands.add_parser("review", help="review a recorded game: each move against the best its cards "
+                                 "allowed, each seat's biggest slips and a summary, as JSON")  # fmt: skip
+    review.add_argument("record", help="a game record (JSON lines)")
+    review.add_argument("--limit", type=_positive, default=3, help="the biggest slips listed per seat (default 3)")
+    review.set_defaults(func=_review)
 
     selfplay = commands.add_parser("selfplay", help="bots play whole games: statistics and throughput")
     selfplay.add_argument("--players", type=int, default=4, choices=(2, 4, 6, 8, 10))
@@ -196,6 +203,14 @@ def _replay(args: argparse.Namespace) -> int:
 
     for line in record.narrate(record.read(args.record)):
         print(line)
+    return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    from referee import record
+    from referee.coach.review import review
+
+    _print_json(review(record.read(args.record), limit=args.limit))
     return 0
 
 

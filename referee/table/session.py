@@ -275,6 +275,8 @@ class Session:
                 self._auto_draw()
             free = self._is_free(move)
             card = move.card if self.game.mode == "digital" or free else None  # a free come-out names its card
+            if card is None and not self.game.rules.bluffing and self.declared == move.card:
+                card = self.declared  # a card declared at a real table is recorded: the review judges its move
             declared = (self.declared or move.card) if self.game.rules.bluffing else None
             self.game.play(card, move, free=free, declared=declared)
 

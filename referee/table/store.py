@@ -51,6 +51,11 @@ CREATE TABLE IF NOT EXISTS turns (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     state TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    version INTEGER NOT NULL,
+    json TEXT NOT NULL
+);
 """
 
 
@@ -125,6 +130,7 @@ class Store:
             )
             game_id = int(cursor.lastrowid or 0)
             self._insert(game_id, 0, events)
+            self._won(game_id, events)  # a whole game stored at once (an import, a test) has its winner too
         return game_id
 
     def append(self, game_id: int, events: Iterable[Event], first_seq: int, turn: dict[str, Any] | None = None) -> None:
@@ -135,11 +141,14 @@ class Store:
             return
         with self._lock, self._transaction():
             self._insert(game_id, first_seq, events)
-            for event in events:
-                if event.get("event") == "win":
-                    self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (json.dumps(event["team"]), game_id))
+            self._won(game_id, events)
             if turn is not None:
                 self._put_turn(game_id, turn)
+
+    def _won(self, game_id: int, events: list[Event]) -> None:
+        for event in events:
+            if event.get("event") == "win":
+                self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (json.dumps(event["team"]), game_id))
 
     def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None:
         """What the tracker knows of the turn so far, after every sensor event: a file of its
@@ -224,6 +233,22 @@ class Store:
             pass
         states = [state for state in found if state is not None]
         return max(states, key=_turn_order) if states else None
+
+    def save_review(self, game_id: int, version: int, text: str) -> None:
+        """A finished game's review (JSON text), kept so that opening it again is instant."""
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO reviews (game_id, version, json) VALUES (?, ?, ?)",
+                             (game_id, version, text))  # fmt: skip
+
+    def review(self, game_id: int, version: int) -> str | None:
+        """The stored review of a game, if one of ``version`` was made (None: make it again)."""
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT json FROM reviews WHERE game_id = ? AND version = ?",
+                                       (game_id, version)).fetchone()  # fmt: skip
+            except sqlite3.Error as error:
+                raise StoreError(f"the game store could not be read: {error}") from None
+        return str(row[0]) if row else None
 
     def export(self, game_id: int) -> str:
         """The game as JSON lines, the format ``pegs replay`` reads."""

@@ -35,6 +35,7 @@ from referee.moves import Move
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, teaching, view
 from referee.table.config import Config, ConfigError
+from referee.table.reviews import Reviews, not_over
 from referee.table.seat_bots import Plan, SeatBots, bot_kinds
 from referee.table.session import Session
 from referee.table.store import Store
@@ -61,6 +62,7 @@ class Table:
         self.configured_pin = config.pin
         self.allowed_hosts = config.allowed_hosts
         self.store = store
+        self.reviews = Reviews(store)  # past games' reviews, made on a worker thread of their own
         self.layout = layout
         self.sensors = sensors
         self.strip = strip
@@ -133,6 +135,7 @@ class Table:
         with self._lock:
             self.session.save_turn(durable=True)
             self._changed.notify_all()  # event streams end now, not at their next heartbeat
+        self.reviews.close()
         self.store.close()
 
     @property
@@ -406,6 +409,15 @@ class Table:
     def games(self) -> list[dict[str, Any]]:
         return [dict(game.__dict__) for game in self.store.games()]
 
+    def review(self, game_id: int) -> dict[str, Any]:
+        """A finished game's review, or how far its making has got (``referee.table.reviews``).
+        The game at the table counts as over only while it is (a win may be undone)."""
+        with self._lock:
+            game = self.session.game
+            if game_id == self.session.game_id and game.phase != "over":
+                raise not_over(game_id)
+        return self.reviews.status(game_id)
+
     def record(self, game_id: int, seat: int | None = None, whole: bool = False) -> str:
         """The game's record: whole once the game is over (or for ``whole``: the table
         PIN), else without the cards ``seat`` may not see (``record.redacted``)."""
@@ -466,6 +478,8 @@ class Table:
                      session.notice, session.store_error, session.declared, self.sensors.fault)  # fmt: skip
         if not force and seen == self._published:
             return  # the ticker polls 20 times a second: tell the page only what changed
+        if session.game.phase == "over":  # ready by the time someone opens it
+            self.reviews.prepare(session.game_id)
         before = self._published
         self._published = seen
         if before is not None and report.status == "illegal" and before.look[0] != "illegal":

@@ -1,0 +1,158 @@
+"""Game reviews made in the background, one game at a time, and kept in the store.
+
+A review replays the whole game and ranks every move (``referee.coach.review``): a few
+tenths of a second for a 4-player game here, a few seconds on a Pi Zero 2 W. Nobody should
+wait for it with the page frozen, so a worker thread makes it while the page shows how far
+it has got, and the store keeps it: opening it again reads one row.
+
+    reviews = Reviews(store)
+    reviews.status(7)     # {"state": "working", "done": 120, "total": 300}, then
+                          # {"state": "done", "review": {...}}; a game not over: GameError
+
+Only games that are over are reviewed: a review shows every hand each seat held, which
+must stay hidden while the game is played. The worker gives the interpreter back between
+moves, so a sensor event never waits more than one move's ranking for it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import deque
+from typing import Any
+
+from referee import record
+from referee.coach import review
+from referee.game import GameError
+from referee.table.store import Store, StoreError
+
+log = logging.getLogger("pegs.reviews")
+Json = dict[str, Any]
+
+
+def not_over(game_id: int) -> GameError:
+    return GameError(f"game {game_id} is not over yet: its review shows the cards every seat held, "
+                     "so it opens once the game is won")  # fmt: skip
+
+
+class _Stopped(Exception):
+    """The table is stopping: the review in hand is dropped (it is made again when asked)."""
+
+
+class Reviews:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._queue: deque[int] = deque()
+        self._progress: dict[int, tuple[int, int]] = {}  # game -> (moves done, moves in all), queued or working
+        self._failed: dict[int, str] = {}
+        self._made: dict[int, str] = {}  # made but not stored (the store failed): kept for this run
+        self._ready: set[int] = set()  # games whose review is stored (prepare is asked at every change)
+        self._worker: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def status(self, game_id: int) -> Json:
+        """The review of a game that is over: done, or how far the worker has got (it starts
+        now if it had not). A game not over: GameError; no such game: StoreError."""
+        stored = self._stored(game_id)
+        if stored is not None:
+            return {"state": "done", "review": stored}
+        with self._lock:
+            if game_id in self._progress:
+                done, total = self._progress[game_id]
+                return {"state": "working", "done": done, "total": total}
+            if game_id in self._failed:  # said once; asking again tries again
+                return {"state": "failed", "error": self._failed.pop(game_id)}
+        events = self.store.events(game_id)
+        try:
+            over = record.replay(events).phase == "over"
+        except record.RecordError as error:
+            return {"state": "failed", "error": f"this game's record does not replay: {error}"}
+        if not over:
+            raise not_over(game_id)
+        self.prepare(game_id, events)
+        with self._lock:
+            done, total = self._progress.get(game_id, (0, 0))
+        return {"state": "working", "done": done, "total": total}
+
+    def prepare(self, game_id: int, events: list[Json] | None = None) -> None:
+        """Make a finished game's review in the background, unless it is made or on its way
+        (the table calls this as a game ends, so that the review is ready when asked for)."""
+        with self._lock:
+            if game_id in self._ready or game_id in self._progress or game_id in self._failed or self._stop.is_set():
+                return
+        if game_id in self._made or self.store.review(game_id, review.VERSION) is not None:
+            self._ready.add(game_id)
+            return
+        total = sum(1 for event in events if event.get("event") == "move") if events is not None else 0
+        with self._lock:
+            if game_id in self._progress:
+                return
+            self._progress[game_id] = (0, total)
+            self._queue.append(game_id)
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(target=self._work, name="pegs-reviews", daemon=True)
+                self._worker.start()
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop the worker (between two moves) before the store closes."""
+        self._stop.set()
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
+
+    def _stored(self, game_id: int) -> Json | None:
+        text = self._made.get(game_id) or self.store.review(game_id, review.VERSION)
+        if text is None:
+            return None
+        try:
+            data = json.loads(text)
+        except ValueError:  # a damaged row: made again
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                if not self._queue:
+                    self._worker = None
+                    return
+                game_id = self._queue[0]
+            try:
+                self._make(game_id)
+            except _Stopped:
+                return
+            except (StoreError, record.RecordError) as error:
+                self._fail(game_id, str(error))
+            except Exception as error:  # a bug must not end the worker silently: said on the page and logged
+                log.exception("review failed", extra={"game": game_id})
+                self._fail(game_id, f"the review could not be made: {error}")
+            finally:
+                with self._lock:
+                    self._queue.popleft()
+                    self._progress.pop(game_id, None)
+
+    def _make(self, game_id: int) -> None:
+        began = time.perf_counter()
+
+        def progress(done: int, total: int) -> None:
+            with self._lock:
+                self._progress[game_id] = (done, total)
+            if self._stop.is_set():
+                raise _Stopped
+            time.sleep(0)  # let the sensor and page threads in between two moves
+
+        text = json.dumps(review.review(self.store.events(game_id), progress), separators=(",", ":"))
+        try:
+            self.store.save_review(game_id, review.VERSION, text)
+            self._ready.add(game_id)
+        except StoreError as error:
+            log.error("review not stored", extra={"game": game_id, "error": str(error)})
+            self._made[game_id] = text
+        log.info("review made", extra={"game": game_id, "ms": round((time.perf_counter() - began) * 1000)})
+
+    def _fail(self, game_id: int, error: str) -> None:
+        with self._lock:
+            self._failed[game_id] = error

@@ -1,0 +1,251 @@
+"""The game review (issue 20, "A game review"): each move against the best its cards allowed,
+each seat's biggest slips with the note that applies, a summary per seat; ``pegs review``;
+stored in the daemon's store and made in the background; the review page."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import record
+from referee.coach import review as reviewing
+from referee.coach.review import review
+from referee.coach.selfplay import play_one
+from referee.game import Game, GameError
+from referee.rulesets import Ruleset
+from referee.table.config import Config
+from referee.table.reviews import Reviews
+from referee.table.store import Store
+from referee.table.table import Table
+from web import create_app
+
+BASIC = Ruleset.preset("basic")
+HOLE_CODE = re.compile(r"\b[TSH]\d+:\d+\b")
+
+
+def dealt(hands: dict[int, list[str]], draws: list[str], pegs: dict[str, list[str]], mode: str = "digital") -> Game:
+    """A 4-player basic game with the hands and the stock chosen: ``draws`` come off the stock in order."""
+    start = Game(BASIC, 4, seed=1, pegs=pegs, mode=mode, table={"names": ["Red", "Sky blue", "Yellow", "Blue"]})  # type: ignore[arg-type]
+    events = [dict(event) for event in start.events]
+    deal = next(event for event in events if event["event"] == "deal") if mode == "digital" else None
+    if deal is not None:
+        deal["hands"] = {str(seat): cards for seat, cards in hands.items()}
+        deal["stock"] = ["2"] * 10 + list(reversed(draws))
+    return Game.from_events(events)
+
+
+def test_eight_back_from_come_out_is_named_the_biggest_slip() -> None:
+    """The rules page's Notes on Strategy: after coming out, move 1, 2 or 3 forward, so that an
+    8 backwards later takes the peg to its in-spot; 8 back straight from the come-out hole lands
+    on the corner, which the club sheet's Hints for good play say to avoid. Red holds 8 3 5 6 4
+    and draws a 9, and plays the 8 back: the review says the 3 was better, a big slip."""
+    game = dealt({0: ["8", "3", "5", "6", "4"], 1: ["K", "2", "5", "6", "9"], 2: ["A", "2", "3", "5", "6"],
+                  3: ["K", "2", "3", "5", "6"]}, ["9", "4", "4", "4", "4"],
+                 {"0": ["T0:8", "S", "S", "S", "S"]})  # fmt: skip
+    game.draw()
+    game.play("8", "8 T0:8-T0:0")
+    for card, text in (("K", "K S1-T1:8"), ("A", "A S2-T2:8"), ("K", "K S3-T3:8")):  # everyone else comes out
+        game.draw()
+        game.play(card, text)
+    game.draw()
+    game.play("3", "3 T0:0-T0:3")  # and Red's peg sits on its in-spot
+
+    data = review(game.events)
+    first = data["moves"][0]
+    assert first["judged"] and first["cards"] == ["8", "3", "5", "6", "4", "9"]
+    assert first["best"]["move"] == "3 T0:8-T0:11" and first["size"] == "a big slip"
+    assert first["note"] in ("the club sheet's Hints for good play", "the rules page's Notes on Strategy")
+    assert first["said"].startswith("Red moves 8 back to Red's corner: a big slip. Better: Red moves 3.")
+    red = data["seats"][0]
+    assert red["biggest"][0]["number"] == 1 and red["biggest"][0]["note"] == first["note"]
+    assert [entry["cost"] for entry in data["moves"][1:4]] == [0, 0, 0]  # coming out was the best the others had
+    assert "Red made 2 moves" in red["summary"] and "a big slip at move 1" in red["summary"]
+    for entry in data["moves"]:  # words, never hole codes or scores
+        assert not HOLE_CODE.search(entry["said"]) and "score" not in entry["said"]
+
+
+def test_at_a_real_table_only_declared_cards_are_judged() -> None:
+    """A move made with no card entered is said in words and not judged; a declared card's is."""
+    game = dealt({}, [], {"0": ["T0:8", "S", "S", "S", "S"]}, mode="table")
+    game.play(None, "3 T0:8-T0:11")
+    game.play("K", "K S1-T1:8")
+    data = review(game.events)
+    unknown, declared = data["moves"]
+    assert not unknown["judged"] and unknown["said"] == "Red moves 3." and unknown["best"] is None
+    assert declared["judged"] and declared["cards"] == ["K"] and declared["said"].startswith("Sky blue comes out")
+    assert "with that card" in declared["said"]
+    assert "did not know the cards" in data["seats"][0]["summary"]
+
+
+def test_undone_moves_leave_the_review() -> None:
+    game, _stats = play_one(BASIC, 4, seed=11, bot_name="greedy")
+    events = game.events[: [i for i, e in enumerate(game.events) if e["event"] == "move"][6] + 1]
+    replayed = Game.from_events(events)
+    replayed.undo()
+    data = review(replayed.events)
+    assert [entry["move"] for entry in data["moves"]] == replayed.moves
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), rules=st.sampled_from(["basic", "arizona", "north-carolina"]),
+       bot=st.sampled_from(["random", "greedy"]))  # fmt: skip
+def test_one_entry_per_move_costs_never_negative_slips_biggest_first(seed: int, rules: str, bot: str) -> None:
+    game, _stats = play_one(Ruleset.preset(rules), 4, seed, bot)
+    seen: list[tuple[int, int]] = []
+    data = review(game.events, progress=lambda done, total: seen.append((done, total)))
+    assert [(entry["seat"], entry["move"]) for entry in data["moves"]] == game.history
+    assert [entry["number"] for entry in data["moves"]] == list(range(1, len(game.history) + 1))
+    assert seen[-1] == (len(game.history), len(game.history))
+    for entry in data["moves"]:
+        assert entry["judged"] and entry["cost"] >= 0  # digital: the referee dealt every hand
+        assert (entry["size"] is None) == (entry["cost"] < reviewing.NEAR)
+    for seat in data["seats"]:
+        costs = [slip["cost"] for slip in seat["biggest"]]
+        assert costs == sorted(costs, reverse=True) and len(costs) <= reviewing.SLIPS
+        assert seat["best"] + seat["near"] + seat["slips"] == seat["judged"] == seat["moves"]
+    assert sum(seat["moves"] for seat in data["seats"]) == len(game.history)
+    assert json.loads(json.dumps(data)) == data
+
+
+# -- pegs review ------------------------------------------------------------------------------
+
+
+def pegs(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "referee.table.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_pegs_review_prints_the_review_as_json(tmp_path: Path) -> None:
+    game, _stats = play_one(BASIC, 4, seed=5, bot_name="greedy")
+    path = tmp_path / "game.jsonl"
+    record.write(path, game.events)
+    done = pegs("review", str(path), "--limit", "1")
+    assert done.returncode == 0 and done.stderr == ""
+    data = json.loads(done.stdout)
+    assert data == review(game.events, limit=1) and all(len(seat["biggest"]) <= 1 for seat in data["seats"])
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot read record"),
+    ("not json at all\n", "is not valid JSON"),
+    ('{"event": "move", "seat": 0, "text": "K S0-T0:8"}\n', "a game record starts with a start event"),
+    ("[1, 2]\n", "an event is an object"),
+])  # fmt: skip
+def test_pegs_review_bad_input_is_one_line_and_exit_2(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "game.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    done = pegs("review", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+# -- stored, made in the background ------------------------------------------------------------
+
+
+def wait_done(ask: Any, timeout: float = 30) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        status: dict[str, Any] = ask()
+        if status["state"] != "working":
+            return status
+        assert time.monotonic() < deadline, "the review was not made in time"
+        time.sleep(0.05)
+
+
+def test_a_review_is_made_in_the_background_stored_and_read_again(tmp_path: Path) -> None:
+    finished, _stats = play_one(BASIC, 4, seed=3, bot_name="greedy")
+    store = Store.open(tmp_path)
+    game_id = store.create(finished.events)
+    reviews = Reviews(store)
+    first = reviews.status(game_id)
+    assert first["state"] in ("working", "done")
+    done = wait_done(lambda: reviews.status(game_id))
+    assert done["state"] == "done" and done["review"] == review(finished.events)
+    store.close()
+    again = Store.open(tmp_path)  # a new daemon: the stored review, at once
+    began = time.perf_counter()
+    assert Reviews(again).status(game_id) == done
+    assert time.perf_counter() - began < 0.5
+    assert again.review(game_id, reviewing.VERSION + 1) is None  # another version: made again
+
+
+def test_a_game_not_over_is_not_reviewed(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+    game_id = store.create(Game(BASIC, 4, seed=2).events)
+    with pytest.raises(GameError, match="not over"):
+        Reviews(store).status(game_id)
+
+
+def test_an_old_store_gains_the_reviews_table(tmp_path: Path) -> None:
+    """A store made before reviews existed opens with its games and a reviews table added."""
+    finished, _stats = play_one(BASIC, 4, seed=3, bot_name="greedy")
+    with sqlite3.connect(tmp_path / "pegs.sqlite3") as db:
+        db.executescript("""
+            CREATE TABLE games (id INTEGER PRIMARY KEY, created REAL NOT NULL, rules TEXT NOT NULL,
+                                players INTEGER NOT NULL, mode TEXT NOT NULL, winner TEXT);
+            CREATE TABLE events (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+                                 event TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+            CREATE TABLE turns (game_id INTEGER PRIMARY KEY REFERENCES games(id), state TEXT NOT NULL);
+        """)  # fmt: skip
+        db.execute("INSERT INTO games VALUES (1, 0, 'basic', 4, 'digital', '[0, 2]')")
+        rows = [(n, json.dumps(event)) for n, event in enumerate(finished.events)]
+        db.executemany("INSERT INTO events VALUES (1, ?, ?)", rows)
+    store = Store.open(tmp_path)
+    assert store.recovered is None and store.events(1) == finished.events
+    store.save_review(1, reviewing.VERSION, '{"moves": []}')
+    assert store.review(1, reviewing.VERSION) == '{"moves": []}'
+
+
+# -- the page ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    service = Table.build(Config.simulated(str(tmp_path), pin="2468"))
+    service.start()
+    yield create_app(service)
+    service.stop()
+
+
+def test_the_review_page_and_its_json(app: Flask) -> None:
+    client: FlaskClient = app.test_client()
+    finished, _stats = play_one(BASIC, 4, seed=3, bot_name="greedy")
+    over = app.config["TABLE"].store.create(finished.events)
+    running = client.get("/api/state").get_json()["game"]
+    status = wait_done(lambda: client.get(f"/api/games/{over}/review").get_json())
+    assert status["state"] == "done" and len(status["review"]["moves"]) == len(finished.moves)
+    page = client.get(f"/games/{over}/review")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Biggest slips" in html and status["review"]["seats"][0]["summary"] in html
+    assert f'href="/games/{over}/review"' in client.get("/games").get_data(as_text=True)
+    assert f'href="/games/{over}/review"' in client.get(f"/games/{over}").get_data(as_text=True)
+    # The game being played: its hands are still hidden.
+    refused = client.get(f"/api/games/{running}/review")
+    assert refused.status_code == 409 and "not over" in refused.get_json()["error"]
+    page = client.get(f"/games/{running}/review")
+    assert page.status_code == 409 and "once the game is won" in page.get_data(as_text=True)
+    assert client.get("/games/999/review").status_code == 404
+    assert client.get("/api/games/999/review").get_json()["error"] == "there is no game 999 here"
+
+
+def test_the_page_shows_progress_while_the_review_is_made(app: Flask) -> None:
+    client = app.test_client()
+    finished, _stats = play_one(Ruleset.preset("north-carolina"), 4, seed=4, bot_name="greedy")
+    over = app.config["TABLE"].store.create(finished.events)
+    html = client.get(f"/games/{over}/review").get_data(as_text=True)
+    assert 'id="progress"' in html or "Biggest slips" in html  # done already on a fast machine
+    wait_done(lambda: client.get(f"/api/games/{over}/review").get_json())
