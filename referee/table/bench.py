@@ -168,6 +168,24 @@ def run_bot(games: int = 20) -> dict[str, Any]:
     return timings("bot: strategic move, worst board (8 players, north-carolina)", decisions, "decisions")
 
 
+def run_review(games: int = 6) -> list[dict[str, Any]]:
+    """The game review of whole 4-player games (greedy bots, every hand known), basic and North
+    Carolina (its 7s and 10s split): the DESIGN.md budget is 5 s a game here, in the background."""
+    from referee.coach.review import review
+    from referee.coach.selfplay import play_one
+
+    rows = []
+    for rules in ("basic", "north-carolina"):
+        seconds = []
+        for seed in range(games):
+            game, _stats = play_one(Ruleset.preset(rules), 4, seed, "greedy")
+            start = time.perf_counter()
+            review(game.events)
+            seconds.append(time.perf_counter() - start)
+        rows.append(timings(f"review: a whole 4-player game, {rules}", seconds, "games"))
+    return rows
+
+
 def timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
     timings = sorted(timings)
     p99 = timings[min(len(timings) - 1, round(0.99 * (len(timings) - 1)))]
@@ -303,6 +321,7 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
         ("legal move generation", lambda: [run_case(case, repeat) for case in CASES]),
         ("the tracker", lambda: run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))),
         ("the strategic bot", lambda: [run_bot(max(5, min(20, repeat or 20)))]),
+        ("the game review", lambda: run_review(max(3, min(10, repeat or 10)))),
         ("serial link and LEDs", lambda: [link_latency(max(20, min(300, 3 * (repeat or 100)))),
                                           render_frame(max(20, min(500, 5 * (repeat or 100))))]),
         ("the daemon", lambda: run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]),
