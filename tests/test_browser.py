@@ -11,7 +11,7 @@ import json
 import shutil
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -43,8 +43,9 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
     running.stop()
 
 
-def new_game(daemon: Daemon, body: dict[str, object]) -> None:
-    """Set the game up through the API, logged in with the table PIN, as the page does."""
+def new_game(daemon: Daemon, body: dict[str, object]) -> Callable[[str, object], dict[str, object]]:
+    """Set the game up through the API, logged in with the table PIN, as the page does; gives
+    back a way to post more as the table PIN."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
     base = f"http://127.0.0.1:{daemon.port}"
 
@@ -57,6 +58,7 @@ def new_game(daemon: Daemon, body: dict[str, object]) -> None:
     call("/api/login", {"pin": PIN})
     token = str(call("/api/me")["csrf"])
     call("/api/games", body, {"X-CSRF-Token": token})
+    return lambda path, data: call(path, data, {"X-CSRF-Token": token})
 
 
 def click_holes(page: object, *holes: str) -> None:
@@ -210,3 +212,30 @@ def test_on_a_phone_the_seat_to_play_sees_its_cards_first(browser: object, daemo
     assert hand is not None and board is not None and hand["y"] < board["y"]
     assert hand["y"] + hand["height"] < 844  # within the first screen
     phone.close()
+
+
+def test_a_finished_teaching_game_with_a_bot_seat_opens_its_review(browser: object, daemon: Daemon) -> None:
+    """Issue 20: "The browser test plays a teaching game with a bot seat and opens its review."
+    Two players at a real table, Yellow a bot: each card played is declared, so the review
+    judges every move against the best that card allowed."""
+    post = new_game(daemon, {"players": 2, "rules": "basic", "mode": "table", "teaching": True, "bots": {"2": "greedy"},
+                             "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"],
+                                      "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]}})  # fmt: skip
+    for card, events in (("2", ["lift T3:16", "place S2:1", "lift T3:14", "place T3:16", "done"]),  # Red bumps Yellow
+                         ("A", ["lift S2:1", "place T2:8", "done"]),  # the bot's card turned up; a person moves
+                         ("6", ["lift T3:16", "place H0:1", "done"])):  # Red's last peg home: Red wins  # fmt: skip
+        post("/api/declare", {"card": card})
+        post("/api/sim/events", {"events": events})
+    state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{daemon.port}/api/state", timeout=10))
+    assert state["winner"] == [0]
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)  # type: ignore[attr-defined]
+    page.goto(f"http://127.0.0.1:{daemon.port}/games/{state['game']}")
+    page.click("text=Review this game")
+    moves = page.locator("#moves li")
+    playwright.expect(moves).to_have_count(3)  # after the progress bar, if the review was still being made
+    playwright.expect(moves.first).to_contain_text("Red moves 2 to Yellow's peg and sends Yellow's peg back to start")
+    playwright.expect(moves.first).to_contain_text("the best move with that card")
+    playwright.expect(page.locator("#seats")).to_contain_text("Red made 2 moves")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # a phone reads it without scrolling sideways
+    page.screenshot(path=str(ARTIFACTS / "review.png"), full_page=True)
+    page.close()
