@@ -13,6 +13,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_daemon import Daemon
@@ -59,6 +60,18 @@ def new_game(daemon: Daemon, body: dict[str, object]) -> Callable[[str, object],
     token = str(call("/api/me")["csrf"])
     call("/api/games", body, {"X-CSRF-Token": token})
     return lambda path, data: call(path, data, {"X-CSRF-Token": token})
+
+
+def seat_links(browser: object, daemon: Daemon) -> list[dict[str, Any]]:
+    """The seat links, as the page shows them once unlocked with the table PIN."""
+    admin = browser.new_page()  # type: ignore[attr-defined]
+    admin.goto(f"http://127.0.0.1:{daemon.port}/")
+    admin.fill("#pin", PIN)
+    admin.press("#pin", "Enter")
+    playwright.expect(admin.locator("#admin-tools")).to_be_visible()
+    links: list[dict[str, Any]] = admin.evaluate("fetch('/api/seats').then((r) => r.json())")
+    admin.close()
+    return links
 
 
 def click_holes(page: object, *holes: str) -> None:
@@ -196,13 +209,7 @@ def test_hints_on_request_and_for_everyone_in_a_teaching_game(browser: object, d
 def test_on_a_phone_the_seat_to_play_sees_its_cards_first(browser: object, daemon: Daemon) -> None:
     """Issue 13: "on a phone the only playable card can sit below the fold"."""
     new_game(daemon, {"players": 4, "mode": "digital"})
-    admin = browser.new_page()  # type: ignore[attr-defined]
-    admin.goto(f"http://127.0.0.1:{daemon.port}/")
-    admin.fill("#pin", PIN)
-    admin.press("#pin", "Enter")
-    playwright.expect(admin.locator("#admin-tools")).to_be_visible()
-    links = admin.evaluate("fetch('/api/seats').then((r) => r.json())")
-    admin.close()
+    links = seat_links(browser, daemon)
     turn = json.load(urllib.request.urlopen(f"http://127.0.0.1:{daemon.port}/api/state", timeout=10))["turn"]
     link = next(seat["link"] for seat in links if seat["seat"] == turn)
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)  # type: ignore[attr-defined]

@@ -8,13 +8,14 @@ of a move done by hand.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from hardware.leds import MemoryStrip
-from hardware.signals import ROLE_COLOURS
+from hardware.signals import ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.moves import Move
 from referee.table.config import Config
 from referee.table.table import Table
@@ -130,3 +131,42 @@ def test_asked_for_the_best_move_lights_blue_until_the_board_changes(service: Ta
     assert strip.frame[service.layout.pixel("T0:8")] == blue
     service.sim_events(["lift S0:3"])  # the player starts moving: the tracker's lights take over
     assert strip.frame[service.layout.pixel("T0:8")] != blue
+
+
+def _hex(colour: tuple[int, ...]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+@pytest.mark.parametrize("colour", SEAT_COLOURS, ids=SEAT_NAMES)
+def test_a_bots_move_is_marked_on_a_peg_of_any_colour(service: Table, colour: tuple[int, int, int]) -> None:
+    """Issue 20: "the peg to lift glows in its own colour (a sky-blue ring on a sky-blue peg is
+    invisible), the destination ring vanishes on a blue peg, and a bumped peg's way back is not
+    lit". The bot (in each seat colour) must play a 5 (the rules page, Basic Game: a 5 moves
+    five) onto Blue's peg: on the LEDs its peg to lift has the "lift" role whatever its colour,
+    blue where it goes, amber on Blue's way back to start; the page's state names the same."""
+    colours = [_hex(colour), "#56b4e9", "#f0e442", "#0028ff"]  # Blue sits in seat 3, as by default
+    pegs = {"0": ["T0:10", "S", "S", "S", "S"], "3": ["T0:15", "S", "S", "S", "S"]}
+    service.new_game(4, service.session.game.rules, bots={"0": "greedy"}, colours=colours, pegs=pegs)
+    service.declare(0, "5")
+    state = service.state()
+    assert state["bot"]["move"] == "5 T0:10-T0:15x"
+    assert state["move_marks"] == {"T0:10": "lift", "T0:15": "hint", "S3:5": "bump"}
+    for hole, role in state["move_marks"].items():  # the LEDs at full level, as the page mirrors them
+        assert state["leds"][hole] == _hex(service.renderer.render({hole: role})[service.layout.pixel(hole)])
+    peg = tuple(int(c * service.renderer.brightness) for c in colour)
+    assert state["leds"]["T0:10"] != _hex(peg)  # not the peg's own colour (its rhythm tells it from Pink's too)
+    assert {role for role, *_ in service.overview().lights} >= {"lift", "hint", "bump"}  # the legend says them
+
+
+def test_the_peg_to_lift_flashes_on_the_strip(service: Table) -> None:
+    """The lift role is told by its rhythm too (hardware/signals.py): the strip's pixel changes
+    as the table's ticker redraws it, and is never dark."""
+    service.new_game(4, service.session.game.rules, bots={"0": "greedy"})
+    service.declare(0, "K")
+    strip = service.strip
+    assert isinstance(strip, MemoryStrip) and service.state()["move_marks"]["S0:1"] == "lift"
+    seen = set()
+    for _ in range(40):
+        seen.add(strip.frame[service.layout.pixel("S0:1")])
+        time.sleep(0.04)
+    assert len(seen) >= 2 and (0, 0, 0) not in seen

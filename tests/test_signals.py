@@ -94,6 +94,26 @@ def test_roles_that_ask_for_action_differ_in_rhythm_not_only_hue() -> None:
     assert {role for role, _ in LEGEND} == {*ROLES, "turn"}
 
 
+def test_roles_that_share_a_rhythm_differ_in_colour_for_colour_blind_eyes() -> None:
+    """Any two roles are told apart by their rhythm, or else by a colour that stays apart."""
+    for role, other in itertools.combinations(ROLES, 2):
+        if PATTERNS[role] == PATTERNS[other]:
+            assert apart(ROLE_COLOURS[role], ROLE_COLOURS[other]) > 10, (role, other)
+
+
+def test_a_bots_peg_to_lift_has_a_rhythm_of_its_own() -> None:
+    """Issue 20: a bot's peg to lift was lit in the peg's own colour, lost on a sky-blue peg.
+    Its role flashes twice and rests, a rhythm no other light has, never dark (it must be
+    found), and its colour stays apart from where the peg goes (blue), shown beside it."""
+    lift = PATTERNS["lift"]
+    assert all(lift != PATTERNS[role] for role in ROLES if role != "lift") and not lift.steady
+    levels = [lift.level(t * lift.period / 100) for t in range(100)]
+    flashes = sum(1 for before, now in itertools.pairwise(levels) if now > before)
+    assert levels[0] == 1.0 and flashes == 1 and min(levels) > 0  # on, off, on again (one rise), then rest
+    assert levels.count(1.0) < len(levels) / 2  # mostly resting: unlike a blink's even halves
+    assert apart(ROLE_COLOURS["lift"], ROLE_COLOURS["hint"]) > 10
+
+
 @given(st.sampled_from(ROLES), st.floats(0, 60), st.sampled_from(range(4)))
 def test_a_seat_glow_is_never_as_bright_as_a_role(role: str, at: float, turn: int) -> None:
     """A seat colour must never be read as a role: the glow stays under a role's brightness at
@@ -135,6 +155,11 @@ def test_the_page_carries_the_same_legend(tmp_path: Path) -> None:
     for role, words in LEGEND:
         assert words in unescape(html), role
     assert 'class="swatch blink"' in html and html.count('class="swatch pulse"') == 2
+    assert html.count('class="swatch flash"') == 1  # the bot's peg to lift
+    css = app.test_client().get("/static/app.css").get_data(as_text=True)
+    assert ".swatch.flash" in css and "@keyframes led-flash" in css
+    reduced = css[css.index("prefers-reduced-motion") :]
+    assert ".swatch.flash" in reduced[: reduced.index("}\n}")] and ".mark.lift" in reduced
     readme = (Path(__file__).parent.parent / "README.md").read_text()
     for _, words in LEGEND:
         assert words in readme

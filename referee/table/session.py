@@ -290,11 +290,12 @@ class Session:
     def _change(self, action: Callable[[], None]) -> None:
         """Do something to the game, follow it on the board, and store both: all or nothing."""
         game_before, tracker_before, declared_before = self._saved, self.tracker.to_json(), self.declared
+        events_before = len(self.game.events)  # more than on disk after a digital turn's draw
         try:
             action()
         except (GameError, ValueError):  # refused: nothing changes, not even the notice
-            if len(self.game.events) != game_before:  # half done: back to what is on disk
-                self.game = Game.from_events(self.game.events[:game_before])
+            if len(self.game.events) != events_before:  # half done: back to before it (the draw stays)
+                self.game = Game.from_events(self.game.events[:events_before])
             raise
         self.notice = None
         self.declared = None

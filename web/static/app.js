@@ -4,10 +4,14 @@
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
-const PEG_R = 3.9, HOLE_R = 2.2, GUIDED_R = 3.2, LED_R = 4.55;
+const PEG_R = 3.9, HOLE_R = 2.2, GUIDED_R = 3.2, LED_R = 4.55, MARK_R = 5.3;
 const GLYPHS = { selected: "↑", destination: "↓", bump: "!", wrong: "×", "put-back": "↩" };
 const GUIDE_WORDS = { selected: "lifted", destination: "may go here", bump: "bumped peg goes here",
   wrong: "take this peg off", "put-back": "put a peg back" };
+// A bot's move, or a hint lit on request: a black-and-white ring (seen on any peg colour),
+// dashed and turning on the peg to lift, solid where it goes, dotted where a bumped peg goes back.
+const MARK_GLYPHS = { lift: "↑", hint: "↓", bump: "!" };
+const MARK_WORDS = { lift: "lift this peg", hint: "then put it here", bump: "the bumped peg goes back here" };
 const PHASE_WORDS = { draw: "draws a card", doubt: "waiting: does anyone doubt the card?",
   reveal: "waiting for the doubted card to be shown", penalty: "a bluff penalty is due" };
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -94,11 +98,12 @@ function accept(next, live) {
   // The daemon may publish the same state many times a second: draw only what changed.
   const key = JSON.stringify(Object.assign({}, next, { version: 0 }));
   if (state && next.game !== state.game) loadMe(); // a seat joined belongs to one game only
+  const newer = !state || next.version !== state.version || next.game !== state.game;
   state = next;
+  if (newer) refreshPrivate(); // a phone's own hand and lesson change when the public state may not
   if (key === shownKey) return;
   shownKey = key;
   render();
-  refreshHand();
 }
 
 function render() {
@@ -236,8 +241,11 @@ function renderBoard() {
     circle.setAttribute("r", kind === "peg" || kind === "stray" ? PEG_R : guide || kind === "ghost" ? GUIDED_R : HOLE_R);
     if (guide) circle.dataset.guide = guide;
     else delete circle.dataset.guide;
-    if (guide) glyphs.push(glyph(circle, guide));
+    if (guide) glyphs.push(glyph(circle, GLYPHS[guide]));
     showLed(name, circle, leds[name]);
+  }
+  for (const [name, role] of Object.entries(state.move_marks || {})) {
+    if (holes.has(name) && !guidance[name]) glyphs.push(moveMark(holes.get(name), role));
   }
   $("#guides").replaceChildren(...glyphs);
 
@@ -246,12 +254,31 @@ function renderBoard() {
   $("#last-card").textContent = last ? cardName(last) : "—";
 }
 
-function glyph(circle, role) {
+function glyph(circle, symbol) {
   const text = document.createElementNS(SVG_NS, "text");
   text.setAttribute("x", circle.getAttribute("cx"));
   text.setAttribute("y", circle.getAttribute("cy"));
-  text.textContent = GLYPHS[role] || "?";
+  text.textContent = symbol || "?";
   return text;
+}
+
+// A hole of a bot's move or a lit hint: a black ring under a white one (or amber, for a bumped
+// peg's way back), its own dash pattern and a glyph, so no peg colour can hide it.
+function moveMark(circle, role) {
+  const group = document.createElementNS(SVG_NS, "g");
+  group.setAttribute("class", `mark ${role}`);
+  group.dataset.mark = role;
+  group.dataset.hole = circle.dataset.hole;
+  for (const layer of ["under", "over"]) {
+    const ring = document.createElementNS(SVG_NS, "circle");
+    ring.setAttribute("class", layer);
+    ring.setAttribute("cx", circle.getAttribute("cx"));
+    ring.setAttribute("cy", circle.getAttribute("cy"));
+    ring.setAttribute("r", MARK_R);
+    group.append(ring);
+  }
+  group.append(glyph(circle, MARK_GLYPHS[role]));
+  return group;
 }
 
 // The LED beside each hole, as a ring round it (dark pixels draw nothing).
@@ -430,8 +457,8 @@ function renderBot() {
   const plan = state.bot;
   if (plan) {
     const words = plan.words || plan.move;
-    box.textContent = `${who} plays ${cardName(plan.card)}: ${words}. Move its pegs as the lights show: ` +
-      "its colour on each peg to lift, blue where it goes.";
+    box.textContent = `${who} plays ${cardName(plan.card)}: ${words}. Lift the peg marked ↑ (its light flashes ` +
+      "pink) and put it where ↓ shows (steady blue); a peg it bumps goes back where ! shows (amber).";
   } else if (state.mode === "table") {
     box.textContent = `${who}: turn up a card for it and tap that card below.`;
   } else {
@@ -439,15 +466,24 @@ function renderBot() {
   }
 }
 
-// Hints: a teaching game shows them to everyone; otherwise the seat to play asks (000 Note on Table Talk).
-let askedHints = null; // {events, hints}: what this page asked for, kept until the game moves on
+// Hints (the rules page's Note on Table Talk): a serious game shows none unless the seat to play
+// asks. A teaching game shows them with each card's moves: with real cards on every page; with the
+// referee's cards they show the seat to play's hand, so only its phone and its partners' get them.
+let askedHints = null; // {key, hints}: what this page asked for, kept until the game moves on
+let lesson = null; // a digital teaching game's hints and moves, fetched by the seat's team's phones
+let lessonRequest = 0;
+const seesHand = () => me.seat !== null && me.seat !== undefined && (me.seat === state.turn ||
+  (!!state.teaching && teamsOf(state).some((team) => team.includes(me.seat) && team.includes(state.turn))));
+const canHint = () => me.admin || seesHand();
 function renderHints() {
   const over = state.phase === "over" || state.phase !== "play";
   const asked = askedHints && askedHints.key === hintKey() ? askedHints.hints : null;
-  const hints = state.teaching ? state.hints || [] : asked || [];
-  $("#hint").hidden = over || state.teaching;
-  $("#hint").disabled = !canAct();
-  $("#hint").title = canAct() ? "" : "Hints are for the seat to play (its phone) or the table PIN";
+  const shared = state.teaching && state.mode !== "digital";
+  const taught = shared ? state : lesson && lesson.seat === state.turn ? lesson : null;
+  const hints = taught ? taught.hints || [] : asked || [];
+  $("#hint").hidden = over || !!taught;
+  $("#hint").disabled = !canHint();
+  $("#hint").title = canHint() ? "" : "Hints are for the seat to play (its phone, or its partners' in a teaching game) or the table PIN";
   const box = $("#hints-box");
   box.hidden = over || !hints.length;
   $("#hints-for").textContent = seatName(state.turn);
@@ -458,19 +494,35 @@ function renderHints() {
     item.append(why, el("small", "note", ` (${hint.note})`));
     return item;
   }));
-  $("#show-hint").disabled = !canAct();
-  const lesson = $("#teaching");
-  lesson.hidden = !state.teaching || over;
-  if (lesson.hidden) return;
+  $("#show-hint").disabled = !(me.admin || me.seat === state.turn); // the lights are for everyone: the seat's own choice
+  const moves = $("#teaching");
+  moves.hidden = !taught || over;
+  if (moves.hidden) return;
   const rows = [];
-  for (const [card, found] of Object.entries(state.teaching_moves || {})) {
+  for (const [card, found] of Object.entries(taught.teaching_moves || {})) {
     rows.push(el("dt", "", cardName(card)));
     const words = found.moves.length ? found.moves.join("; ") : "no move";
     rows.push(el("dd", "", found.more ? `${words}; and ${found.more} more` : words));
   }
   $("#teaching-moves").replaceChildren(...rows);
 }
-const hintKey = () => `${state.game}:${(state.history || []).length}:${state.turn}:${state.declared}`;
+const hintKey = () => `${state.game}:${(state.history || []).length}:${state.turn}:${myDeclared()}`;
+const myDeclared = () => (handShown && handShown.declared) || state.declared; // a phone's tapped card is its own
+
+async function refreshLesson() {
+  const ticket = ++lessonRequest; // only the newest answer is drawn
+  let answer = null;
+  if (state.teaching && state.mode === "digital" && state.phase === "play" && seesHand()) {
+    try {
+      answer = await getJSON("/api/teaching");
+    } catch {
+      answer = null;
+    }
+  }
+  if (ticket !== lessonRequest || (!answer && !lesson)) return;
+  lesson = answer;
+  renderHints();
+}
 $("#hint").addEventListener("click", async () => {
   const key = hintKey();
   const answer = await post("/api/hint", { show: false });
@@ -500,6 +552,13 @@ function renderDeclare(tableCards) {
 
 // -- digital cards: this phone's own hand ---------------------------------------------
 
+let handShown = null; // the last /api/hand answer: this phone's cards, and the one it tapped
+
+function refreshPrivate() {
+  refreshHand();
+  refreshLesson();
+}
+
 async function refreshHand() {
   const box = $("#hand-box");
   const mine = me.seat !== null && me.seat !== undefined && state && state.mode === "digital";
@@ -515,18 +574,21 @@ async function refreshHand() {
     return;
   }
   if (ticket !== handRequest) return;
+  handShown = hand;
   const myTurn = "your_turn" in hand ? !!hand.your_turn : state.turn === hand.seat && state.phase === "play";
   const playable = new Set(hand.playable || []);
   const canDiscard = myTurn && hand.must_move === false;
   $("#hand-title").textContent = `Your hand — ${seatName(hand.seat)}`;
   let note = myTurn ? "Your turn: tap a card to play it, then move the pegs." : `Waiting for ${seatName(state.turn)}.`;
-  if (canDiscard) note = "Nothing can move: discard a card.";
+  // The rules page (Basic Game): a player is never forced to play a joker, so both are offered.
+  if (canDiscard && playable.size) note = "Only your Joker can move a peg: play it, or keep it and discard another card.";
+  else if (canDiscard) note = "Nothing can move: discard a card.";
   if (myTurn && hand.free_come_out) note += " You may also come out free (no card needed).";
   $("#hand-note").textContent = note;
   $("#hand").replaceChildren(...(hand.hand || []).map((card) => {
     const wrap = el("div", "card");
     const face = button(cardName(card), () => post("/api/declare", { card }));
-    face.className = "face" + (playable.has(card) ? " playable" : "") + (state.declared === card ? " declared" : "");
+    face.className = "face" + (playable.has(card) ? " playable" : "") + (hand.declared === card ? " declared" : "");
     face.disabled = !myTurn || !playable.has(card);
     face.setAttribute("aria-label", `${playable.has(card) ? "Play" : "Card"} ${cardName(card)}`);
     wrap.append(face);
@@ -582,7 +644,7 @@ async function loadMe() {
   }
   if (state) {
     renderControls();
-    refreshHand();
+    refreshPrivate();
   }
 }
 
@@ -666,8 +728,9 @@ function holeAt(event) {
 function describe(name) {
   if (!name) return "";
   const guide = state && state.guidance && state.guidance[name];
+  const marked = state && state.move_marks && state.move_marks[name];
   const said = `${holeWords(name)} (${name})`;
-  return guide ? `${said}: ${GUIDE_WORDS[guide]}` : said;
+  return guide ? `${said}: ${GUIDE_WORDS[guide]}` : marked ? `${said}: ${MARK_WORDS[marked]}` : said;
 }
 
 // A hole as a finger finds it (the same words as referee/words.py's hole_words).
