@@ -4,10 +4,12 @@
     moves_by_card(session, names)      # {"5": ["Red moves 5", ...], ...}: a newcomer's first game
 
 With the referee's cards (digital mode) the seat's own hand is used; at a real table the hand
-is unknown, so every rank is considered (or only the card declared). Table talk: 000 "When
-teaching the game to beginners, this rule may be relaxed to allow possible moves to be
-discussed by the team", so a teaching game shows these to everyone; a serious game shows
-hints only when someone asks.
+is unknown, so every rank is considered (or only the card declared). The rules page's Note on
+Table Talk: "When teaching the game to beginners, this rule may be relaxed to allow possible
+moves to be discussed by the team", and even then no cards are given away: so a teaching game
+shows these on every page at a real table, and with the referee's cards only on the phones of
+the seat to play and its partners (``Table.lesson``); a serious game shows hints only when the
+seat asks.
 """
 
 from __future__ import annotations
