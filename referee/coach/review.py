@@ -2,7 +2,7 @@
 best move those cards allowed and what the difference cost, said in plain words.
 
     data = review(record.read("game-7.jsonl"))          # what ``pegs review`` prints
-    data["seats"][0]["slips"][0]["said"]                 # Red's biggest slip, in words
+    data["seats"][0]["biggest"][0]["said"]               # Red's biggest slip, in words
 
 Chess players learn from a review; this one judges each move with the hints' ranking
 (``referee.coach.hints``): the cards known are, in a digital game, the whole hand the seat
@@ -114,7 +114,7 @@ def _judged(game: Game, event: Event, known: _Known | None, names: Names, number
                              "move": text, "cards": list(known.cards) if known else None, "judged": False,
                              "best": None, "played": None, "cost": None, "size": None, "note": None}  # fmt: skip
     if known is None:
-        entry["words"] = say(_made(game, event), names)
+        entry["words"] = say(_made(game, event), names) + _free(event)
         entry["said"] = entry["words"] + "."
         return entry
     options = rank(game.position, game.rules, list(known.cards), shortlist=SHORTLIST)
@@ -131,12 +131,13 @@ def _judged(game: Game, event: Event, known: _Known | None, names: Names, number
         best = played
     cost = round(best.score - played.score, 2)
     size = _size(cost)
-    entry.update(words=played.words(names), judged=True, cost=cost, size=size,
+    words = played.words(names) + _free(event)
+    entry.update(words=words, judged=True, cost=cost, size=size,
                  best={"move": best.move.text if best.move else None, "words": best.words(names),
                        "why": best.words_why(names), "note": best.note},
                  played={"why": played.words_why(names), "note": played.note},
                  note=_lesson(best, played) if size else None,
-                 said=_said(best, played, size, names, len(known.cards) > 1))  # fmt: skip
+                 said=_said(words, best, played, size, names, len(known.cards) > 1))  # fmt: skip
     return entry
 
 
@@ -164,8 +165,12 @@ def _lesson(best: Hint, played: Hint) -> str:
     return played.note if played.breaks else best.note
 
 
-def _said(best: Hint, played: Hint, size: str | None, names: Names, hand: bool) -> str:
-    words, with_what = played.words(names), "that hand" if hand else "that card"
+def _free(event: Event) -> str:
+    return " (free, after turns without moving)" if event.get("free") else ""
+
+
+def _said(words: str, best: Hint, played: Hint, size: str | None, names: Names, hand: bool) -> str:
+    with_what = "that hand" if hand else "that card"
     better = best.words(names) if best.move is not None else _lower_first(best.words(names))
     if best is played:
         return f"{words}: the best move with {with_what}. {played.words_why(names)}"
