@@ -218,7 +218,8 @@ def _summary(name: str, moves: int, judged: int, best: int, near: int, slips: li
             said.append(f"{_count(len(slips), 'slip')}; the biggest, {slips[0]['size']} at move {slips[0]['number']}.")
         else:
             said.append("No slips at all.")
-    said.append(f"{name} bumped {_count(made, 'peg')} and was bumped {_count(suffered, 'time')}.")
+    bumped = f"was bumped {_count(suffered, 'time')}" if suffered else "was never bumped"
+    said.append(f"{name} bumped {_count(made, 'peg')} and {bumped}.")
     return " ".join(said)
 
 
