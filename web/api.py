@@ -363,7 +363,7 @@ def new_game() -> Response:
     _need(body.get("teaching", False) in (True, False), "'teaching' is true or false")
     bots = body.get("bots")
     if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
-        raise ValueError("'bots' maps a seat number to \"random\", \"greedy\" or \"strategic\"")
+        raise ValueError("'bots' maps a seat number to \"random\", \"greedy\", \"strategic\" or \"expert\"")
     return jsonify(table().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
                                       colours=body.get("colours"), pegs=body.get("pegs"), bots=bots,
                                       teach=body.get("teaching") is True))  # fmt: skip

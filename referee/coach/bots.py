@@ -128,7 +128,7 @@ class StrategicBot(GreedyBot):
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
         team = set(game.board.team_of[game.turn])
         hints = assess(self._shortlisted(game, options), game.rules, self._hand(game, options))
-        scored = [(hint.score - (exposure(hint.move.result, team) if hint.move else 0.0), self.rng.random(), hint)
+        scored = [(hint.value - (exposure(hint.move.result, team) if hint.move else 0.0), self.rng.random(), hint)
                   for hint in hints]  # fmt: skip
         best = max(scored, key=lambda entry: entry[:2])[2]
         return best.card, best.move

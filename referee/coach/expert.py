@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.cards import CARDS, JOKER
-from referee.coach.hints import BREACH, RACE_WEIGHT, Hint
+from referee.coach.hints import RACE_WEIGHT, Hint
 from referee.coach.lookahead import Deal, Hidden, play_round, standing
 from referee.coach.race import gain
+from referee.game import Game
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
@@ -26,7 +27,6 @@ from referee.rulesets import Ruleset
 CANDIDATES = 5  # the hints' best moves that are looked ahead
 SAMPLES = 10  # deals of the hidden cards per decision
 NOTES_WEIGHT = 2.0  # holes of the race per point of the notes' judgement
-SOFT_BREACH = 6.0  # a broken note, as the look-ahead weighs it (the hints put it below all others)
 WORK = 3000  # most replies looked at per decision: on a crowded 8-player board fewer deals are played
 
 
@@ -38,13 +38,28 @@ class Judged:
 
 
 def notes_value(hint: Hint) -> float:
-    """The hint's score less the race it counts, with broken notes weighed softly, in holes."""
+    """What the strategy notes say of a move beyond the race it wins, in holes of the race."""
     if hint.move is None:
-        return hint.score / RACE_WEIGHT
+        return hint.value * NOTES_WEIGHT
     board, seat = hint.move.before.board, hint.move.before.turn
     race = gain(board, set(board.team_of[seat]), hint.move) * RACE_WEIGHT
-    notes = hint.score - race + BREACH * len(hint.breaks)
-    return notes * NOTES_WEIGHT - SOFT_BREACH * len(hint.breaks)
+    return (hint.value - race) * NOTES_WEIGHT
+
+
+def advise(game: Game, hints: Sequence[Hint], rng: random.Random) -> list[Hint]:
+    """Hints for the seat to play with the expert's eyes: the best few re-ranked by the
+    look-ahead (only among those that break no more notes than the first, so a hint never
+    puts first what its own words call a mistake), the first saying what the look-ahead found."""
+    if len(hints) < 2:
+        return list(hints)
+    fair = [hint for hint in hints[:CANDIDATES] if len(hint.breaks) <= len(hints[0].breaks)]
+    judged = look_ahead(game.position, game.rules, fair, Hidden.of(game, game.turn), rng)
+    first = judged[0]
+    said = first.hint
+    if first.outlook:
+        said = replace(said, reason=f"{said.reason} Looking ahead: {first.outlook}.")
+    rest = [entry.hint for entry in judged[1:]]
+    return [said, *rest, *[hint for hint in hints if hint not in fair]]
 
 
 def look_ahead(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hidden,

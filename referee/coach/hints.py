@@ -15,7 +15,7 @@ a 9 only when a smaller card could be played.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.board import Board
@@ -38,7 +38,9 @@ KEEP = ("A", "K", "Q", "J", "8", "10")  # kept before other cards when one must 
 @dataclass(frozen=True)
 class Hint:
     """One option for the seat to play: a card and its move (None: keep the joker and discard
-    ``card``), its score, and one sentence saying why, with ``{s<seat>}`` for the table's names."""
+    ``card``), its score, and one sentence saying why, with ``{s<seat>}`` for the table's names.
+    ``score`` ranks hints (a broken note puts a move below every move that breaks none);
+    ``value`` is the same judgement as a player weighs it, where a note may lose to the race."""
 
     card: str
     move: Move | None
@@ -46,6 +48,7 @@ class Hint:
     reason: str
     note: str
     breaks: tuple[str, ...] = field(default=())  # warnings it breaks that nothing outweighs
+    value: float = 0.0  # the score with broken notes weighed by their weight alone: what a bot plays by
 
     @property
     def why(self) -> str:
@@ -120,18 +123,17 @@ def _judge(seen: Seen, options: Options) -> Hint:
             score -= note.weight * max(excess, times) * EXCUSED
             said.append((4 if excess <= 0 else 1, note.weight, f"{note.why}, but {EXCUSE_WORDS[named]}", note))
         else:
-            score -= BREACH + note.weight * excess
+            score -= note.weight * excess
             said.append((0, note.weight * excess, note.why, note))
             broken.append(note)
+    value, score = score, score - BREACH * len(broken)
     effect = _effect(seen)
     if not said:
-        return Hint(seen.card, seen.move, score, _sentence(effect or f"{_plain(seen)}"), RACE)
+        return Hint(seen.card, seen.move, score, _sentence(effect or _plain(seen)), RACE, value=value)
     kind, _, clause, note = min(said, key=lambda entry: (entry[0], -entry[1]))
-    if kind == 0:
-        clause = f"{clause}; every other move breaks a note too"
     joint = ", though " if kind in (0, 1, 4) else ": "
     reason = f"{effect}{joint}{clause}" if effect else clause
-    return Hint(seen.card, seen.move, score, _sentence(reason), note.source, tuple(note.name for note in broken))
+    return Hint(seen.card, seen.move, score, _sentence(reason), note.source, tuple(note.name for note in broken), value)
 
 
 def _plain(seen: Seen) -> str:
@@ -213,6 +215,8 @@ def assess(options: Sequence[tuple[str, Move]], rules: Ruleset, hand: Sequence[s
     seen = [Seen.of(card, move, rules) for card, move in options]
     context = Options.of(seen, extra_free=keep)
     hints = [_judge(s, context) for s in seen]
+    if hints and all(hint.breaks for hint in hints) and not keep:  # say what outweighs the note
+        hints = [replace(hint, reason=f"{hint.reason[:-1]}; every other move breaks a note too.") for hint in hints]
     if keep and hand is not None:
         hints.append(keep_joker(hand))
     hints.sort(key=lambda hint: (-hint.score, hint.move.text if hint.move else ""))

@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from itertools import islice
 
 from referee.board import Board
@@ -45,7 +46,9 @@ class Hidden:
         deck.subtract(game.hand(seat))
         deck.subtract(game.discards)
         unseen = tuple(sorted(card for card, count in deck.items() for _ in range(max(0, count))))
-        sizes = {other: len(game.hand(other)) for other in game.board.seats if other != seat}
+        # At a real table the referee sees no hand: each other seat holds a full one.
+        sizes = {other: len(game.hand(other)) if game.mode == "digital" else rules.hand_size
+                 for other in game.board.seats if other != seat}  # fmt: skip
         return cls(unseen, sizes)
 
     def sample(self, rng: random.Random, count: int) -> list[Deal]:
@@ -77,13 +80,24 @@ class Reply:
     move: Move | None
 
 
+@cache
+def reply_rules(rules: Ruleset) -> Ruleset:
+    """The rules as a reply weighs them: splits a card may do without are left out (a 7 split
+    is rarely the likeliest move, and splits cost most of a reply's time)."""
+    cards = tuple((card, replace(power, split=None) if power.split and not power.split.required else power)
+                  for card, power in rules.cards)  # fmt: skip
+    return replace(rules, cards=cards)
+
+
 def reply(position: Position, hand: Sequence[str], rules: Ruleset) -> Reply:
-    """The move a seat most likely makes with ``hand``: the most race, jokers last."""
+    """The move a seat most likely makes with ``hand``: the most race; jokers, and cards that
+    must split, only when nothing else moves."""
+    rules = reply_rules(rules)
     board, seat = position.board, position.turn
     team = set(board.team_of[seat])
     best: tuple[float, str, Move] | None = None
-    for card in dict.fromkeys(sorted(hand, key=lambda c: c == JOKER)):
-        if card == JOKER and best is not None:
+    for card in dict.fromkeys(sorted(hand, key=lambda c: (c == JOKER, _must_split(rules, c)))):
+        if best is not None and (card == JOKER or _must_split(rules, card)):
             break
         for move in islice(legal_moves(position, card, rules), MOVES_PER_CARD):
             value = gain(board, team, move) - (JOKER_COST if card == JOKER else 0)
@@ -92,6 +106,12 @@ def reply(position: Position, hand: Sequence[str], rules: Ruleset) -> Reply:
     if best is None:
         return Reply(seat, None, None)
     return Reply(seat, best[1], best[2])
+
+
+def _must_split(rules: Ruleset, card: str) -> bool:
+    """A card that can only split (North Carolina's 10): the costliest to weigh, so weighed last."""
+    split = rules.power(card).split
+    return split is not None and split.required
 
 
 def play_round(position: Position, deal: Deal, rules: Ruleset, seat: int) -> Iterator[Reply]:

@@ -238,7 +238,10 @@ def _teammate_scores(seen: Seen) -> int:
     return sum(1 for bump in seen.move.bumps if bump.seat in seen.team and not seen.board.is_start(bump.target))
 
 
-def _attack(seen: Seen) -> int:
+def _attack_instead(seen: Seen) -> int:
+    """Opponents sent back by a move that puts no teammate on its in-spot."""
+    if _teammate_scores(seen):
+        return 0
     return sum(1 for bump in seen.move.bumps if seen.opponent(bump.seat))
 
 
@@ -338,10 +341,9 @@ NOTES: tuple[Note, ...] = (
          "in-spot"),
     Note("teammate", ERRORS, "advice", 8, _teammate_scores,
          "it sends a teammate's peg on to its in-spot, ready to go home"),
-    Note("attack instead", ERRORS, "warning", 3, _attack,
+    Note("attack instead", ERRORS, "warning", 3, _attack_instead,
          "it attacks an opponent when it could put a teammate on its in-spot; a peg sent to start is only two "
-         "moves from going home again", instead_of="teammate",
-         heed="putting a teammate into a scoring position is worth more than an attack"),
+         "moves from going home again", instead_of="teammate"),
     Note("joker", ERRORS, "warning", 7, _joker_single,
          "it spends a joker on a single play; kept, it could make a double or triple play later",
          excuses=("endgame", "big bump"),

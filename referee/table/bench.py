@@ -12,12 +12,15 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.cards import CARDS
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
+
+if TYPE_CHECKING:
+    from referee.coach.bots import StrategicBot
 
 
 @dataclass(frozen=True)
@@ -146,9 +149,9 @@ def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[s
             timings(f"tracker: turn set-up, worst case, {label}", setups, "turns")]  # fmt: skip
 
 
-def run_bot(games: int = 20) -> dict[str, Any]:
-    """The strategic bot's whole decision on the worst board (8 players, North Carolina, the
-    worst case's pegs): its hand's legal moves generated, ranked by the hints, looked ahead."""
+def run_bot(games: int = 20, kind: type[StrategicBot] | None = None, name: str = "strategic") -> dict[str, Any]:
+    """A bot's whole decision on the worst board (8 players, North Carolina, the worst case's
+    pegs): its hand's legal moves generated, ranked by the hints, looked ahead."""
     from referee.coach.bots import StrategicBot
     from referee.game import Game
 
@@ -159,13 +162,39 @@ def run_bot(games: int = 20) -> dict[str, Any]:
         game = Game(rules, 8, mode="digital", seed=seed, pegs=worst.position["pegs"])
         if game.phase == "draw":
             game.draw()
-        bot = StrategicBot(random.Random(seed))
+        bot = (kind or StrategicBot)(random.Random(seed))
         start = time.perf_counter()
         options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
         if options:
             bot.choose(game, options)
         decisions.append(time.perf_counter() - start)
-    return timings("bot: strategic move, worst board (8 players, north-carolina)", decisions, "decisions")
+    return timings(f"bot: {name} move, worst board (8 players, north-carolina)", decisions, "decisions")
+
+
+def run_expert(games: int = 4) -> list[dict[str, Any]]:
+    """The expert's decisions over whole 4-player games (basic and North Carolina, against
+    the strategic bot), and on the worst board (8 players, North Carolina, a crowded track)."""
+    from referee.coach.bots import BOTS, ExpertBot
+    from referee.coach.selfplay import play_one
+
+    decisions: list[float] = []
+
+    class Timed(ExpertBot):
+        def choose(self, game: Any, options: Any) -> Any:
+            start = time.perf_counter()
+            chosen = super().choose(game, options)
+            decisions.append(time.perf_counter() - start)
+            return chosen
+
+    BOTS["timed expert"] = Timed
+    try:
+        for seed in range(games):
+            for rules in ("basic", "north-carolina"):
+                play_one(Ruleset.preset(rules), 4, seed, "timed expert", "strategic")
+    finally:
+        del BOTS["timed expert"]
+    whole = timings("bot: expert move, whole 4-player games (basic, north-carolina)", decisions, "decisions")
+    return [whole, run_bot(max(5, 5 * games), ExpertBot, "expert")]
 
 
 def run_review(games: int = 6) -> list[dict[str, Any]]:
@@ -321,6 +350,7 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
         ("legal move generation", lambda: [run_case(case, repeat) for case in CASES]),
         ("the tracker", lambda: run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))),
         ("the strategic bot", lambda: [run_bot(max(5, min(20, repeat or 20)))]),
+        ("the expert bot", lambda: run_expert(max(1, min(4, (repeat or 20) // 5)))),
         ("the game review", lambda: run_review(max(3, min(10, repeat or 10)))),
         ("serial link and LEDs", lambda: [link_latency(max(20, min(300, 3 * (repeat or 100)))),
                                           render_frame(max(20, min(500, 5 * (repeat or 100))))]),

@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
+from referee.coach.bots import BOTS
 from referee.movegen import legal_moves
 from referee.moves import NotationError
 from referee.position import Position, PositionError
@@ -34,6 +35,7 @@ from referee.table.wiring_commands import WiringError
 from referee.text import decode, excerpt, load_json, read_text
 from referee.tracker import EventsError
 
+BOT_KINDS = tuple(BOTS)
 USAGE_ERRORS = (BoardError, CardError, NotationError, PositionError, RulesetError, RecordError, EventsError)
 
 
@@ -105,8 +107,8 @@ def _build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     selfplay.add_argument("--games", type=_positive, default=10)
     selfplay.add_argument("--seed", type=int, default=0)
-    selfplay.add_argument("--bot", choices=("random", "greedy", "strategic"), default="random")
-    selfplay.add_argument("--vs", choices=("random", "greedy", "strategic"),
+    selfplay.add_argument("--bot", choices=BOT_KINDS, default="random")
+    selfplay.add_argument("--vs", choices=BOT_KINDS,
                           help="a second bot for the odd seats; the last line is the first bot's team win rate")
     selfplay.add_argument("--json", action="store_true", help="print JSON instead of a table")
     selfplay.add_argument("--record", metavar="DIR", help="save each game's record as DIR/game-<seed>.jsonl")

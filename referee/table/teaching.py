@@ -14,10 +14,12 @@ seat asks.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 from referee.cards import CARDS, RANKS
+from referee.coach.expert import advise
 from referee.coach.hints import Hint, rank
 from referee.movegen import legal_moves
 from referee.table.session import Session
@@ -41,7 +43,10 @@ def rank_for(session: Session, limit: int = HINTS) -> list[Hint]:
     game = session.game
     if game.phase != "play":
         return []
-    return rank(game.position, game.rules, _cards(session), limit=limit, shortlist=SHORTLIST)
+    ranked = rank(game.position, game.rules, _cards(session), shortlist=SHORTLIST)
+    # The expert's look-ahead, seeded by the moment so that asking twice gives the same answer.
+    seen = advise(game, ranked, random.Random(f"{game.seed}:{len(game.events)}"))
+    return seen[:limit]
 
 
 def hints_for(session: Session, names: Mapping[int, str], limit: int = HINTS) -> list[dict[str, Any]]:

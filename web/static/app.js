@@ -434,7 +434,7 @@ $("#ng-rules").addEventListener("change", showRulesSummary);
 showRulesSummary();
 
 // A seat is a person or a bot; a bot chooses, a person moves its pegs (referee/table/seat_bots.py).
-const BOT_KINDS = { random: "random bot", greedy: "greedy bot", strategic: "strategic bot" };
+const BOT_KINDS = { random: "random bot", greedy: "greedy bot", strategic: "strategic bot", expert: "expert bot" };
 function playerSelect(seat) {
   const select = el("select", "player");
   select.dataset.seat = String(seat);
