@@ -17,7 +17,7 @@ from typing import Protocol
 
 from referee.cards import JOKER, RANKS
 from referee.coach.expert import look_ahead
-from referee.coach.hints import assess, spare_card
+from referee.coach.hints import Hint, assess, spare_card
 from referee.coach.lookahead import Hidden
 from referee.coach.race import gain, progress
 from referee.coach.strategic import exposure
@@ -126,12 +126,17 @@ class StrategicBot(GreedyBot):
     shortlist = 150  # a North Carolina 10 may split 14,000 ways: the notes judge the best of them by race
 
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
+        best = self.ordered(game, options)[0]
+        return best.card, best.move
+
+    def ordered(self, game: Game, options: list[tuple[str, Move]]) -> list[Hint]:
+        """The options by the hints' value less what they leave exposed, best first."""
         team = set(game.board.team_of[game.turn])
         hints = assess(self._shortlisted(game, options), game.rules, self._hand(game, options))
         scored = [(hint.value - (exposure(hint.move.result, team) if hint.move else 0.0), self.rng.random(), hint)
                   for hint in hints]  # fmt: skip
-        best = max(scored, key=lambda entry: entry[:2])[2]
-        return best.card, best.move
+        scored.sort(key=lambda entry: entry[:2], reverse=True)
+        return [hint for *_, hint in scored]
 
     def _shortlisted(self, game: Game, options: list[tuple[str, Move]]) -> list[tuple[str, Move]]:
         if len(options) <= self.shortlist:
@@ -155,8 +160,8 @@ class ExpertBot(StrategicBot):
     and the round of replies they lead to (``referee.coach.expert``)."""
 
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
-        hints = assess(self._shortlisted(game, options), game.rules, self._hand(game, options))
-        judged = look_ahead(game.position, game.rules, hints, Hidden.of(game, game.turn), self.rng)
+        judged = look_ahead(game.position, game.rules, self.ordered(game, options), Hidden.of(game, game.turn),
+                            self.rng)  # fmt: skip
         best = judged[0].hint
         return best.card, best.move
 

@@ -27,6 +27,7 @@ from referee.rulesets import Ruleset
 CANDIDATES = 5  # the hints' best moves that are looked ahead
 SAMPLES = 10  # deals of the hidden cards per decision
 NOTES_WEIGHT = 2.0  # holes of the race per point of the notes' judgement
+OWN_MOVE = True  # play the seat's own next move too, with the cards it keeps (the referee holds them)
 WORK = 3000  # most replies looked at per decision: on a crowded 8-player board fewer deals are played
 
 
@@ -79,7 +80,7 @@ def look_ahead(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden
         total = 0.0
         for deal in deals:
             end = after
-            for answer in play_round(after, deal, rules, seat):
+            for answer in play_round(after, deal, rules, seat, hidden.kept(hint.card) if OWN_MOVE else None):
                 if answer.move is not None:
                     end = answer.move.result
             total += standing(end, team)

@@ -38,6 +38,16 @@ class Hidden:
 
     unseen: tuple[str, ...]
     hand_sizes: Mapping[int, int]
+    own: tuple[str, ...] | None = None  # the seat's own hand, where the referee holds it
+
+    def kept(self, played: str) -> tuple[str, ...] | None:
+        """The seat's cards after it plays (or discards) ``played``."""
+        if self.own is None:
+            return None
+        cards = list(self.own)
+        if played in cards:
+            cards.remove(played)
+        return tuple(cards)
 
     @classmethod
     def of(cls, game: Game, seat: int) -> Hidden:
@@ -49,7 +59,7 @@ class Hidden:
         # At a real table the referee sees no hand: each other seat holds a full one.
         sizes = {other: len(game.hand(other)) if game.mode == "digital" else rules.hand_size
                  for other in game.board.seats if other != seat}  # fmt: skip
-        return cls(unseen, sizes)
+        return cls(unseen, sizes, tuple(game.hand(seat)) if game.mode == "digital" else None)
 
     def sample(self, rng: random.Random, count: int) -> list[Deal]:
         deals = []
@@ -114,21 +124,29 @@ def _must_split(rules: Ruleset, card: str) -> bool:
     return split is not None and split.required
 
 
-def play_round(position: Position, deal: Deal, rules: Ruleset, seat: int) -> Iterator[Reply]:
+def play_round(position: Position, deal: Deal, rules: Ruleset, seat: int,
+               own: Sequence[str] | None = None) -> Iterator[Reply]:  # fmt: skip
     """Every other seat's reply in turn, from the position after ``seat``'s move, until ``seat``
-    plays again. The positions after each reply are the replies' ``move.result``."""
+    plays again; with ``own`` (the cards the seat keeps), its own next move too. The positions
+    after each reply are the replies' ``move.result``."""
     board = position.board
     turn = board.next_seat(seat)
     stock = list(deal.stock)
-    while turn != seat:
+    if rules.draw == "after" and stock:
+        own = [*own, stock.pop()] if own is not None else None
+    while True:
+        if turn == seat and own is None:
+            return
         position = position.with_turn(turn)
-        hand = list(deal.hands.get(turn, ()))
+        hand = list(deal.hands.get(turn, ())) if turn != seat else list(own or ())
         if rules.draw == "before" and stock:
             hand.append(stock.pop())
         answer = reply(position, hand, rules)
         yield answer
         if answer.move is not None:
             position = answer.move.result
+        if turn == seat:
+            return
         turn = board.next_seat(turn)
 
 
