@@ -4,9 +4,10 @@ seat cannot see and the round of replies they lead to.
     ranked = look_ahead(position, rules, hints, hidden, rng)   # hints re-ranked, best first
     ranked[0].hint, ranked[0].outlook                           # e.g. "Blue would need a 10 ..."
 
-A candidate's value is the race standing after every other seat has replied (averaged over the
-deals; the same deals for every candidate, so they are compared on equal luck) plus what the
-strategy notes say of it, which the round cannot see (a short hop pays off with a later 8).
+A candidate's value is the race standing after every other seat has replied and the seat has
+made its own next move with the cards it keeps (averaged over the deals; the same deals for
+every candidate, so they are compared on equal luck), less what that leaves exposed to the
+round after, plus what the strategy notes say of it, which one round cannot see.
 """
 
 from __future__ import annotations
@@ -19,16 +20,18 @@ from referee.cards import CARDS, JOKER
 from referee.coach.hints import RACE_WEIGHT, Hint
 from referee.coach.lookahead import Deal, Hidden, play_round, standing
 from referee.coach.race import gain
+from referee.coach.strategic import exposure
 from referee.game import Game
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
 
 CANDIDATES = 5  # the hints' best moves that are looked ahead
-SAMPLES = 10  # deals of the hidden cards per decision
+SAMPLES = 20  # deals of the hidden cards per decision (10 played measurably weaker)
 NOTES_WEIGHT = 2.0  # holes of the race per point of the notes' judgement
 OWN_MOVE = True  # play the seat's own next move too, with the cards it keeps (the referee holds them)
-WORK = 3000  # most replies looked at per decision: on a crowded 8-player board fewer deals are played
+LEFT_EXPOSED = 2.0  # how much of what the round leaves exposed to the next one counts (the strategic bot's reach)
+WORK = 6000  # most replies looked at per decision: on a crowded 8-player board fewer deals are played
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ def look_ahead(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden
             for answer in play_round(after, deal, rules, seat, hidden.kept(hint.card) if OWN_MOVE else None):
                 if answer.move is not None:
                     end = answer.move.result
-            total += standing(end, team)
+            total += standing(end, team) - LEFT_EXPOSED * exposure(end, set(team))
         judged.append(Judged(hint, total / len(deals) + notes_value(hint), ""))
     judged.sort(key=lambda entry: -entry.value)
     best = judged[0]
