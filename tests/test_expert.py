@@ -86,7 +86,7 @@ def test_the_expert_sees_the_danger_a_hand_cannot() -> None:
     judged = look_ahead(game.position, BASIC, hints, Hidden.of(game, 0), random.Random(2))
     by_move = {entry.hint.move.text: entry for entry in judged if entry.hint.move}
     assert by_move["2 T1:0-T1:2"].value > by_move["4 T1:0-T1:4"].value or "T1:4" not in str(by_move)
-    words = advise(game, hints, random.Random(2))[0].words_why({1: "Sky blue", 3: "Blue"})
+    words = advise(game.position, BASIC, hints, Hidden.of(game, 0), random.Random(2))[0].words_why({1: "Sky blue", 3: "Blue"})
     assert "Looking ahead" in words and "{s" not in words
 
 
@@ -100,7 +100,7 @@ def test_expert_hints_never_put_a_broken_note_first() -> None:
         hints = rank(game.position, BASIC, game.hand(game.turn))
         if not hints:
             continue
-        advised = advise(game, hints, random.Random(seed))
+        advised = advise(game.position, BASIC, hints, Hidden.of(game, game.turn), random.Random(seed))
         assert sorted(h.move.text if h.move else h.card for h in advised) == sorted(
             h.move.text if h.move else h.card for h in hints)  # fmt: skip
         assert len(advised[0].breaks) <= len(hints[0].breaks)
@@ -139,3 +139,17 @@ def test_the_expert_beats_the_greedy_bot_over_seeded_games() -> None:
         _, stats = play_one(BASIC, 4, seed, "expert", "greedy")
         wins += bool(stats.winner) and stats.winner[0] % 2 == 0
     assert wins >= 9
+
+
+def test_the_hint_button_asks_the_expert() -> None:
+    """The Hint button's answer (``teaching.Question``, worked out outside the table's lock) is
+    the expert's: the first hint says what the look-ahead found, in the table's names."""
+    from referee.table.teaching import Question
+
+    game = Game(BASIC, 4, seed=1, pegs={"0": ["T1:0", "T2:14", "S", "S", "S"], "3": ["T0:12", "S", "S", "S", "S"]})
+    game.draw()
+    question = Question(game.position, BASIC, ("4", "2"), Hidden.of(game, 0), "1:2")
+    answer = question.answer()
+    assert answer == question.answer()  # one moment, one answer
+    assert "Looking ahead" in answer[0].words_why({3: "Blue"}) and "{s" not in answer[0].words_why({3: "Blue"})
+    assert "Looking ahead" not in "".join(hint.why for hint in question.answer(look_ahead=False))

@@ -21,7 +21,6 @@ from referee.coach.hints import RACE_WEIGHT, Hint
 from referee.coach.lookahead import Deal, Hidden, play_round, standing
 from referee.coach.race import gain
 from referee.coach.strategic import exposure
-from referee.game import Game
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
@@ -50,14 +49,15 @@ def notes_value(hint: Hint) -> float:
     return (hint.value - race) * NOTES_WEIGHT
 
 
-def advise(game: Game, hints: Sequence[Hint], rng: random.Random) -> list[Hint]:
+def advise(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hidden,
+           rng: random.Random) -> list[Hint]:  # fmt: skip
     """Hints for the seat to play with the expert's eyes: the best few re-ranked by the
     look-ahead (only among those that break no more notes than the first, so a hint never
     puts first what its own words call a mistake), the first saying what the look-ahead found."""
     if len(hints) < 2:
         return list(hints)
     fair = [hint for hint in hints[:CANDIDATES] if len(hint.breaks) <= len(hints[0].breaks)]
-    judged = look_ahead(game.position, game.rules, fair, Hidden.of(game, game.turn), rng)
+    judged = look_ahead(position, rules, fair, hidden, rng)
     first = judged[0]
     said = first.hint
     if first.outlook:

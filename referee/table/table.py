@@ -510,12 +510,16 @@ class Table:
         lit blue on the board until the board or the game changes."""
         with self._lock:
             names = {seat["seat"]: seat["name"] for seat in view.seats(self.session.game)}
-            best = teaching.rank_for(self.session)
-            shown = best[0].move if best else None
-            if show and shown is not None:
-                self._shown_hint = (len(self.session.game.events), self.session.tracker.occupied, shown)
-                self._publish(force=True)
-            return {"hints": teaching.shown(best, names)}
+            question = teaching.Question.of(self.session)
+            moment = (len(self.session.game.events), self.session.tracker.occupied)
+        best = question.answer() if question else []  # the look-ahead runs without the lock
+        shown = best[0].move if best else None
+        if show and shown is not None:
+            with self._lock:
+                if moment == (len(self.session.game.events), self.session.tracker.occupied):
+                    self._shown_hint = (*moment, shown)
+                    self._publish(force=True)
+        return {"hints": teaching.shown(best, names)}
 
     def lesson(self, seat: int | None, game_id: int) -> dict[str, Any]:
         """A teaching game's hints and each card's moves, for the phone of ``seat`` in game

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import CARDS, RANKS
 from referee.coach.expert import advise
 from referee.coach.hints import Hint, rank
+from referee.coach.lookahead import Hidden
 from referee.movegen import legal_moves
+from referee.position import Position
+from referee.rulesets import Ruleset
 from referee.table.session import Session
 from referee.words import say
 
@@ -39,14 +43,39 @@ def _cards(session: Session) -> list[str]:
     return list(RANKS)
 
 
+@dataclass(frozen=True)
+class Question:
+    """What a hint needs to know, taken from the game under the table's lock; the answer is
+    worked out after it is let go (the expert's look-ahead takes tens of milliseconds, and
+    the sensors must not wait for it)."""
+
+    position: Position
+    rules: Ruleset
+    cards: tuple[str, ...]
+    hidden: Hidden
+    moment: str  # seeds the look-ahead: asking twice at one moment gives one answer
+
+    @classmethod
+    def of(cls, session: Session) -> Question | None:
+        game = session.game
+        if game.phase != "play":
+            return None
+        return cls(game.position, game.rules, tuple(_cards(session)), Hidden.of(game, game.turn),
+                   f"{game.seed}:{len(game.events)}")  # fmt: skip
+
+    def answer(self, limit: int = HINTS, look_ahead: bool = True) -> list[Hint]:
+        """The best moves, the first few looked ahead by the expert."""
+        ranked = rank(self.position, self.rules, self.cards, shortlist=SHORTLIST)
+        if look_ahead:
+            ranked = advise(self.position, self.rules, ranked, self.hidden, random.Random(self.moment))
+        return ranked[:limit]
+
+
 def rank_for(session: Session, limit: int = HINTS) -> list[Hint]:
-    game = session.game
-    if game.phase != "play":
-        return []
-    ranked = rank(game.position, game.rules, _cards(session), shortlist=SHORTLIST)
-    # The expert's look-ahead, seeded by the moment so that asking twice gives the same answer.
-    seen = advise(game, ranked, random.Random(f"{game.seed}:{len(game.events)}"))
-    return seen[:limit]
+    """The hints ranked by the notes alone (no look-ahead): quick enough to make while a page
+    is being published."""
+    question = Question.of(session)
+    return question.answer(limit, look_ahead=False) if question else []
 
 
 def hints_for(session: Session, names: Mapping[int, str], limit: int = HINTS) -> list[dict[str, Any]]:
