@@ -116,20 +116,28 @@ class Reason:
 
 
 REASONS: tuple[Reason, ...] = (
-    Reason(_out_of_start_elsewhere, "A peg leaves start only onto its own come-out hole (000: an ace or a face card "
-                                    "moves a peg from start to its come-out hole)"),
-    Reason(_home_backwards, "Pegs already in home can't move backwards (000: \"pegs that are already in their home "
-                            "areas are not allowed to move backwards\")"),
-    Reason(_backing_into_home, "You can't back into your home track (000: \"'Backing in' to the home track is not "
-                               "allowed\")"),
-    Reason(_partner_on_in_spot, "A partner already on her in-spot can't be landed on (000: \"It is illegal to land on "
-                                "your partner's peg if that partner already has a peg on his or her own in-spot\")"),
-    Reason(_passes_own_peg, "You can't pass your own peg (000: \"You may never land on or pass over a hole occupied "
-                            "by one of your own pegs\")"),
-    Reason(_no_card_goes_back, "No card moves a peg that far backwards: 8s move back 8 (000: \"When playing an 8, "
-                               "you must move one of your pegs backwards 8 holes\")"),
-    Reason(_wrong_count, "That card moves a different number of holes (000: \"you move one of your own pegs ... "
-                         "forward that number of holes\")"),
+    Reason(_out_of_start_elsewhere,
+           "A peg leaves start only onto its own come-out hole (the rules page, Basic Game: an ace "
+           "or a face card moves a peg from start to its come-out hole)"),
+    Reason(_home_backwards,
+           'Pegs already in home can\'t move backwards (the rules page, Basic Game: "pegs that are '
+           'already in their home areas are not allowed to move backwards")'),
+    Reason(_backing_into_home,
+           'You can\'t back into your home track (the rules page, Basic Game: "\'Backing in\' to the '
+           'home track is not allowed")'),
+    Reason(_partner_on_in_spot,
+           'A partner already on her in-spot can\'t be landed on (the rules page, Basic Game: "It is '
+           "illegal to land on your partner's peg if that partner already has a peg on his or her "
+           'own in-spot")'),
+    Reason(_passes_own_peg,
+           'You can\'t pass your own peg (the rules page, Basic Game: "You may never land on or pass '
+           'over a hole occupied by one of your own pegs")'),
+    Reason(_no_card_goes_back,
+           "No card moves a peg that far backwards: 8s move back 8 (the rules page, Basic Game: "
+           '"When playing an 8, you must move one of your pegs backwards 8 holes")'),
+    Reason(_wrong_count,
+           'That card moves a different number of holes (the rules page, Basic Game: "you move one '
+           'of your own pegs ... forward that number of holes")'),
 )
 
 
