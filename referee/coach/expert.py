@@ -2,7 +2,7 @@
 seat cannot see and the round of replies they lead to.
 
     ranked = look_ahead(position, rules, hints, hidden, rng)   # hints re-ranked, best first
-    ranked[0].hint, ranked[0].outlook                           # e.g. "Blue would need a 10 ..."
+    advise(position, rules, hints, hidden, rng)[0].why         # "... Looking ahead: Blue would need a 10 ..."
 
 A candidate's value is the race standing after every other seat has replied and the seat has
 made its own next move with the cards it keeps (averaged over the deals; the same deals for
@@ -13,7 +13,7 @@ round after, plus what the strategy notes say of it, which one round cannot see.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from referee.cards import CARDS, JOKER
@@ -21,14 +21,13 @@ from referee.coach.hints import RACE_WEIGHT, Hint
 from referee.coach.lookahead import Deal, Hidden, play_round, standing
 from referee.coach.race import gain
 from referee.coach.strategic import exposure
-from referee.movegen import legal_moves
+from referee.movegen import Focus, legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
 
 CANDIDATES = 5  # the hints' best moves that are looked ahead
 SAMPLES = 20  # deals of the hidden cards per decision (10 played measurably weaker)
 NOTES_WEIGHT = 2.0  # holes of the race per point of the notes' judgement
-OWN_MOVE = True  # play the seat's own next move too, with the cards it keeps (the referee holds them)
 LEFT_EXPOSED = 2.0  # how much of what the round leaves exposed to the next one counts (the strategic bot's reach)
 WORK = 6000  # most replies looked at per decision: on a crowded 8-player board fewer deals are played
 
@@ -37,7 +36,6 @@ WORK = 6000  # most replies looked at per decision: on a crowded 8-player board 
 class Judged:
     hint: Hint
     value: float
-    outlook: str  # what the look-ahead found, in words ('' if nothing worth saying)
 
 
 def notes_value(hint: Hint) -> float:
@@ -58,10 +56,10 @@ def advise(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hi
         return list(hints)
     fair = [hint for hint in hints[:CANDIDATES] if len(hint.breaks) <= len(hints[0].breaks)]
     judged = look_ahead(position, rules, fair, hidden, rng)
-    first = judged[0]
-    said = first.hint
-    if first.outlook:
-        said = replace(said, reason=f"{said.reason} Looking ahead: {first.outlook}.")
+    said = judged[0].hint
+    found = outlook(position, rules, said, hidden.sample(rng, SAMPLES))
+    if found:
+        said = replace(said, reason=f"{said.reason} Looking ahead: {found}.")
     rest = [entry.hint for entry in judged[1:]]
     return [said, *rest, *[hint for hint in hints if hint not in fair]]
 
@@ -73,7 +71,7 @@ def look_ahead(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden
     team = position.board.team_of[seat]
     candidates = list(hints[:CANDIDATES])
     if len(candidates) < 2:
-        return [Judged(hint, 0.0, "") for hint in candidates]
+        return [Judged(hint, 0.0) for hint in candidates]
     deals = hidden.sample(rng, SAMPLES)
     replies_per_deal = max(1, len(position.board.seats) - 1) * len(candidates)
     deals = deals[: max(2, WORK // replies_per_deal)]
@@ -83,18 +81,16 @@ def look_ahead(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden
         total = 0.0
         for deal in deals:
             end = after
-            for answer in play_round(after, deal, rules, seat, hidden.kept(hint.card) if OWN_MOVE else None):
+            for answer in play_round(after, deal, rules, seat, hidden.kept(hint.card)):
                 if answer.move is not None:
                     end = answer.move.result
             total += standing(end, team) - LEFT_EXPOSED * exposure(end, set(team))
-        judged.append(Judged(hint, total / len(deals) + notes_value(hint), ""))
+        judged.append(Judged(hint, total / len(deals) + notes_value(hint)))
     judged.sort(key=lambda entry: -entry.value)
-    best = judged[0]
-    return [Judged(best.hint, best.value, outlook(position, rules, best.hint, deals)), *judged[1:]]
+    return judged
 
 
-def outlook(position: Position, rules: Ruleset, hint: Hint, deals: Sequence[Deal],
-            names: Mapping[int, str] | None = None) -> str:  # fmt: skip
+def outlook(position: Position, rules: Ruleset, hint: Hint, deals: Sequence[Deal]) -> str:
     """Who could send the moved peg back next, with which cards, and how many hands hold one."""
     move = hint.move
     if move is None or not deals:
@@ -111,7 +107,7 @@ def outlook(position: Position, rules: Ruleset, hint: Hint, deals: Sequence[Deal
         if turn not in team:
             facing = after.with_turn(turn)
             killers = [card for card in CARDS if card != JOKER and any(
-                any(bump.source == hole for bump in m.bumps) for m in legal_moves(facing, card, rules))]  # fmt: skip
+                any(bump.source == hole for bump in m.bumps) for m in legal_moves(facing, card, rules, Focus.of([hole])))]  # fmt: skip
             if killers:
                 holding = sum(1 for deal in deals if set(deal.hands.get(turn, ())) & set(killers))
                 cards = _card_list(killers)
