@@ -316,7 +316,7 @@ NOTES: tuple[Note, ...] = (
     Note("corner", CLUB, "warning", 8, _corner,
          "it leaves your peg on a corner, 10 holes past an opponent's come-out hole, where a 10 or a face card "
          "coming out sends it back to start", excuses=("big bump", "endgame"),
-         heed="it keeps your peg off a corner, where an opponent coming out with a 10 or a face card lands"),
+         heed="it keeps your peg off the corners an opponent coming out with a 10 or a face card lands on"),
     Note("come-out", CLUB, "warning", 8, _opponent_come_out,
          "it leaves your peg on an opponent's come-out hole: the next peg they bring out lands on it",
          excuses=("big bump", "endgame"),
