@@ -66,7 +66,7 @@ class RandomBot:
             game.play(card, come_out or free[0][1], free=True)
             return
         card, chosen = self.choose(game, options)
-        if chosen is None:  # keep the joker: 000 Basic Game, "a player is never forced to play a joker"
+        if chosen is None:  # keep the joker: the rules page, Basic Game: "a player is never forced to play a joker"
             game.discard(card)
             return
         move = chosen

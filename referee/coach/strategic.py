@@ -3,9 +3,10 @@
     exposure(move.result, team)     # progress our pegs stand to lose, to subtract from a move's score
 
 Greedy counts only the race a move wins; the hints add the strategy notes of the rule texts
-(000 Notes on Strategy and Common Errors, 002 Hints for good play). The look-ahead is where it
-pays most and costs least: a peg of ours that an opponent's peg can reach with one card (10s
-and face cards most of all: 000 "making 10 the easiest distance to move"; 8s from in front) is
+(the rules page's Notes on Strategy and Common Errors, the club sheet's Hints for good play).
+The look-ahead is where it pays most and costs least: a peg of ours that an opponent's peg can
+reach with one card (10s and face cards most of all: the Notes on Strategy, "making 10 the
+easiest distance to move"; 8s from in front) is
 likely to be sent back to start, so a move that leaves pegs exposed scores less.
 """
 
