@@ -85,6 +85,11 @@ def _build_parser() -> argparse.ArgumentParser:
     hint.add_argument("--limit", type=_positive, help="at most this many hints")
     hint.set_defaults(func=_hint)
 
+    lesson = commands.add_parser("lesson", help="the first lesson's steps for a rule set, as JSON")
+    lesson.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
+    lesson.add_argument("--players", type=int, default=4, choices=(4, 6, 8, 10))
+    lesson.set_defaults(func=_lesson)
+
     track = commands.add_parser("track", help="feed sensor events to the tracker and judge the board, as JSON")
     track.add_argument("position", help="position file (JSON), - for stdin, or the JSON itself")
     track.add_argument("--events", required=True, help="events file: '[ms] lift HOLE' / '[ms] place HOLE' lines")
@@ -171,6 +176,17 @@ def _hint(args: argparse.Namespace) -> int:
     position = read_position(args.position)
     names = dict(enumerate(SEAT_NAMES))  # the table's default colours, as the page names them
     _print_json(hints_json(rank(position, rules, cards, args.limit), names))
+    return 0
+
+
+def _lesson(args: argparse.Namespace) -> int:
+    from hardware.signals import SEAT_NAMES
+    from referee.coach.lesson import lesson
+
+    rules = Ruleset.load(args.rules)
+    names = dict(enumerate(SEAT_NAMES))
+    steps = lesson(rules, args.players, names)
+    _print_json({"rules": rules.name, "players": args.players, "steps": [step.as_json(names) for step in steps]})
     return 0
 
 
