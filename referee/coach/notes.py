@@ -19,7 +19,7 @@ on offer ("attacking an opponent *instead of* putting a teammate into a scoring 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -127,11 +127,16 @@ def threatened(position: Position, seat: int, hole: int, rules: Ruleset) -> bool
 
 
 def endgame(position: Position, team: frozenset[int] | tuple[int, ...]) -> bool:
-    """The team has brought every peg out and has at most one a player still on the track."""
+    """The seat to play, or its whole team, has brought every peg out and has at most one a
+    player still on the track."""
     board = position.board
-    if any(position.in_start(seat) for seat in team):
-        return False
-    return sum(1 for seat in team for hole in position.on_board(seat) if board.is_track(hole)) <= len(team)
+
+    def last_pegs(seats: Sequence[int]) -> bool:
+        if any(position.in_start(seat) for seat in seats):
+            return False
+        return sum(1 for seat in seats for hole in position.on_board(seat) if board.is_track(hole)) <= len(seats)
+
+    return last_pegs([position.turn]) or last_pegs(sorted(team))
 
 
 def to_home(board: Board, position: Position, seat: int, hole: int) -> int:
@@ -155,11 +160,9 @@ def _movable_out(position: Position, seat: int) -> int:
 
 
 def _corner(seen: Seen) -> int:
-    """A corner is 10 past the come-out hole of the seat to its right: an opponent's there."""
+    """Any corner, as the club sheet says: each is 10 past the come-out hole of the seat before it."""
     board = seen.board
-    return sum(1 for hole in seen.landed
-               if board.is_track(hole) and hole % SIDE == CORNER
-               and seen.opponent((hole // SIDE - 1) % board.players))  # fmt: skip
+    return sum(1 for hole in seen.landed if board.is_track(hole) and hole % SIDE == CORNER)
 
 
 def _opponent_come_out(seen: Seen) -> int:
@@ -314,9 +317,9 @@ def _big_card_in_endgame(seen: Seen) -> int:
 
 NOTES: tuple[Note, ...] = (
     Note("corner", CLUB, "warning", 8, _corner,
-         "it leaves your peg on a corner, 10 holes past an opponent's come-out hole, where a 10 or a face card "
-         "coming out sends it back to start", excuses=("big bump", "endgame"),
-         heed="it keeps your peg off the corners an opponent coming out with a 10 or a face card lands on"),
+         "it leaves your peg on a corner, 10 holes past a come-out hole, where a peg that comes out and plays a 10 "
+         "or a face card lands on it", excuses=("big bump", "endgame"),
+         heed="it keeps your peg off the corners, where a peg that comes out and plays a 10 lands"),
     Note("come-out", CLUB, "warning", 8, _opponent_come_out,
          "it leaves your peg on an opponent's come-out hole: the next peg they bring out lands on it",
          excuses=("big bump", "endgame"),
