@@ -81,7 +81,7 @@ def lesson(rules: Ruleset, players: int = 4, names: Names | None = None, teams: 
     seats = Seats(Board.for_players(players, teams), names or {})
     steps = [_board(seats), _come_out(seats, rules), _forward(seats, rules), _eight_back(seats, rules)]
     steps += [step for card, power in rules.cards for step in _special(seats, rules, card, power)]
-    steps += [_bump_opponent(seats, rules), _bump_partner(seats, rules), _joker(seats, rules),
+    steps += [_landing_on(seats, rules, seats.opponent), _landing_on(seats, rules, seats.partner), _joker(seats, rules),
               _home(seats, rules), _partners_pegs(seats, rules), _practice(seats, rules)]  # fmt: skip
     return [step for step in steps if step is not None]
 
@@ -189,24 +189,19 @@ def _went_back(board: Board, move: Move) -> bool:
     return board.is_track(step.source) and board.is_track(step.target) and (step.source - step.target) % board.track_length < 18
 
 
-def _bump_opponent(seats: Seats, rules: Ruleset) -> Step:
-    opponent = seats.opponent
-    position = seats.position({LEARNER: [seats.hole(LEARNER, 12)], opponent: [seats.hole(LEARNER, 17)]})
-    passes = _moves(position, "5", rules, lambda move: any(bump.seat == opponent for bump in move.bumps))
-    return Step("bump-opponent", "Landing on an opponent",
-                "Land exactly on an opponent's peg and it goes back to its start (the rules page, Movement of "
-                "pegs - general rules). Passing over it does nothing.",
-                position, "5", f"Play the 5: land on {seats.name(opponent)}'s peg.", passes)  # fmt: skip
-
-
-def _bump_partner(seats: Seats, rules: Ruleset) -> Step:
-    partner = seats.partner
-    position = seats.position({LEARNER: [seats.hole(LEARNER, 12)], partner: [seats.hole(LEARNER, 17)]})
-    passes = _moves(position, "5", rules, lambda move: any(bump.seat == partner for bump in move.bumps))
+def _landing_on(seats: Seats, rules: Ruleset, victim: int) -> Step:
+    """A 5 that lands on ``victim``'s peg: an opponent's goes back to start, a partner's on to its in-spot."""
+    position = seats.position({LEARNER: [seats.hole(LEARNER, 12)], victim: [seats.hole(LEARNER, 17)]})
+    passes = _moves(position, "5", rules, lambda move: any(bump.seat == victim for bump in move.bumps))
+    cited = "(the rules page, Movement of pegs - general rules)"
+    if victim == seats.opponent:
+        return Step("bump-opponent", "Landing on an opponent",
+                    f"Land exactly on an opponent's peg and it goes back to its start {cited}. Passing over it "
+                    "does nothing.", position, "5", f"Play the 5: land on {seats.name(victim)}'s peg.", passes)  # fmt: skip
     return Step("bump-partner", "Landing on your partner",
-                "Land exactly on your partner's peg and it jumps ahead to its own in-spot, ready to go home, "
-                "unless a peg of your partner's is already there (the rules page, Movement of pegs - general rules).",
-                position, "5", f"Play the 5: land on {seats.name(partner)}'s peg and send it to its in-spot.", passes)  # fmt: skip
+                "Land exactly on your partner's peg and it jumps ahead to its own in-spot, ready to go home, unless "
+                f"a peg of your partner's is already there {cited}.",
+                position, "5", f"Play the 5: land on {seats.name(victim)}'s peg and send it to its in-spot.", passes)  # fmt: skip
 
 
 def _joker(seats: Seats, rules: Ruleset) -> Step | None:
