@@ -82,9 +82,10 @@ class Options:
         return cls({}, frozenset(), {})
 
     @classmethod
-    def of(cls, seen: Sequence[Seen], extra_free: bool = False) -> Options:
-        """``extra_free``: one more option (keeping a joker) breaks no warning."""
-        counts = {note.name: [note.applies(s) for s in seen] for note in NOTES}
+    def of(cls, applied: Sequence[Mapping[str, int]], extra_free: bool = False) -> Options:
+        """From each option's count of each note (``applied``); ``extra_free``: one more option
+        (keeping a joker) breaks no warning."""
+        counts = {note.name: [times[note.name] for times in applied] for note in NOTES}
         floors = {name: 0 if extra_free else min(times, default=0) for name, times in counts.items()}
         offered = frozenset(name for name, times in counts.items() if BY_NAME[name].kind == "advice" and any(times))
         breakers = {name: sum(1 for n in times if n > floors[name]) for name, times in counts.items()
@@ -95,17 +96,23 @@ class Options:
 def judge(card: str, move: Move, rules: Ruleset | None = None, options: Options | None = None) -> Hint:
     """One move's score and the sentence that explains it. Without ``options`` every warning
     it breaks counts as avoidable; ``rules`` say how far opponents' cards reach (basic if not given)."""
-    return _judge(Seen.of(card, move, rules or BASIC), options or Options.none())
+    seen = Seen.of(card, move, rules or BASIC)
+    return _judge(seen, _applied(seen), options or Options.none())
 
 
-def _judge(seen: Seen, options: Options) -> Hint:
+def _applied(seen: Seen) -> dict[str, int]:
+    """How many times each note applies to the move: worked out once, for the options and the hint."""
+    return {note.name: note.applies(seen) for note in NOTES}
+
+
+def _judge(seen: Seen, applied: Mapping[str, int], options: Options) -> Hint:
     score = gain(seen.board, set(seen.team), seen.move) * RACE_WEIGHT
     # (which kind of clause speaks first, its weight, the clause, its note): a broken note, one
     # outweighed by its own exception, advice followed, a warning heeded, one nothing avoids
     said: list[tuple[int, float, str, Note]] = []
     broken: list[Note] = []
     for note in NOTES:
-        times = note.applies(seen)
+        times = applied[note.name]
         if note.kind == "advice":
             score += note.weight * times
             if times:
@@ -213,8 +220,9 @@ def assess(options: Sequence[tuple[str, Move]], rules: Ruleset, hand: Sequence[s
     joker able to move, keeping it (and discarding) is an option too."""
     keep = hand is not None and bool(options) and all(card == JOKER for card, _ in options)
     seen = [Seen.of(card, move, rules) for card, move in options]
-    context = Options.of(seen, extra_free=keep)
-    hints = [_judge(s, context) for s in seen]
+    applied = [_applied(s) for s in seen]
+    context = Options.of(applied, extra_free=keep)
+    hints = [_judge(s, times, context) for s, times in zip(seen, applied, strict=True)]
     if hints and all(hint.breaks for hint in hints) and not keep:  # say what outweighs the note
         hints = [replace(hint, reason=f"{hint.reason[:-1]}; every other move breaks a note too.") for hint in hints]
     if keep and hand is not None:
