@@ -10,9 +10,9 @@ undo and follow the lights, and the session must:
 - never accept a mistake, never discard because of Done, never skip a seat;
 - let the game go on after every mistake and undo, and rebuild from its stored record.
 
-The rule texts: ../shared/seeds/000_*.txt (the basic game and its variants; "Players and
-Equipment" for the board), 002_*.txt (2-player boards, Social Security), 004_*.txt (the
-same rules numbered). The behaviours are the issue's (quoted in each test).
+The rule texts: the main Pegs and Jokers rules page (the basic game and its variants;
+"Players and Equipment" for the board), the club rule sheet (2-player boards, Larry
+Hatcher's Social Security). The behaviours are the issue's (quoted in each test).
 """
 
 from __future__ import annotations
