@@ -265,7 +265,7 @@ def teaching() -> Response:
     cards only the seat to play's own phone and its partners' get them (they show its hand)."""
     running = table()
     game_id = running.overview().game_id
-    return jsonify(running.lesson(my_seat(game_id), game_id))
+    return jsonify(running.teaching(my_seat(game_id), game_id))
 
 
 @api.post("/discard")
@@ -367,6 +367,42 @@ def new_game() -> Response:
     return jsonify(table().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
                                       colours=body.get("colours"), pegs=body.get("pegs"), bots=bots,
                                       teach=body.get("teaching") is True))  # fmt: skip
+
+
+@api.post("/lesson")
+@state_changing
+@need_admin
+def start_lesson() -> Response:
+    """Learn to play: the first lesson, taught on the board (the table PIN, like a new game)."""
+    body = _json_body({"players", "rules", "house_rules", "learners"}, required=False)
+    players = body.get("players", 4)
+    if type(players) is not int or players not in (4, 6, 8, 10):
+        raise ValueError("'players' must be 4, 6, 8 or 10 for a lesson (partners are part of it)")
+    learners = body.get("learners", "one")
+    _need(learners in ("one", "everyone"), "'learners' is \"one\" (the first seat, the others watch) or \"everyone\"")
+    seats = list(range(players)) if learners == "everyone" else [0]
+    return jsonify(table().start_lesson(_rules(body.get("rules"), body.get("house_rules")), players, seats))
+
+
+LESSON_ACTIONS = {"next", "repeat", "skip", "show", "place"}  # the player at the board (or its phone)
+LESSON_TABLE_ACTIONS = {"resume", "leave"}  # the table's choice, like a new game: the table PIN
+
+
+@api.post("/lesson/<action>")
+@state_changing
+def lesson_action(action: str) -> Response:
+    if action in LESSON_TABLE_ACTIONS:
+        return need_admin(_lesson_action)(action)
+    if action in LESSON_ACTIONS:
+        return need_player(_lesson_action)(action)
+    raise ValueError(f"a lesson's actions are {', '.join(sorted(LESSON_ACTIONS | LESSON_TABLE_ACTIONS))}")
+
+
+def _lesson_action(action: str) -> Response:
+    body = _json_body({"place"} if action == "place" else set(), required=action == "place")
+    place = body.get("place")
+    _need(place is None or isinstance(place, str), "'place' names a place of the first step, or null")
+    return jsonify(table().lesson_action(action, place))
 
 
 def _rules(name: Any, house: Any) -> Ruleset:

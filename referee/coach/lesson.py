@@ -7,8 +7,8 @@ set up on the board, a card to play, and the moves that show the idea.
 
 The steps follow the rules, not a script: a card that splits, swaps or moves back in this
 rule set gets a step of its own, so a house-rules file changes only the steps its cards
-change. The learner is seat 0; its first partner and the seat after it (an opponent) take
-part where a step needs them. Words name colours and places, never hole codes.
+change. The learner is any seat (seat 0 unless told); its first partner and the opponent to
+its left take part where a step needs them. Words name colours and places, never hole codes.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from referee.position import Position
 from referee.rulesets import CardPower, Ruleset
 from referee.words import Names, name_of, say
 
-LEARNER = 0
 PRACTICE_BOTS = "strategic"  # the practice game's other seats
 
 
@@ -38,6 +37,14 @@ class Step:
     card: str | None  # the card to play (None: nothing to play: look, then go on)
     task: str  # what the learner is asked to do
     passes: tuple[Move, ...]  # the moves that show the idea
+
+    def shows_the_idea(self, move: Move) -> bool:
+        """Whether ``move`` is one of the moves this step asks for (a legal move may not be)."""
+        return any(move.key == passing.key for passing in self.passes)
+
+    def missed(self, move: Move, names: Names) -> str:
+        """Why a legal move that is not this step's is taken back, in words."""
+        return f"{say(move, names)}: that is a legal move, but not the one this step is about. {self.task}"
 
     def as_json(self, names: Names) -> dict[str, Any]:
         return {
@@ -54,31 +61,39 @@ class Seats:
 
     board: Board
     names: Names
+    learner: int = 0
 
     @property
     def partner(self) -> int:
-        return next(seat for seat in self.board.team_of[LEARNER] if seat != LEARNER)
+        """The learner's first partner clockwise."""
+        return self.board.partners_clockwise(self.learner)[1]
 
     @property
     def opponent(self) -> int:
-        return next(seat for seat in self.board.seats if seat not in self.board.team_of[LEARNER])
+        """The opponent to the learner's left, whose side comes next on the way round."""
+        seat = self.board.next_seat(self.learner)
+        while seat in self.board.team_of[self.learner]:
+            seat = self.board.next_seat(seat)
+        return seat
 
     def name(self, seat: int) -> str:
         return name_of(self.names, seat)
 
     def hole(self, seat: int, k: int) -> str:
-        """The k-th hole past ``seat``'s corner (k may run past 17 onto the next side)."""
+        """The k-th hole past ``seat``'s corner (k may run past 17 onto the next sides, or below 0
+        back onto the side before)."""
         side, k = divmod(seat * 18 + k, 18)
         return f"T{side % self.board.players}:{k}"
 
     def position(self, pegs: Mapping[int, list[str]]) -> Position:
         full = {seat: list(pegs.get(seat, [])) + ["S"] * (5 - len(pegs.get(seat, []))) for seat in self.board.seats}
-        return Position.from_pegs(self.board, LEARNER, full)
+        return Position.from_pegs(self.board, self.learner, full)
 
 
-def lesson(rules: Ruleset, players: int = 4, names: Names | None = None, teams: list[list[int]] | None = None) -> list[Step]:
-    """Every step of the lesson for this rule set and board, in teaching order."""
-    seats = Seats(Board.for_players(players, teams), names or {})
+def lesson(rules: Ruleset, players: int = 4, names: Names | None = None, teams: list[list[int]] | None = None,
+           learner: int = 0) -> list[Step]:  # fmt: skip
+    """Every step of the lesson for this rule set and board, in teaching order, for ``learner``."""
+    seats = Seats(Board.for_players(players, teams), names or {}, learner)
     steps = [_board(seats), _come_out(seats, rules), _forward(seats, rules), _eight_back(seats, rules)]
     steps += [step for card, power in rules.cards for step in _special(seats, rules, card, power)]
     steps += [_landing_on(seats, rules, seats.opponent), _landing_on(seats, rules, seats.partner), _joker(seats, rules),
@@ -91,7 +106,7 @@ def _moves(position: Position, card: str, rules: Ruleset, keep: Callable[[Move],
 
 
 def _board(seats: Seats) -> Step:
-    me, partner, opponent = seats.name(LEARNER), seats.name(seats.partner), seats.name(seats.opponent)
+    me, partner, opponent = seats.name(seats.learner), seats.name(seats.partner), seats.name(seats.opponent)
     return Step("board", "The board",
                 f"You are {me}. Your five pegs start in your start area; the hole beside it is your come-out "
                 f"hole, where a peg comes onto the track. Pegs go clockwise all the way round to your in-spot, the "
@@ -110,6 +125,11 @@ def _title(rules: Ruleset) -> str:
     return f"{rules.name.replace('-', ' ').title()} rules"
 
 
+def the_card(card: str) -> str:
+    """"the ace", "the joker", "the 7": a card as the task names it."""
+    return "the " + {"A": "ace", "J": "jack", "Q": "queen", "K": "king", JOKER: "joker"}.get(card, card)
+
+
 def _card_list(cards: list[str]) -> str:
     words = {"A": "an ace", "J": "a jack", "Q": "a queen", "K": "a king", JOKER: "a joker", "8": "an 8"}
     said = [words.get(card, f"a {card}") for card in cards]
@@ -124,11 +144,11 @@ def _come_out(seats: Seats, rules: Ruleset) -> Step:
     return Step("come-out", "Coming out",
                 f"A peg leaves start only onto its own come-out hole, with {_card_list(cards)} (the rules page, "
                 "Movement of pegs - effects of individual cards).",
-                position, card, f"Play the {card}: bring a peg out of your start onto your come-out hole.", passes)  # fmt: skip
+                position, card, f"Play {the_card(card)}: bring a peg out of your start onto your come-out hole.", passes)  # fmt: skip
 
 
 def _forward(seats: Seats, rules: Ruleset) -> Step | None:
-    position = seats.position({LEARNER: [seats.hole(LEARNER, 9), seats.hole(LEARNER, 13)]})
+    position = seats.position({seats.learner: [seats.hole(seats.learner, 9), seats.hole(seats.learner, 13)]})
     passes = _moves(position, "5", rules)
     return Step("forward", "Moving forward",
                 "A number card moves one of your pegs forward that many holes, the full count, no less; you may "
@@ -139,8 +159,8 @@ def _forward(seats: Seats, rules: Ruleset) -> Step | None:
 def _eight_back(seats: Seats, rules: Ruleset) -> Step | None:
     if 8 not in rules.power("8").backward:
         return None
-    position = seats.position({LEARNER: [seats.hole(LEARNER, 11)]})
-    in_spot = seats.board.in_spot(LEARNER)
+    position = seats.position({seats.learner: [seats.hole(seats.learner, 11)]})
+    in_spot = seats.board.in_spot(seats.learner)
     passes = _moves(position, "8", rules, lambda move: move.steps[0].target == in_spot)
     return Step("eight-back", "The 8 goes backwards",
                 "An 8 moves a peg 8 holes backwards. That is why, after coming out, it is good to move 1, 2 or 3 "
@@ -153,7 +173,7 @@ def _special(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> list[
     """A step for each thing a card does beyond moving one peg forward: a split, a swap, a move back."""
     steps = []
     if power.split is not None:
-        position = seats.position({LEARNER: [seats.hole(LEARNER, 10), seats.hole(seats.opponent, 2)]})
+        position = seats.position({seats.learner: [seats.hole(seats.learner, 10), seats.hole(seats.opponent, 2)]})
         passes = _moves(position, card, rules, lambda move: len(move.steps) == 2 and not move.steps[0].swap)
         if passes:
             how = {"forward": "both forward", "forward-backward": "one forward and the other backward",
@@ -162,25 +182,25 @@ def _special(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> list[
             steps.append(Step(f"split-{card}", f"Splitting the {card}",
                               f"The {card} {must} between two pegs, {how}; the two parts add up to {power.split.total} "
                               f"({_title(rules)}: {power.describe()}).",
-                              position, card, f"Play the {card} and split it between your two pegs.", passes))  # fmt: skip
+                              position, card, f"Play {the_card(card)} and split it between your two pegs.", passes))  # fmt: skip
     if power.swap:
-        position = seats.position({LEARNER: [seats.hole(LEARNER, 12)], seats.opponent: [seats.hole(seats.opponent, 15)]})
+        position = seats.position({seats.learner: [seats.hole(seats.learner, 12)], seats.opponent: [seats.hole(seats.opponent, 15)]})
         passes = _moves(position, card, rules, lambda move: move.steps[0].swap)
         if passes:
-            steps.append(Step(f"swap-{card}", f"The {card} swaps",
+            steps.append(Step(f"swap-{card}", f"{the_card(card).capitalize()} swaps",
                               f"The {card} may swap the places of two pegs of different colours on the main track "
                               f"({_title(rules)}: {power.describe()}).",
-                              position, card, f"Play the {card}: swap your peg with {seats.name(seats.opponent)}'s.",
+                              position, card, f"Play {the_card(card)}: swap your peg with {seats.name(seats.opponent)}'s.",
                               passes))  # fmt: skip
     backward = [n for n in power.backward if card != "8"]
     if backward:
-        position = seats.position({LEARNER: [seats.hole(LEARNER, 12)]})
+        position = seats.position({seats.learner: [seats.hole(seats.learner, 12)]})
         passes = _moves(position, card, rules, lambda move: _went_back(seats.board, move))
         if passes:
-            steps.append(Step(f"back-{card}", f"The {card} can go back",
+            steps.append(Step(f"back-{card}", f"{the_card(card).capitalize()} can go back",
                               f"{_card_list([card]).capitalize()} may also move a peg {backward[0]} hole{'s' if backward[0] > 1 else ''} "
                               f"backwards ({_title(rules)}: {power.describe()}).",
-                              position, card, f"Play the {card} and move your peg backwards.", passes))  # fmt: skip
+                              position, card, f"Play {the_card(card)} and move your peg backwards.", passes))  # fmt: skip
     return steps
 
 
@@ -191,7 +211,7 @@ def _went_back(board: Board, move: Move) -> bool:
 
 def _landing_on(seats: Seats, rules: Ruleset, victim: int) -> Step:
     """A 5 that lands on ``victim``'s peg: an opponent's goes back to start, a partner's on to its in-spot."""
-    position = seats.position({LEARNER: [seats.hole(LEARNER, 12)], victim: [seats.hole(LEARNER, 17)]})
+    position = seats.position({seats.learner: [seats.hole(seats.learner, 12)], victim: [seats.hole(seats.learner, 17)]})
     passes = _moves(position, "5", rules, lambda move: any(bump.seat == victim for bump in move.bumps))
     cited = "(the rules page, Movement of pegs - general rules)"
     if victim == seats.opponent:
@@ -219,8 +239,8 @@ def _joker(seats: Seats, rules: Ruleset) -> Step | None:
 
 
 def _home(seats: Seats, rules: Ruleset) -> Step:
-    position = seats.position({LEARNER: [seats.hole(LEARNER, 1)]})
-    deepest = seats.board.home(LEARNER, 5)
+    position = seats.position({seats.learner: [seats.hole(seats.learner, 1)]})
+    deepest = seats.board.home(seats.learner, 5)
     passes = _moves(position, "7", rules, lambda move: move.steps[-1].target == deepest)
     return Step("home", "Going home",
                 "A peg turns into home at its in-spot and must use the exact count; pegs never back in, and the "
@@ -231,8 +251,8 @@ def _home(seats: Seats, rules: Ruleset) -> Step:
 
 def _partners_pegs(seats: Seats, rules: Ruleset) -> Step:
     partner = seats.partner
-    home = [f"H{LEARNER}:{depth}" for depth in range(1, 6)]
-    position = seats.position({LEARNER: home, partner: [seats.hole(partner, 12)]})
+    home = [f"H{seats.learner}:{depth}" for depth in range(1, 6)]
+    position = seats.position({seats.learner: home, partner: [seats.hole(partner, 12)]})
     passes = _moves(position, "3", rules, lambda move: move.before.colour_at(move.steps[0].source) == partner)
     team = rules.movers == "team"
     teach = (f"In the {_title(rules)} you may move any peg of your team at any time, your partner's too "
@@ -245,8 +265,44 @@ def _partners_pegs(seats: Seats, rules: Ruleset) -> Step:
 
 
 def _practice(seats: Seats, rules: Ruleset) -> Step:
+    """A game short enough for one sitting: three pegs of every colour home already, the other two
+    on their way round (one close to home, one half a side further back)."""
+    board = seats.board
+    pegs = {seat: [f"H{seat}:{depth}" for depth in (3, 4, 5)] + [seats.hole(seat, -3), seats.hole(seat, -11)]
+            for seat in board.seats}  # fmt: skip
     return Step("practice", "A short practice game",
-                f"Now a real game against {PRACTICE_BOTS} bots, with hints on: ask for a hint whenever you are "
-                "not sure, and the lesson's words stay on the page (the rules page's Note on Table Talk: when "
-                "teaching beginners, possible moves may be discussed).",
-                None, None, "Play the game; ask for hints whenever you like.", ())  # fmt: skip
+                f"Now a real game, shortened: three pegs of every colour are home already. The other seats are "
+                f"{PRACTICE_BOTS} bots, hints are on: ask for a hint whenever you are not sure (the rules page's "
+                "Note on Table Talk: when teaching beginners, possible moves may be discussed).",
+                seats.position(pegs), None, "Play the game to the end; ask for hints whenever you like.", ())  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place the first step shows on the board: its words and the physical holes it lights."""
+
+    key: str
+    words: str
+    holes: tuple[str, ...]
+
+
+def places(board: Board, names: Names, learner: int = 0) -> tuple[Place, ...]:
+    """The places of the first step, for the learner: each lit on the board as the page names it."""
+    seats = Seats(board, names, learner)
+    partner, opponent = seats.partner, seats.opponent
+
+    def start(seat: int) -> tuple[str, ...]:
+        return tuple(f"S{seat}:{n}" for n in range(1, 6))
+
+    way_round = tuple(seats.hole(learner, k) for k in range(8, 18 * board.sides + 4))
+    return (
+        Place("start", "Your start", start(learner)),
+        Place("come-out", "Your come-out hole", (seats.hole(learner, 8),)),
+        Place("way-round", "The way round, from your come-out hole to your in-spot", way_round),
+        Place("in-spot", "Your in-spot", (seats.hole(learner, 3),)),
+        Place("home", "Your home", tuple(f"H{learner}:{depth}" for depth in range(1, 6))),
+        Place("partner", f"{seats.name(partner)}, your partner: start and come-out hole",
+              (*start(partner), seats.hole(partner, 8))),
+        Place("opponent", f"{seats.name(opponent)}, an opponent: start and come-out hole",
+              (*start(opponent), seats.hole(opponent, 8))),
+    )  # fmt: skip

@@ -91,10 +91,12 @@ class Session:
     @classmethod
     def new(cls, store: GameLog, rules: Ruleset, players: int = 4, *, mode: Mode = "table", seed: int | None = None,
             teams: list[list[int]] | None = None, pegs: dict[str, list[str]] | None = None,
-            table: dict[str, Any] | None = None, settle_ms: int = 700, sensed: Iterable[str] | None = None) -> Session:  # fmt: skip
-        """A new game, stored at once. ``sensed``: the holes the sensors see filled now."""
+            table: dict[str, Any] | None = None, settle_ms: int = 700, sensed: Iterable[str] | None = None,
+            first: int | None = None) -> Session:  # fmt: skip
+        """A new game, stored at once. ``sensed``: the holes the sensors see filled now;
+        ``first``: the seat to play first (a lesson's learner)."""
         seed = random.randrange(2**31) if seed is None else seed
-        game = Game(rules, players, mode=mode, seed=seed, teams=teams, pegs=pegs, table=table)
+        game = Game(rules, players, mode=mode, seed=seed, teams=teams, pegs=pegs, table=table, first=first)
         game_id = store.create(game.events)
         return cls._open(store, game, game_id, len(game.events), None, settle_ms, sensed)
 

@@ -51,6 +51,14 @@ CREATE TABLE IF NOT EXISTS turns (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     state TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS lessons (
+    id INTEGER PRIMARY KEY,
+    state TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS lesson_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    lesson_id INTEGER NOT NULL REFERENCES lessons(id)
+);
 CREATE TABLE IF NOT EXISTS reviews (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     version INTEGER NOT NULL,
@@ -200,10 +208,12 @@ class Store:
     # -- reading ----------------------------------------------------------------------
 
     def games(self) -> list[GameInfo]:
+        """The games played, without a lesson's small set-up positions (its practice game is one)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT g.id, g.created, g.rules, g.players, g.mode, g.winner, COUNT(e.seq) FROM games g "
-                "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id"
+                "LEFT JOIN events e ON e.game_id = g.id WHERE g.id NOT IN (SELECT game_id FROM lesson_games) "
+                "GROUP BY g.id ORDER BY g.id"
             ).fetchall()
         return [GameInfo(r[0], r[1], r[2], r[3], r[4], _winner(r[5]), r[6]) for r in rows]
 
@@ -215,9 +225,34 @@ class Store:
         return [json.loads(row[0]) for row in rows]
 
     def last_unfinished(self) -> int | None:
+        """The newest game not won, a lesson's steps aside (the lesson itself knows its step)."""
         with self._lock:
-            row = self._db.execute("SELECT id FROM games WHERE winner IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+            row = self._db.execute("SELECT id FROM games WHERE winner IS NULL AND id NOT IN "
+                                   "(SELECT game_id FROM lesson_games) ORDER BY id DESC LIMIT 1").fetchone()  # fmt: skip
         return int(row[0]) if row else None
+
+    # -- lessons ----------------------------------------------------------------------
+
+    def create_lesson(self, state: dict[str, Any]) -> int:
+        with self._lock, self._transaction():
+            cursor = self._db.execute("INSERT INTO lessons (state) VALUES (?)", (json.dumps(state),))
+            return int(cursor.lastrowid or 0)
+
+    def save_lesson(self, lesson_id: int, state: dict[str, Any], step_game: int | None = None) -> None:
+        """A lesson's progress, on disk when this returns; ``step_game``: a game that is one of
+        its steps (kept out of the games played)."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE lessons SET state = ? WHERE id = ?", (json.dumps(state), lesson_id))
+            if step_game is not None:
+                self._db.execute("INSERT OR IGNORE INTO lesson_games (game_id, lesson_id) VALUES (?, ?)",
+                                 (step_game, lesson_id))  # fmt: skip
+
+    def last_lesson(self) -> tuple[int, dict[str, Any]] | None:
+        """The newest lesson, whatever its state (a damaged row reads as none)."""
+        with self._lock:
+            row = self._db.execute("SELECT id, state FROM lessons ORDER BY id DESC LIMIT 1").fetchone()
+        state = _json_object(row[1]) if row else None
+        return (int(row[0]), state) if row and state is not None else None
 
     def turn(self, game_id: int) -> dict[str, Any] | None:
         """The turn as last stored: with the last move in the database, or newer beside it."""

@@ -35,6 +35,7 @@ from referee.moves import Move
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, teaching, view
 from referee.table.config import Config, ConfigError
+from referee.table.lessons import LessonError, LessonRun
 from referee.table.reviews import Reviews, not_over
 from referee.table.seat_bots import Plan, SeatBots, bot_kinds
 from referee.table.session import Session
@@ -75,10 +76,11 @@ class Table:
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
         self._bots = SeatBots({}, None)  # the game's bot seats (set with each session)
+        self._lesson: LessonRun | None = None  # the first lesson, while one is being taught
         self._plan: Plan | None = None  # the move a bot chose, for a person to make
         self._bot_failed: tuple[int, int] | None = None  # (game, events) where a bot last failed
         self._shown_hint: tuple[int, int, Move] | None = None  # a hint lit blue: while events and board stay
-        self._lesson_cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
+        self._teaching_cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
         self._lit: tuple[dict[str, str], int | None] = ({}, None)  # guidance, turn
         self._move_marks: dict[str, str] = {}  # what the LEDs show of a bot's move or a hint lit on request
         self._lit_since = 0.0  # when that guidance appeared: blinking and pulsing count from it
@@ -143,12 +145,17 @@ class Table:
         return self._stop.is_set()
 
     def _open_session(self) -> None:
+        if self._resume_lesson():
+            return
         config = self.config
         game_id = self.store.last_unfinished()
         if game_id is None:
             self._new_session(config.ruleset(), config.players, config.mode, config.teams, None, None)  # type: ignore[arg-type]
             log.info("new game", extra={"game": self.session.game_id, "players": config.players})
             return
+        self._resume_game(game_id)
+
+    def _resume_game(self, game_id: int) -> None:
         players = self.store.events(game_id)[0].get("players")
         if self._simulated() and isinstance(players, int):
             self._fit_board(4 if players == 2 else players)
@@ -156,7 +163,7 @@ class Table:
             saved = simulator.load(self.data_dir)
             if saved is not None:
                 self.sensors.set(saved)  # type: ignore[attr-defined]
-        self.session = Session.resume(self.store, game_id, settle_ms=config.settle_ms, sensed=self._sensed())  # fmt: skip
+        self.session = Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=self._sensed())  # fmt: skip
         if self.session.game.board.sides != self.layout.sides:
             raise ConfigError(f"the last game is for {self.session.game.board.sides} sides, "
                               f"this board has {self.layout.sides}")  # fmt: skip
@@ -166,10 +173,10 @@ class Table:
                                         "status": self.session.report.status})  # fmt: skip
 
     def _new_session(self, rules: Ruleset, players: int, mode: Mode, teams: list[list[int]] | None,
-                     table: dict[str, Any] | None, pegs: dict[str, list[str]] | None) -> None:  # fmt: skip
+                     table: dict[str, Any] | None, pegs: dict[str, list[str]] | None, first: int | None = None) -> None:  # fmt: skip
         sides = 4 if players == 2 else players
         self._fit_board(sides)
-        session = Session.new(self.store, rules, players, mode=mode, teams=teams, pegs=pegs,
+        session = Session.new(self.store, rules, players, mode=mode, teams=teams, pegs=pegs, first=first,
                               table=table or view.default_table(players), settle_ms=self.config.settle_ms)  # fmt: skip
         if self._simulated():  # a simulated board's pegs jump to their places; a wooden one shows what to fix
             self.sensors.set(session.physical.name(h) for h in session.physical.holes(session.tracker.occupied))  # type: ignore[attr-defined]
@@ -216,6 +223,8 @@ class Table:
         with self._lock:
             try:
                 self.session.done(self._now_ms())
+                if self._lesson is not None:
+                    self._lesson.done_pressed(self.session)
             finally:
                 self._publish()  # a refusal or a store failure has its notice too
             return self.state()
@@ -310,15 +319,98 @@ class Table:
         if mode not in ("table", "digital"):
             raise ValueError("'mode' must be 'table' or 'digital'")
         with self._lock:
-            self._unsubscribe()  # the old session must not hear the board being reset
-            try:
-                self._new_session(rules, players, mode, teams, table, pegs)  # type: ignore[arg-type]
-            finally:
-                self._unsubscribe = self.sensors.subscribe(self._on_change)
-            self._wiring.forget()
+            self._reset_board(lambda: self._new_session(rules, players, mode, teams, table, pegs))  # type: ignore[arg-type]
+            if self._lesson is not None:  # a game instead of the lesson: "Learn to play" offers to go on
+                self._lesson.leave()
+                self._lesson = None
             self._publish(force=True)
             log.info("new game", extra={"game": self.session.game_id, "players": players, "rules": rules.name})
             return self.state()
+
+    def _reset_board(self, start: Callable[[], None]) -> None:
+        """Start another game on the board: the old session must not hear the board being reset."""
+        self._unsubscribe()
+        try:
+            start()
+        finally:
+            self._unsubscribe = self.sensors.subscribe(self._on_change)
+        self._wiring.forget()
+
+    # -- the first lesson -----------------------------------------------------------------
+
+    def start_lesson(self, rules: Ruleset, players: int, learners: list[int] | None = None) -> dict[str, Any]:
+        """Teach the rules on the board, step by step (``referee.table.lessons``); ``learners``:
+        the seats that do each step in turn (default: the first seat, the others watch)."""
+        self._not_while_checking()
+        with self._lock:
+            run = LessonRun.start(self.store, rules, players, learners or [0])
+            if self._lesson is not None:
+                self._lesson.leave()
+            self._lesson = run
+            self._begin_step()
+            return self.state()
+
+    def lesson_action(self, action: str, place: str | None = None) -> dict[str, Any]:
+        """The lesson's buttons: next, repeat, skip, show (the answer), place (the first step's
+        places), resume (a lesson left), leave."""
+        self._not_while_checking()
+        with self._lock:
+            run = self._lesson
+            if action == "resume":
+                self._resume_left_lesson()
+            elif run is None:
+                raise GameError("no lesson is being taught: start one with Learn to play")
+            elif action in ("next", "skip"):
+                getattr(run, action)()
+                self._begin_step()
+            elif action == "repeat":
+                self._begin_step()
+            elif action == "show":
+                run.show(self.session)
+            elif action == "place":
+                run.show_place(place)
+            elif action == "leave":
+                run.leave()
+                self._lesson = None
+                self._reset_board(self._open_session)
+            else:
+                raise ValueError("'action' is next, repeat, skip, show, place, resume or leave")
+            self._publish(force=True)
+            return self.state()
+
+    def _begin_step(self) -> None:
+        run = self._lesson
+        assert run is not None
+        spec = run.game()
+        table = {**view.default_table(spec.players), **spec.table}
+        self._reset_board(lambda: self._new_session(spec.rules, spec.players, "table", None, table, spec.pegs, spec.first))
+        run.opened(self.session)
+        self._publish(force=True)
+        log.info("lesson step", extra={"lesson": run.id, "step": run.step.key, "learner": run.learner})
+
+    def _resume_lesson(self) -> bool:
+        """At start: the lesson being taught when the daemon stopped, on its step's game."""
+        found = self.store.last_lesson()
+        if found is None or found[1].get("left") or found[1].get("game") is None:
+            return False
+        try:
+            run = LessonRun.resume(self.store, *found)
+            self._resume_game(int(found[1]["game"]))
+        except (LessonError, GameError, ValueError) as error:
+            log.error("the lesson could not be resumed", extra={"error": str(error)})
+            return False
+        self._lesson = run
+        run.resumed(self.session)
+        return True
+
+    def _resume_left_lesson(self) -> None:
+        found = self.store.last_lesson()
+        if found is None or not found[1].get("left"):
+            raise GameError("there is no lesson left to go on with")
+        run = LessonRun.resume(self.store, *found)
+        run.progress.left = False
+        self._lesson = run
+        self._begin_step()
 
     def hand(self, seat: int) -> dict[str, Any]:
         """A phone's view of its own cards (digital card mode)."""
@@ -392,15 +484,38 @@ class Table:
             game = self.session.game
             if game.mode == "digital" and game.turn not in self._bots.kinds:
                 data["declared"] = None  # a card tapped on a phone stays on it until played (/api/hand)
+            self._lesson_state(data)
             data["teaching"] = bool(game.table.get("teaching"))
             if data["teaching"] and game.mode == "table":  # digital: the seat's cards, for its team (lesson)
-                data["hints"], data["teaching_moves"] = self._lesson(names)
+                data["hints"], data["teaching_moves"] = self._teaching(names)
             if isinstance(self.strip, MemoryStrip):
                 shown = self._peak if self._peak is not None and not self._wiring.running else self.strip.frame
                 colours = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in shown]
                 data["leds"] = {hole: colours[pixel] for hole, pixel in self.layout.pixel_of.items()}
             self._state = data
             return data
+
+    def _lesson_state(self, data: dict[str, Any]) -> None:
+        """The lesson's part of the page's state; while the board is set up, the set-up is what
+        the page shows instead of the tracker's reading of the board."""
+        run = self._lesson
+        data["lesson"] = run.as_json(self.session, self._board_seen()) if run is not None else None
+        data["lesson_left"] = None
+        if run is None:
+            found = self.store.last_lesson()
+            if found is not None and found[1].get("left"):
+                try:
+                    data["lesson_left"] = LessonRun.resume(self.store, *found).summary()
+                except LessonError:
+                    pass
+        elif run.progress.phase == "setup":
+            data.update(status="setup", back=[], forward=[], fixes=[], why_not=None, candidates=[],
+                        guidance=run.lights(self.session, self._board_seen()))  # fmt: skip
+
+    def _board_seen(self) -> list[str]:
+        """The holes the tracker has seen filled (what the sensors said, without asking them)."""
+        physical = self.session.physical
+        return [physical.name(hole) for hole in physical.holes(self.session.tracker.occupied)]
 
     def seats(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -472,10 +587,17 @@ class Table:
     def _publish(self, force: bool = False) -> None:
         """Show the session's report on the LEDs and tell the page, if anything changed."""
         session = self.session
+        lesson_lights: dict[str, str] = {}
+        if self._lesson is not None:
+            board = self._board_seen()
+            self._lesson.sensed(session, board)
+            self._lesson.follow(session)
+            lesson_lights = self._on_board(self._lesson.lights(session, board))
         self._plan = self._bot_turn(session)
         report = session.report
         seen = _Seen(_look(report), session.tracker.occupied, len(session.game.events), len(session.game.moves),
-                     session.notice, session.store_error, session.declared, self.sensors.fault)  # fmt: skip
+                     session.notice, session.store_error, session.declared, self.sensors.fault,
+                     tuple(sorted(lesson_lights.items())))  # fmt: skip
         if not force and seen == self._published:
             return  # the ticker polls 20 times a second: tell the page only what changed
         if session.game.phase == "over":  # ready by the time someone opens it
@@ -489,8 +611,10 @@ class Table:
         if not self._wiring.running:  # the wiring check lights the holes itself
             turn = None if session.game.phase == "over" else session.game.turn
             guidance: dict[str, str] = {h: role for h, role in report.guidance.items() if h in self.layout.pixel_of}
+            if self._lesson is not None and self._lesson.progress.phase == "setup":
+                guidance = {}  # the lesson's set-up lights, not the tracker's guesses about moves
             self._move_marks = self._plan_lights(guidance)
-            guidance = {**self._move_marks, **guidance}
+            guidance = {**self._move_marks, **lesson_lights, **guidance}
             if (guidance, turn) != self._lit:
                 self._lit, self._lit_since = (guidance, turn), time.monotonic()
             self._peak = self.renderer.render(guidance, turn)
@@ -521,7 +645,7 @@ class Table:
                     self._publish(force=True)
         return {"hints": teaching.shown(best, names)}
 
-    def lesson(self, seat: int | None, game_id: int) -> dict[str, Any]:
+    def teaching(self, seat: int | None, game_id: int) -> dict[str, Any]:
         """A teaching game's hints and each card's moves, for the phone of ``seat`` in game
         ``game_id``. The rules page's Note on Table Talk relaxes table talk for the team when
         teaching beginners, and even then gives no cards away: with the referee's cards they
@@ -533,7 +657,7 @@ class Table:
                 raise GameError("each card's moves are shown in teaching games only: ask for a hint instead")
             if game.mode == "digital" and (game_id != self.session.game_id or seat not in self._hand_seen_by()):
                 raise PermissionError("the cards of the seat to play are for its own phone and its partners' only")
-            hints, moves = self._lesson({seat["seat"]: seat["name"] for seat in view.seats(game)})
+            hints, moves = self._teaching({seat["seat"]: seat["name"] for seat in view.seats(game)})
             return {"version": self._version, "seat": game.turn, "hints": hints, "teaching_moves": moves}
 
     def _hand_seen_by(self) -> tuple[int, ...]:
@@ -542,13 +666,13 @@ class Table:
         game = self.session.game
         return game.board.team_of[game.turn] if game.table.get("teaching") else (game.turn,)
 
-    def _lesson(self, names: dict[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def _teaching(self, names: dict[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """Hints and each card's moves for a teaching game, worked out once per turn state."""
         session = self.session
         key = (session.game_id, len(session.game.events), session.declared)
-        if self._lesson_cache[0] != key:
-            self._lesson_cache = (key, (teaching.hints_for(session, names), teaching.moves_by_card(session, names)))
-        return self._lesson_cache[1]
+        if self._teaching_cache[0] != key:
+            self._teaching_cache = (key, (teaching.hints_for(session, names), teaching.moves_by_card(session, names)))
+        return self._teaching_cache[1]
 
     def _bot_turn(self, session: Session) -> Plan | None:
         """Let a bot seat do what needs no pegs moved, and keep the move it chose. A bot that
@@ -609,6 +733,7 @@ class _Seen:
     store_error: str | None
     declared: str | None
     sensor_fault: str | None
+    lesson: tuple[tuple[str, str], ...] = ()
 
 
 def _look(report: Report) -> tuple[object, ...]:
