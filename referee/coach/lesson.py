@@ -271,10 +271,12 @@ def _practice(seats: Seats, rules: Ruleset) -> Step:
     pegs = {seat: [f"H{seat}:{depth}" for depth in (3, 4, 5)] + [seats.hole(seat, -3), seats.hole(seat, -11)]
             for seat in board.seats}  # fmt: skip
     return Step("practice", "A short practice game",
-                f"Now a real game, shortened: three pegs of every colour are home already. The other seats are "
-                f"{PRACTICE_BOTS} bots, hints are on: ask for a hint whenever you are not sure (the rules page's "
-                "Note on Table Talk: when teaching beginners, possible moves may be discussed).",
-                seats.position(pegs), None, "Play the game to the end; ask for hints whenever you like.", ())  # fmt: skip
+                f"Now a real game, shortened: three pegs of every colour are home already. Deal each person "
+                f"{rules.hand_size} cards from a real deck; the other seats are {PRACTICE_BOTS} bots: when it is a "
+                "bot's turn, turn up the top card for it and tap that card on the page. Hints are on: ask for one "
+                "whenever you are not sure (the rules page's Note on Table Talk: when teaching beginners, possible "
+                "moves may be discussed).",
+                seats.position(pegs), None, "Play the game to the end; ask for a hint whenever you like.", ())  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,12 @@ class LessonRun:
         self._hold(session)
         self._save(step_game=None if self.step.key == "practice" else session.game_id)
 
+    def go_on(self) -> None:
+        """A lesson left for a game goes on: at the next step if this one was done."""
+        self.progress.left = False
+        if self.progress.phase in ("passed", "finished") and self.progress.step + 1 < len(self.steps):
+            self.next()
+
     def resumed(self, session: Session) -> None:
         """The daemon restarted on the step's game: the tracker's turn was stored without the hold."""
         self._hold(session)
@@ -191,6 +197,9 @@ class LessonRun:
                                      "lesson: you know the game now. Start a real one whenever you like."}  # fmt: skip
                 self._save()
             return
+        while progress.phase == "play" and game.phase == "doubt" and game.doubter_to_answer is not None:
+            session.doubt(game.doubter_to_answer, False)  # Bluffing Joker: nobody doubts a learner
+            game = session.game
         moves = len(game.moves)
         if progress.phase in ("play", "passed") and moves < progress.judged:  # undone by hand: try again
             progress.judged, progress.phase, progress.feedback = moves, "play", None
@@ -290,9 +299,9 @@ class LessonRun:
         if progress.phase == "look" and progress.place is not None:
             chosen = next(place for place in places(self.board, {}, self.learner) if place.key == progress.place)
             return dict.fromkeys(chosen.holes, "hint")
-        if progress.phase == "play" and (progress.shown or progress.tries >= SHOW_AFTER_TRIES) and self.step.passes:
-            if session.game.turn == self.learner and session.game.phase == "play":
-                return Plan(self.learner, self.step.passes[0].card, self.step.passes[0]).lights(session)
+        answer = progress.phase == "play" and (progress.shown or progress.tries >= SHOW_AFTER_TRIES) and self.step.passes
+        if answer and session.game.turn == self.learner and session.game.phase == "play":
+            return Plan(self.learner, self.step.passes[0].card, self.step.passes[0]).lights(session)
         return {}
 
     def as_json(self, session: Session, sensed: list[str]) -> dict[str, Any]:

@@ -408,7 +408,7 @@ class Table:
         if found is None or not found[1].get("left"):
             raise GameError("there is no lesson left to go on with")
         run = LessonRun.resume(self.store, *found)
-        run.progress.left = False
+        run.go_on()
         self._lesson = run
         self._begin_step()
 
