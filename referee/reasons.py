@@ -55,6 +55,11 @@ def _out_of_start_elsewhere(attempt: Attempt) -> bool:
     return attempt.target != board.come_out(attempt.seat)
 
 
+def _someone_elses_home(attempt: Attempt) -> bool:
+    board = attempt.board
+    return board.is_home(attempt.target) and board.owner(attempt.target) != attempt.seat
+
+
 def _backing_into_home(attempt: Attempt) -> bool:
     board = attempt.board
     if not (board.is_home(attempt.target) and board.is_track(attempt.source)):
@@ -119,6 +124,9 @@ REASONS: tuple[Reason, ...] = (
     Reason(_out_of_start_elsewhere,
            "A peg leaves start only onto its own come-out hole (the rules page, Basic Game: an ace "
            "or a face card moves a peg from start to its come-out hole)"),
+    Reason(_someone_elses_home,
+           "A peg goes only into its own home (the rules page, Movement of pegs - general rules: \"No peg "
+           "may ever move into any start or home area other than its own\")"),
     Reason(_home_backwards,
            'Pegs already in home can\'t move backwards (the rules page, Basic Game: "pegs that are '
            'already in their home areas are not allowed to move backwards")'),

@@ -22,6 +22,7 @@ watch. The last step is a short practice game: the other seats are bots, hints a
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -31,8 +32,8 @@ from referee.physical import PhysicalBoard
 from referee.rulesets import Ruleset, RulesetError, from_mapping
 from referee.table.seat_bots import Plan
 from referee.table.session import Session
+from referee.table.view import default_table, why_not_shown
 from referee.table.view import seats as seat_list
-from referee.table.view import why_not_shown
 from referee.tracker import Candidates, Fix
 from referee.words import Names, fix_words, name_of, say
 
@@ -106,6 +107,7 @@ class LessonRun:
         self.board = Board.for_players(progress.players)
         if not set(progress.learners) <= set(self.board.seats):
             raise LessonError("the stored lesson's learners are not seats of its board")
+        self.names: Names = dict(zip(self.board.seats, default_table(progress.players)["names"], strict=True))
         self._steps: dict[int, list[Step]] = {}
         self._tried: int | None = None  # the board of the last try refused at Done
         if not 0 <= progress.step < len(self.steps):
@@ -136,7 +138,7 @@ class LessonRun:
         """The steps, as the learner now doing them sees them (the positions are theirs)."""
         learner = self.learner
         if learner not in self._steps:
-            self._steps[learner] = lesson(self.rules, self.progress.players, None, learner=learner)
+            self._steps[learner] = lesson(self.rules, self.progress.players, self.names, learner=learner)
         return self._steps[learner]
 
     @property
@@ -160,6 +162,7 @@ class LessonRun:
         progress = self.progress
         progress.game, progress.judged, progress.tries, progress.shown = session.game_id, 0, 0, False
         progress.feedback, progress.place, progress.phase = None, None, "setup"
+        self._tried = None
         self._hold(session)
         self._save(step_game=None if self.step.key == "practice" else session.game_id)
 
@@ -189,6 +192,8 @@ class LessonRun:
     def follow(self, session: Session) -> None:
         """After any change: judge a move the learner made, and follow an undo."""
         progress, game = self.progress, session.game
+        if session.report.status != "illegal":
+            self._tried = None  # the board was put right: the next refusal is a new try
         if progress.phase == "practice":
             if game.phase == "over":
                 progress.phase = "finished"
@@ -313,8 +318,7 @@ class LessonRun:
             "teach": step.teach, "task": step.task, "card": step.card, "phase": progress.phase,
             "learner": learner, "learner_name": name_of(names, learner),
             "learners": [{"seat": seat, "name": name_of(names, seat)} for seat in progress.learners],
-            "setup": [fix_words(fix.action, fix.hole, fix.seat, names).replace(" back", "")
-                      for fix in self.setup(session, sensed)] if progress.phase == "setup" else [],
+            "setup": _setup_words(self.setup(session, sensed), names) if progress.phase == "setup" else [],
             "feedback": progress.feedback, "tries": progress.tries,
             "shown": progress.phase == "play" and (progress.shown or progress.tries >= SHOW_AFTER_TRIES),
             "places": [{"key": place.key, "words": place.words} for place in places(self.board, names, learner)]
@@ -351,6 +355,20 @@ class LessonRun:
 
     def _save(self, step_game: int | None = None) -> None:
         self.store.save_lesson(self.id, asdict(self.progress), step_game)
+
+
+def _setup_words(fixes: list[Fix], names: Names) -> list[str]:
+    """The set-up in sentences: one per hole on the track or in a home, one per start area."""
+    said, starts = [], Counter[tuple[str, int]]()
+    for fix in fixes:
+        if fix.hole.startswith("S"):
+            starts[fix.action, int(fix.hole[1:].split(":")[0])] += 1
+        else:
+            said.append(fix_words(fix.action, fix.hole, fix.seat, names).replace(" back", ""))
+    for (action, seat), count in sorted(starts.items()):
+        pegs, whose = ("a peg", name_of(names, seat)) if count == 1 else (f"{count} pegs", name_of(names, seat))
+        said.insert(0, f"take {pegs} out of {whose}'s start" if action == "remove" else f"put {pegs} back in {whose}'s start")
+    return said
 
 
 def _names(session: Session) -> Names:

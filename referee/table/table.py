@@ -613,8 +613,8 @@ class Table:
             guidance: dict[str, str] = {h: role for h, role in report.guidance.items() if h in self.layout.pixel_of}
             if self._lesson is not None and self._lesson.progress.phase == "setup":
                 guidance = {}  # the lesson's set-up lights, not the tracker's guesses about moves
-            self._move_marks = self._plan_lights(guidance)
-            guidance = {**self._move_marks, **lesson_lights, **guidance}
+            self._move_marks = {**self._plan_lights(guidance), **lesson_lights}  # what the page marks too
+            guidance = {**self._move_marks, **guidance}
             if (guidance, turn) != self._lit:
                 self._lit, self._lit_since = (guidance, turn), time.monotonic()
             self._peak = self.renderer.render(guidance, turn)
