@@ -11,6 +11,7 @@ Endgame; ``tests/test_lesson.py`` checks each step's moves against those texts.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from hardware.layout import default_layout
 from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
 from referee.coach.lesson import lesson
+from referee.game import GameError
 from referee.moves import Move
 from referee.position import Position
 from referee.rulesets import PRESETS, Ruleset
@@ -310,3 +312,65 @@ def test_lesson_requests_are_checked_and_refusals_change_nothing(client: FlaskCl
         assert status == 400 and answer["error"], (path, body)
     after = client.get("/api/state").get_json()
     assert after["lesson"] == before["lesson"] and after["game"] == before["game"]
+
+
+CODE = re.compile(r"\b[THSC]\d+(:\d+)?\b")
+
+
+def words_on_the_page(state: State) -> str:
+    info = state["lesson"]
+    said = [info["title"], info["teach"], info["task"], *info["setup"], *(place["words"] for place in info["places"])]
+    return " ".join(said + [info["feedback"]["words"] if info["feedback"] else ""])
+
+
+@pytest.mark.parametrize(("preset", "players"), [("north-carolina", 6), ("basic", 8), ("wizard-woodworks", 10)])
+def test_bigger_boards_in_words_without_hole_codes(table: Table, preset: str, players: int) -> None:
+    """"4, 6, 8 or 10 sides ... Words a ten-year-old can follow; colour names, never hole codes"."""
+    state = table.start_lesson(Ruleset.preset(preset), players)
+    seen = []
+    while state["lesson"]["key"] != "practice":
+        seen.append(words_on_the_page(state))
+        if state["lesson"]["phase"] == "play":
+            wrong, back = a_wrong_try(state)
+            seen.append(words_on_the_page(table.sim_events([*wrong, "done"])))
+            table.sim_events(back)
+            state = table.lesson_action("show")
+            assert state["lesson"]["shown"] and "lift" in state["move_marks"].values()
+        state = table.lesson_action("skip")
+    assert state["sides"] == players and len(state["bots"]) == players - 1
+    assert not [text for text in seen if CODE.search(text)]
+
+
+def test_undo_discard_and_another_card_in_a_step(table: Table) -> None:
+    """A step's card always moves: "Can't move" and another card are refused and change
+    nothing; Undo after the step is done takes the step back to be done again."""
+    table.start_lesson(Ruleset.preset("basic"), 4)
+    state = table.lesson_action("skip")  # coming out, with the ace
+    for refused in (lambda: table.cant_move(), lambda: table.declare(0, "5")):
+        with pytest.raises(GameError):
+            refused()
+    assert table.state()["declared"] == "A" and table.state()["moves"] == []
+    state = table.sim_events(["lift S0:1", "place T0:8", "done"])
+    assert state["lesson"]["phase"] == "passed"
+    state = table.undo()
+    assert state["moves"] == [] and state["lesson"]["phase"] == "play" and state["lesson"]["feedback"] is None
+    state = table.sim_events(["lift T0:8", "place S0:1"])
+    assert state["status"] == "synced" and state["declared"] == "A"
+    state = table.sim_events(["lift S0:2", "place T0:8", "done"])
+    assert state["lesson"]["phase"] == "passed"
+
+
+def test_a_house_rules_file_gives_its_own_lesson(client: FlaskClient) -> None:
+    """A house-rules file changes only the steps its cards change: here the 9 splits too."""
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    headers = {"X-CSRF-Token": client.get("/api/me").get_json()["csrf"]}
+    house = 'name = "our-house"\nbase = "basic"\n[cards.9]\nforward = [9]\nsplit = { total = 9, directions = "forward-backward" }\n'
+    response = client.post("/api/lesson", json={"house_rules": house}, headers=headers)
+    assert response.status_code == 200, response.get_json()
+    keys = []
+    state = response.get_json()
+    while state["lesson"]["key"] != "practice":
+        keys.append(state["lesson"]["key"])
+        state = client.post("/api/lesson/skip", json={}, headers=headers).get_json()
+    basic = [step.key for step in lesson(Ruleset.preset("basic"), 4)][:-1]
+    assert keys == [*basic[:basic.index("split-7") + 1], "split-9", *basic[basic.index("split-7") + 1:]]

@@ -28,6 +28,7 @@ from typing import Any, Literal, Protocol
 
 from referee.board import Board
 from referee.coach.lesson import PRACTICE_BOTS, Step, lesson, places, the_card
+from referee.game import GameError
 from referee.physical import PhysicalBoard
 from referee.rulesets import Ruleset, RulesetError, from_mapping
 from referee.table.seat_bots import Plan
@@ -47,7 +48,7 @@ class LessonStore(Protocol):
 
     def create_lesson(self, state: dict[str, Any]) -> int: ...
 
-    def save_lesson(self, lesson_id: int, state: dict[str, Any], step_game: int | None = None) -> None: ...
+    def save_lesson(self, lesson_id: int, state: dict[str, Any]) -> None: ...
 
 
 class LessonError(ValueError):
@@ -91,7 +92,7 @@ class StepGame:
     players: int
     pegs: dict[str, list[str]]
     first: int
-    table: dict[str, Any] = field(default_factory=dict)  # {"lesson": id}, and for practice the bots
+    table: dict[str, Any] = field(default_factory=dict)  # {"lesson_step": id}; practice: {"lesson": id}, bots
     practice: bool = False
 
 
@@ -149,7 +150,7 @@ class LessonRun:
         step, progress = self.step, self.progress
         assert step.position is not None
         practice = step.key == "practice"
-        table: dict[str, Any] = {"lesson": self.id}
+        table: dict[str, Any] = {"lesson" if practice else "lesson_step": self.id}  # a step is not a game played
         if practice:
             others = [seat for seat in self.board.seats if seat not in progress.learners]
             table.update(teaching=True, **({"bots": {str(seat): PRACTICE_BOTS for seat in others}} if others else {}))
@@ -164,7 +165,7 @@ class LessonRun:
         progress.feedback, progress.place, progress.phase = None, None, "setup"
         self._tried = None
         self._hold(session)
-        self._save(step_game=None if self.step.key == "practice" else session.game_id)
+        self._save()
 
     def go_on(self) -> None:
         """A lesson left for a game goes on: at the next step if this one was done."""
@@ -240,6 +241,18 @@ class LessonRun:
         self._wrong(session, f"{reason} {self.step.task}")
         session.notice = None
         self._save()
+
+    def check(self, request: str, card: str | None = None) -> None:
+        """What a step's game refuses: a discard (the step's card always moves) or another card.
+        The practice game is a game like any other."""
+        step = self.step
+        if self.progress.phase in ("practice", "finished") or step.card is None:
+            return
+        if request == "discard":
+            raise GameError(f"In this step {the_card(step.card)} always moves: make the move, press Show me, "
+                            "or skip the step")  # fmt: skip
+        if request == "declare" and card != step.card:
+            raise GameError(f"This step is about {the_card(step.card)}: play that card")
 
     # -- the people at the table ask --------------------------------------------------------
 
@@ -353,8 +366,8 @@ class LessonRun:
         else:
             session.tracker.restrict(NOTHING)
 
-    def _save(self, step_game: int | None = None) -> None:
-        self.store.save_lesson(self.id, asdict(self.progress), step_game)
+    def _save(self) -> None:
+        self.store.save_lesson(self.id, asdict(self.progress))
 
 
 def _setup_words(fixes: list[Fix], names: Names) -> list[str]:

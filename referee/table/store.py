@@ -31,6 +31,9 @@ from web.table import Unavailable
 Event = dict[str, Any]
 DB_NAME = "pegs.sqlite3"
 MIN_FREE_BYTES = 5 * 1024 * 1024
+# A lesson's steps are small games of their own, marked so in their start event's table: not
+# games played, and never the game to resume (the lesson knows its step).
+LESSON_STEPS = "SELECT game_id FROM events WHERE seq = 0 AND json_extract(event, '$.table.lesson_step') IS NOT NULL"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -54,10 +57,6 @@ CREATE TABLE IF NOT EXISTS turns (
 CREATE TABLE IF NOT EXISTS lessons (
     id INTEGER PRIMARY KEY,
     state TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS lesson_games (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    lesson_id INTEGER NOT NULL REFERENCES lessons(id)
 );
 CREATE TABLE IF NOT EXISTS reviews (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
@@ -212,7 +211,7 @@ class Store:
         with self._lock:
             rows = self._db.execute(
                 "SELECT g.id, g.created, g.rules, g.players, g.mode, g.winner, COUNT(e.seq) FROM games g "
-                "LEFT JOIN events e ON e.game_id = g.id WHERE g.id NOT IN (SELECT game_id FROM lesson_games) "
+                f"LEFT JOIN events e ON e.game_id = g.id WHERE g.id NOT IN ({LESSON_STEPS}) "
                 "GROUP BY g.id ORDER BY g.id"
             ).fetchall()
         return [GameInfo(r[0], r[1], r[2], r[3], r[4], _winner(r[5]), r[6]) for r in rows]
@@ -227,8 +226,8 @@ class Store:
     def last_unfinished(self) -> int | None:
         """The newest game not won, a lesson's steps aside (the lesson itself knows its step)."""
         with self._lock:
-            row = self._db.execute("SELECT id FROM games WHERE winner IS NULL AND id NOT IN "
-                                   "(SELECT game_id FROM lesson_games) ORDER BY id DESC LIMIT 1").fetchone()  # fmt: skip
+            row = self._db.execute(f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_STEPS}) "
+                                   "ORDER BY id DESC LIMIT 1").fetchone()  # fmt: skip
         return int(row[0]) if row else None
 
     # -- lessons ----------------------------------------------------------------------
@@ -238,14 +237,10 @@ class Store:
             cursor = self._db.execute("INSERT INTO lessons (state) VALUES (?)", (json.dumps(state),))
             return int(cursor.lastrowid or 0)
 
-    def save_lesson(self, lesson_id: int, state: dict[str, Any], step_game: int | None = None) -> None:
-        """A lesson's progress, on disk when this returns; ``step_game``: a game that is one of
-        its steps (kept out of the games played)."""
+    def save_lesson(self, lesson_id: int, state: dict[str, Any]) -> None:
+        """A lesson's progress, on disk when this returns."""
         with self._lock, self._transaction():
             self._db.execute("UPDATE lessons SET state = ? WHERE id = ?", (json.dumps(state), lesson_id))
-            if step_game is not None:
-                self._db.execute("INSERT OR IGNORE INTO lesson_games (game_id, lesson_id) VALUES (?, ?)",
-                                 (step_game, lesson_id))  # fmt: skip
 
     def last_lesson(self) -> tuple[int, dict[str, Any]] | None:
         """The newest lesson, whatever its state (a damaged row reads as none)."""

@@ -30,6 +30,7 @@ from hardware.leds import Frame, MemoryStrip, PixelStrip, Renderer
 from hardware.sensors import Change, SensorBoard, SimulatedSensors
 from hardware.signals import SEAT_NAMES
 from referee import record
+from referee.cards import parse_card
 from referee.game import GameError, Mode
 from referee.moves import Move
 from referee.rulesets import Ruleset
@@ -271,10 +272,20 @@ class Table:
     # -- the page's requests --------------------------------------------------------------
 
     def declare(self, seat: int, card: str) -> dict[str, Any]:
-        return self._command(lambda session: session.declare(seat, card))
+        def declare(session: Session) -> None:
+            if self._lesson is not None:
+                self._lesson.check("declare", parse_card(card))
+            session.declare(seat, card)
+
+        return self._command(declare)
 
     def discard(self, seat: int, card: str | None) -> dict[str, Any]:
-        return self._command(lambda session: session.discard(seat, card))
+        def discard(session: Session) -> None:
+            if self._lesson is not None:
+                self._lesson.check("discard")
+            session.discard(seat, card)
+
+        return self._command(discard)
 
     def resolve(self, text: str | None) -> dict[str, Any]:
         return self._command(lambda session: session.resolve(text))
