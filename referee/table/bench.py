@@ -355,6 +355,7 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
         ("serial link and LEDs", lambda: [link_latency(max(20, min(300, 3 * (repeat or 100)))),
                                           render_frame(max(20, min(500, 5 * (repeat or 100))))]),
         ("the daemon", lambda: run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]),
+        ("the first lesson", lambda: _lesson(repeat)),
         ("first lifts", lambda: _lifts(repeat)),
         ("the web page", lambda: _web(repeat)),
     ]  # fmt: skip
@@ -365,6 +366,12 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
             progress.flush()
         results += stage()
     return results
+
+
+def _lesson(repeat: int | None) -> list[dict[str, Any]]:
+    from referee.table.bench_lesson import run_lesson
+
+    return run_lesson(1 if repeat is not None and repeat < 5 else 2)
 
 
 def _lifts(repeat: int | None) -> list[dict[str, Any]]:
