@@ -100,7 +100,7 @@ function accept(next, live) {
   if (state && next.game !== state.game) loadMe(); // a seat joined belongs to one game only
   const newer = !state || next.version !== state.version || next.game !== state.game;
   state = next;
-  if (newer) refreshPrivate(); // a phone's own hand and lesson change when the public state may not
+  if (newer) refreshPrivate(); // a phone's own hand and teaching hints change when the public state may not
   if (key === shownKey) return;
   shownKey = key;
   render();
@@ -115,6 +115,7 @@ function render() {
   renderProgress();
   renderRules();
   renderControls();
+  renderLesson();
 }
 
 function renderSeats() {
@@ -151,15 +152,19 @@ function renderStatus() {
   if (wiring && wiring.running) text = `Wiring check: ${wiring.step}`;
   else if (state.phase === "over") text = "Game over";
   else if (PHASE_WORDS[state.phase]) text = `${who}: ${PHASE_WORDS[state.phase]}`;
+  else if (state.status === "setup") text = "Set up the board for the lesson: the lights show where pegs go";
   else if (state.status === "moving") text = `${who} is moving…`;
   else if (state.status === "move") text = `${state.move_words || state.move} — settling`;
   else if (state.status === "ambiguous" && !(state.candidates || []).length)
     text = "Pegs of two colours were in hand at once: check every peg is in its own place";
   else if (state.status === "ambiguous") text = `${who}'s move could be one of these — which one?`;
+  else if (state.status === "illegal" && lessonStep()) // the list of fixes is by Done: keep the header short
+    text = `Not a legal move${state.why_not ? ` — ${state.why_not}` : ""}: put the board back as the lights show`;
   else if (state.status === "illegal")
     text = `Not a legal move${state.why_not ? ` — ${state.why_not}` : ""}: ${(state.back || []).join(", ") || "put the board back"}`;
+  else if (lessonStep()) text = lessonStatus();
   else text = state.mode === "digital" ? "Play a card from your hand, then move the pegs" : "Lift a peg to begin the move";
-  if (state.declared && state.phase !== "over") text += ` (declared ${cardName(state.declared)})`;
+  if (state.declared && state.phase !== "over" && !lessonStep()) text += ` (declared ${cardName(state.declared)})`;
   $("#status").textContent = text;
   const notice = $("#notice");
   notice.hidden = !state.notice;
@@ -224,6 +229,7 @@ function renderBoard() {
   }
   const full = new Set(occupied);
   const guidance = state.guidance || {};
+  const marks = state.move_marks || {};
   const leds = state.leds || {};
   const glyphs = [];
 
@@ -237,14 +243,15 @@ function renderBoard() {
       kind = "ghost";
     }
     const guide = guidance[name];
+    const lit = guide || marks[name]; // a lit move's role (a bot's, a hint's, the lesson's answer) names the hole too
     circle.setAttribute("class", kind + (seat === null ? "" : ` s${seat}`));
     circle.setAttribute("r", kind === "peg" || kind === "stray" ? PEG_R : guide || kind === "ghost" ? GUIDED_R : HOLE_R);
-    if (guide) circle.dataset.guide = guide;
+    if (lit) circle.dataset.guide = lit;
     else delete circle.dataset.guide;
     if (guide) glyphs.push(glyph(circle, GLYPHS[guide]));
     showLed(name, circle, leds[name]);
   }
-  for (const [name, role] of Object.entries(state.move_marks || {})) {
+  for (const [name, role] of Object.entries(marks)) {
     if (holes.has(name) && !guidance[name]) glyphs.push(moveMark(holes.get(name), role));
   }
   $("#guides").replaceChildren(...glyphs);
@@ -407,13 +414,14 @@ function renderControls() {
   $("#done").title = $("#done").disabled && !over ? "Unlock with the table PIN, or press done on the board" : "";
   for (const choice of $("#candidates").querySelectorAll("button")) choice.disabled = !canAct();
   $("#act-note").hidden = canAct() || (state.status !== "ambiguous" && state.simulate);
-  const tableCards = state.mode === "table" && state.phase === "play";
+  const tableCards = state.mode === "table" && state.phase === "play" && !lessonStep(); // a step's card is given
+  if (lessonStep() && !["play", "setup"].includes(state.lesson.phase)) $("#done").disabled = true; // nothing to move
   $("#cant-move").hidden = !tableCards;
   $("#cant-move").disabled = !canAct();
   renderDeclare(tableCards);
   renderBot();
   renderHints();
-  $("#undo").hidden = !me.admin;
+  $("#undo").hidden = !me.admin || lessonStep(); // a step is repeated instead
   $("#login").hidden = me.admin;
   $("#admin-tools").hidden = !me.admin;
   $("#sim").hidden = !state.simulate;
@@ -426,10 +434,11 @@ function renderControls() {
 const cardName = (card) => (card === "JOKER" ? "Joker" : card);
 
 // The chosen rule set's description, shown (not only on hover: phones have no hover).
-function showRulesSummary() {
-  const option = $("#ng-rules").selectedOptions[0];
-  $("#ng-rules-summary").textContent = option ? option.dataset.summary || "" : "";
+function showSummary(select, where) {
+  const option = select.selectedOptions[0];
+  where.textContent = option ? option.dataset.summary || "" : "";
 }
+const showRulesSummary = () => showSummary($("#ng-rules"), $("#ng-rules-summary"));
 $("#ng-rules").addEventListener("change", showRulesSummary);
 showRulesSummary();
 
@@ -470,16 +479,16 @@ function renderBot() {
 // asks. A teaching game shows them with each card's moves: with real cards on every page; with the
 // referee's cards they show the seat to play's hand, so only its phone and its partners' get them.
 let askedHints = null; // {key, hints}: what this page asked for, kept until the game moves on
-let lesson = null; // a digital teaching game's hints and moves, fetched by the seat's team's phones
-let lessonRequest = 0;
+let teachingAnswer = null; // a digital teaching game's hints and moves, fetched by the seat's team's phones
+let teachingRequest = 0;
 const seesHand = () => me.seat !== null && me.seat !== undefined && (me.seat === state.turn ||
   (!!state.teaching && teamsOf(state).some((team) => team.includes(me.seat) && team.includes(state.turn))));
 const canHint = () => me.admin || seesHand();
 function renderHints() {
-  const over = state.phase === "over" || state.phase !== "play";
+  const over = state.phase === "over" || state.phase !== "play" || lessonStep(); // a step has "Show me"
   const asked = askedHints && askedHints.key === hintKey() ? askedHints.hints : null;
   const shared = state.teaching && state.mode !== "digital";
-  const taught = shared ? state : lesson && lesson.seat === state.turn ? lesson : null;
+  const taught = shared ? state : teachingAnswer && teachingAnswer.seat === state.turn ? teachingAnswer : null;
   const hints = taught ? taught.hints || [] : asked || [];
   $("#hint").hidden = over || !!taught;
   $("#hint").disabled = !canHint();
@@ -509,8 +518,8 @@ function renderHints() {
 const hintKey = () => `${state.game}:${(state.history || []).length}:${state.turn}:${myDeclared()}`;
 const myDeclared = () => (handShown && handShown.declared) || state.declared; // a phone's tapped card is its own
 
-async function refreshLesson() {
-  const ticket = ++lessonRequest; // only the newest answer is drawn
+async function refreshTeaching() {
+  const ticket = ++teachingRequest; // only the newest answer is drawn
   let answer = null;
   if (state.teaching && state.mode === "digital" && state.phase === "play" && seesHand()) {
     try {
@@ -519,8 +528,8 @@ async function refreshLesson() {
       answer = null;
     }
   }
-  if (ticket !== lessonRequest || (!answer && !lesson)) return;
-  lesson = answer;
+  if (ticket !== teachingRequest || (!answer && !teachingAnswer)) return;
+  teachingAnswer = answer;
   renderHints();
 }
 $("#hint").addEventListener("click", async () => {
@@ -550,13 +559,147 @@ function renderDeclare(tableCards) {
   }));
 }
 
+// -- Learn to play: the first lesson, taught on the board (referee/table/lessons.py) --------
+// Each step sets up a position (the lights show where pegs go), names a card and asks the
+// learner to move; the referee praises a right move and refuses a wrong one with the reason.
+// The last step is a short practice game, where the usual teaching-game hints apply.
+
+const CARD_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King", JOKER: "Joker" };
+const cardWords = (card) => CARD_WORDS[card] || card;
+// A step of the lesson (not its practice game): the page shows the lesson's buttons instead
+// of the ones of a game (Can't move, declaring a card, Hint, Undo).
+const lessonStep = () => !!(state && state.lesson) && !["practice", "finished"].includes(state.lesson.phase);
+const FEEDBACK_MARKS = { praise: "✓", wrong: "✗", done: "★" };
+
+function lessonStatus() {
+  const lesson = state.lesson;
+  if (lesson.phase === "look") return "Look at the board: nothing to move in this step";
+  if (lesson.phase === "passed") return lesson.more_learners ? "Well done! Next learner's turn" : "Well done! On to the next step";
+  return `${lesson.learner_name}: play the ${cardWords(lesson.card).toLowerCase()} — lift a peg to begin`;
+}
+
+function renderLesson() {
+  const lesson = state.lesson;
+  $("#lesson").hidden = !lesson;
+  document.body.classList.toggle("in-lesson", !!lesson);
+  if (!lesson) return;
+  const phase = lesson.phase;
+  const everyone = (lesson.learners || []).length > 1;
+  $("#lesson-step").textContent = `Step ${lesson.step} of ${lesson.steps}`;
+  $("#lesson-name").textContent = lesson.title;
+  const learner = $("#lesson-learner");
+  learner.textContent = phase === "finished" ? "" : everyone ? `${lesson.learner_name}'s turn to try`
+    : `${lesson.learner_name} learns; the others watch`;
+  learner.className = `s${lesson.learner}`;
+  learner.hidden = phase === "finished";
+  $("#lesson-teach").textContent = lesson.teach;
+
+  const setup = phase === "setup" ? lesson.setup || [] : [];
+  $("#lesson-setup").hidden = !setup.length;
+  $("#lesson-setup-list").replaceChildren(...setup.map((words) => li(words)));
+
+  const card = lesson.card && ["setup", "play", "passed"].includes(phase) ? lesson.card : null;
+  $("#lesson-card").hidden = !card;
+  $("#lesson-card-who").textContent = everyone ? `${lesson.learner_name}'s card` : "Your card";
+  $("#lesson-card-name").textContent = card ? cardWords(card) : "";
+  $("#lesson-task").textContent = phase === "finished" ? "" : lesson.task;
+
+  const places = phase === "look" ? lesson.places || [] : [];
+  $("#lesson-places").hidden = !places.length;
+  $("#lesson-place-list").replaceChildren(...places.map((place) => {
+    const lit = place.key === lesson.place;
+    const choice = button(place.words, () => post("/api/lesson/place", { place: lit ? null : place.key }));
+    choice.setAttribute("aria-pressed", String(lit));
+    choice.disabled = !canAct();
+    return choice;
+  }));
+  $("#lesson-shown").hidden = !(phase === "play" && lesson.shown);
+
+  const feedback = $("#lesson-feedback");
+  const said = lesson.feedback;
+  feedback.hidden = !said;
+  feedback.className = said ? `feedback ${said.kind}` : "";
+  feedback.replaceChildren();
+  if (said) feedback.append(el("span", "mark", FEEDBACK_MARKS[said.kind] || ""), " ", said.words);
+
+  // The buttons: Next once the step is done, Show me while the learner tries, the rest always.
+  const next = $("#lesson-next");
+  next.hidden = phase === "practice" || phase === "finished";
+  next.disabled = !["look", "passed"].includes(phase) || !canAct();
+  const nextLearner = lesson.more_learners ? lesson.learners[lesson.learners.findIndex((l) => l.seat === lesson.learner) + 1] : null;
+  next.textContent = nextLearner ? `Next: ${nextLearner.name}'s turn` : "Next step";
+  const show = $("#lesson-show");
+  show.hidden = phase !== "play";
+  show.disabled = lesson.shown || !canAct();
+  $("#lesson-repeat").hidden = phase === "finished";
+  $("#lesson-repeat").textContent = phase === "practice" ? "Start the practice game again" : "Repeat this step";
+  $("#lesson-skip").hidden = lesson.last_step || phase === "finished";
+  for (const id of ["#lesson-repeat", "#lesson-skip"]) $(id).disabled = !canAct();
+  $("#lesson-leave").disabled = !me.admin;
+  $("#lesson-new-game").hidden = phase !== "finished" || !me.admin;
+  const note = $("#lesson-note");
+  note.hidden = me.admin && canAct();
+  note.textContent = canAct() ? "Leaving the lesson needs the table PIN." : "The lesson's buttons need the table PIN (or the learner's phone).";
+}
+
+function lessonAction(action) {
+  post(`/api/lesson/${action}`, {}).catch(() => {});
+}
+$("#lesson-next").addEventListener("click", () => lessonAction("next"));
+$("#lesson-show").addEventListener("click", () => lessonAction("show"));
+$("#lesson-repeat").addEventListener("click", () => lessonAction("repeat"));
+$("#lesson-skip").addEventListener("click", () => lessonAction("skip"));
+$("#lesson-leave").addEventListener("click", () => lessonAction("leave"));
+$("#lesson-new-game").addEventListener("click", () => $("#new-game").click());
+
+// The "Learn to play" dialog: the rules, how many sides, who learns; or the lesson left for a game.
+$("#learn").addEventListener("click", () => {
+  const rules = $("#ls-rules");
+  if (state && state.rules && [...rules.options].some((option) => option.value === state.rules.name)) rules.value = state.rules.name;
+  if (state && [4, 6, 8, 10].includes(state.position.players)) $("#ls-players").value = String(state.position.players);
+  const left = state && state.lesson_left;
+  $("#lesson-left").hidden = !left;
+  if (left) $("#lesson-resume").textContent = `Go on with the lesson (step ${left.step} of ${left.steps}: ${left.title})`;
+  $("#ls-error").textContent = "";
+  $("#ls-house").value = "";
+  rules.disabled = false;
+  showSummary(rules, $("#ls-rules-summary"));
+  $("#lesson-dialog").showModal();
+});
+$("#ls-house").addEventListener("change", (event) => {
+  $("#ls-rules").disabled = event.currentTarget.files.length > 0;
+});
+$("#ls-rules").addEventListener("change", () => showSummary($("#ls-rules"), $("#ls-rules-summary")));
+
+$("#lesson-form").addEventListener("submit", async (event) => {
+  const choice = event.submitter ? event.submitter.value : "";
+  if (choice !== "start" && choice !== "resume") return; // Cancel closes the dialog
+  event.preventDefault();
+  const form = event.currentTarget;
+  const file = $("#ls-house").files[0];
+  try {
+    if (choice === "resume") await post("/api/lesson/resume", {});
+    else {
+      await post("/api/lesson", {
+        rules: $("#ls-rules").value,
+        house_rules: file ? await file.text() : null,
+        players: Number($("#ls-players").value),
+        learners: form.elements.learners.value,
+      });
+    }
+    $("#lesson-dialog").close();
+  } catch (error) {
+    $("#ls-error").textContent = error.message; // the dialog covers the toast: say it here too
+  }
+});
+
 // -- digital cards: this phone's own hand ---------------------------------------------
 
 let handShown = null; // the last /api/hand answer: this phone's cards, and the one it tapped
 
 function refreshPrivate() {
   refreshHand();
-  refreshLesson();
+  refreshTeaching();
 }
 
 async function refreshHand() {
