@@ -375,3 +375,17 @@ def test_a_house_rules_file_gives_its_own_lesson(client: FlaskClient) -> None:
         state = client.post("/api/lesson/skip", json={}, headers=headers).get_json()
     basic = [step.key for step in lesson(Ruleset.preset("basic"), 4)][:-1]
     assert keys == [*basic[:basic.index("split-7") + 1], "split-9", *basic[basic.index("split-7") + 1:]]
+
+
+def test_leaving_during_practice_goes_back_to_the_family_s_game(table: Table) -> None:
+    """Leave means back to the game before the lesson, even from the practice game (which
+    stays listed with the games played)."""
+    table.sim_events(["lift S0:1", "place T0:8", "done"])
+    state = table.start_lesson(Ruleset.preset("basic"), 4)
+    assert table.press_done()["notice"] == "Nothing to move in this step: look at the board, then press Next."
+    while state["lesson"]["key"] != "practice":
+        state = table.lesson_action("skip")
+    practice = state["game"]
+    state = table.lesson_action("leave")
+    assert state["game"] == 1 and state["moves"] == ["A S0-T0:8"] and state["lesson"] is None
+    assert [game["id"] for game in table.games()] == [1, practice]

@@ -231,8 +231,13 @@ class LessonRun:
         self._save()
 
     def done_pressed(self, session: Session) -> None:
-        """Done on a board that is no move of the card: a try, with the reason when one peg moved."""
-        if self.progress.phase != "play" or session.report.status != "illegal":
+        """Done on a board that is no move of the card: a try, with the reason when one peg moved.
+        Done while there is nothing to do says what to do instead."""
+        phase = self.progress.phase
+        if phase in _DONE_WHILE:
+            session.notice = _DONE_WHILE[phase]
+            return
+        if phase != "play" or session.report.status != "illegal":
             return
         if self._tried == session.tracker.occupied:
             return  # Done pressed again on the same board: the same try
@@ -368,6 +373,13 @@ class LessonRun:
 
     def _save(self) -> None:
         self.store.save_lesson(self.id, asdict(self.progress))
+
+
+_DONE_WHILE = {
+    "setup": "Set the board up first: the lights and the list show where pegs go.",
+    "look": "Nothing to move in this step: look at the board, then press Next.",
+    "passed": "This step is done: press Next.",
+}
 
 
 def _setup_words(fixes: list[Fix], names: Names) -> list[str]:

@@ -32,8 +32,11 @@ Event = dict[str, Any]
 DB_NAME = "pegs.sqlite3"
 MIN_FREE_BYTES = 5 * 1024 * 1024
 # A lesson's steps are small games of their own, marked so in their start event's table: not
-# games played, and never the game to resume (the lesson knows its step).
+# games played. Neither they nor its practice game are the game to resume when the daemon
+# starts or a lesson is left: the lesson knows its own.
 LESSON_STEPS = "SELECT game_id FROM events WHERE seq = 0 AND json_extract(event, '$.table.lesson_step') IS NOT NULL"
+LESSON_GAMES = ("SELECT game_id FROM events WHERE seq = 0 AND (json_extract(event, '$.table.lesson_step') IS NOT NULL "
+                "OR json_extract(event, '$.table.lesson') IS NOT NULL)")  # fmt: skip
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -224,9 +227,9 @@ class Store:
         return [json.loads(row[0]) for row in rows]
 
     def last_unfinished(self) -> int | None:
-        """The newest game not won, a lesson's steps aside (the lesson itself knows its step)."""
+        """The newest game not won, a lesson's games aside (the lesson itself knows its step)."""
         with self._lock:
-            row = self._db.execute(f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_STEPS}) "
+            row = self._db.execute(f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_GAMES}) "
                                    "ORDER BY id DESC LIMIT 1").fetchone()  # fmt: skip
         return int(row[0]) if row else None
 
