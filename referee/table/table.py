@@ -39,7 +39,7 @@ from referee.table.config import Config, ConfigError
 from referee.table.lessons import LessonError, LessonRun
 from referee.table.reviews import Reviews, not_over
 from referee.table.seat_bots import Plan, SeatBots, bot_kinds
-from referee.table.session import Session
+from referee.table.session import Session, StoreFailure
 from referee.table.store import Store
 from referee.table.wiring_check import WiringCheck
 from referee.tracker import Report
@@ -407,7 +407,7 @@ class Table:
         try:
             run = LessonRun.resume(self.store, *found)
             self._resume_game(int(found[1]["game"]))
-        except (LessonError, GameError, ValueError) as error:
+        except (LessonError, GameError, ValueError, KeyError, TypeError, StoreFailure) as error:  # the table starts anyway
             log.error("the lesson could not be resumed", extra={"error": str(error)})
             return False
         self._lesson = run
