@@ -133,6 +133,8 @@ def test_bench_reports_median_and_p99_as_json() -> None:
     assert bot["decisions"] > 0 and bot["p99_ms"] > 0
     review = [r for r in results if r["name"].startswith("review: a whole 4-player game")]
     assert len(review) == 2 and all(r["games"] >= 3 and r["p99_ms"] < 5000 for r in review)  # DESIGN.md: < 5 s a game
+    lesson = [r for r in results if r["name"].startswith("lesson")]
+    assert len(lesson) == 3 and all(r["runs"] > 0 and r["p99_ms"] > 0 for r in lesson)
     assert re.search(r"pegs bench: 1/\d+ legal move generation", done.stderr)  # progress, though stderr is a pipe
     table = run("bench", "--repeat", "1")
     assert "median ms" in table.stdout and "worst case" in table.stdout

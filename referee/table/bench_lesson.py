@@ -45,7 +45,7 @@ def run_lesson(rounds: int = 2, presets: tuple[str, ...] = ("basic", "north-caro
         finally:
             running.stop()
     return [timings(f"lesson ({players} players): Next to the step stored, set up and lit", nexts, "steps"),
-            timings("lesson: Done to the move stored and judged (wrong: taken back)", dones, "moves"),
+            timings("lesson: Done to the move stored and judged (wrong: taken back)", dones, "tries"),
             timings("lesson: sensor change to LED frame written", latencies, "events")]  # fmt: skip
 
 
