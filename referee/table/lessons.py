@@ -93,7 +93,6 @@ class StepGame:
     pegs: dict[str, list[str]]
     first: int
     table: dict[str, Any] = field(default_factory=dict)  # {"lesson_step": id}; practice: {"lesson": id}, bots
-    practice: bool = False
 
 
 class LessonRun:
@@ -154,7 +153,7 @@ class LessonRun:
         if practice:
             others = [seat for seat in self.board.seats if seat not in progress.learners]
             table.update(teaching=True, **({"bots": {str(seat): PRACTICE_BOTS for seat in others}} if others else {}))
-        return StepGame(self.rules, progress.players, step.position.pegs_json(), self.learner, table, practice)
+        return StepGame(self.rules, progress.players, step.position.pegs_json(), self.learner, table)
 
     # -- the table tells the lesson ---------------------------------------------------------
 
@@ -195,6 +194,9 @@ class LessonRun:
         progress, game = self.progress, session.game
         if session.report.status != "illegal":
             self._tried = None  # the board was put right: the next refusal is a new try
+        if progress.phase == "finished" and game.phase != "over":  # the winning move undone: play on
+            progress.phase, progress.feedback = "practice", None
+            self._save()
         if progress.phase == "practice":
             if game.phase == "over":
                 progress.phase = "finished"
