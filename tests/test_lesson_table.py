@@ -26,6 +26,7 @@ from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
 from referee.coach.lesson import lesson
 from referee.game import GameError
+from referee.movegen import legal_moves
 from referee.moves import Move
 from referee.position import Position
 from referee.rulesets import PRESETS, Ruleset
@@ -389,3 +390,27 @@ def test_leaving_during_practice_goes_back_to_the_family_s_game(table: Table) ->
     state = table.lesson_action("leave")
     assert state["game"] == 1 and state["moves"] == ["A S0-T0:8"] and state["lesson"] is None
     assert [game["id"] for game in table.games()] == [1, practice]
+
+
+def test_the_practice_game_played_to_the_end_finishes_the_lesson(table: Table) -> None:
+    """The practice game is short: played out (each seat's move made by hand, the furthest
+    into home first), it is won, and the lesson says so; undoing the win plays on."""
+    state = table.start_lesson(Ruleset.preset("basic"), 4)
+    while state["lesson"]["key"] != "practice":
+        state = table.lesson_action("skip")
+    rules = Ruleset.preset("basic")
+    for _turn in range(400):
+        if state["winner"]:
+            break
+        position = Position.from_json(state["position"])
+        moves = [move for card in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Q")
+                 for move in legal_moves(position, card, rules)]  # fmt: skip
+        if not moves:
+            state = table.cant_move()
+            continue
+        best = max(moves, key=lambda move: sum(move.result.in_home(seat) for seat in position.board.seats))
+        state = table.sim_events([*carry_out(best, state["occupied"]), "done"])
+    assert state["winner"] is not None
+    assert state["lesson"]["phase"] == "finished" and "won the practice game" in state["lesson"]["feedback"]["words"]
+    state = table.undo()
+    assert state["winner"] is None and state["lesson"]["phase"] == "practice" and state["lesson"]["feedback"] is None
