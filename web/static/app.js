@@ -134,6 +134,9 @@ function renderTurn() {
     const team = state.winner;
     text = team.length > 1 ? `Team ${teamName(team)} wins!` : `${seatName(team[0])} wins!`;
     colour = seatInfo(team[0]).colour;
+  } else if (lessonStep() && state.lesson.phase === "passed") {
+    text = `Well done, ${state.lesson.learner_name}!`; // the step's game moved on: not a turn to play
+    colour = seatInfo(state.lesson.learner).colour;
   } else {
     text = `${seatName(state.turn)} to play`;
     colour = seatInfo(state.turn).colour;
@@ -158,10 +161,12 @@ function renderStatus() {
   else if (state.status === "ambiguous" && !(state.candidates || []).length)
     text = "Pegs of two colours were in hand at once: check every peg is in its own place";
   else if (state.status === "ambiguous") text = `${who}'s move could be one of these — which one?`;
-  else if (state.status === "illegal" && lessonStep()) // the list of fixes is by Done: keep the header short
-    text = `Not a legal move${state.why_not ? ` — ${state.why_not}` : ""}: put the board back as the lights show`;
+  else if (state.status === "illegal" && lessonStep()) // the reason is the lesson's, the fixes are by Done
+    text = `Not a legal move: ${state.lesson.feedback ? "" : "press Done to hear why, then "}put the board back as the lights show`;
+  else if (state.status === "illegal" && (state.back || []).length > 3) // a long list would fill the sticky header
+    text = `Not a legal move: put the board back as the lights show (${state.back.length} pegs; the list is by Done)`;
   else if (state.status === "illegal")
-    text = `Not a legal move${state.why_not ? ` — ${state.why_not}` : ""}: ${(state.back || []).join(", ") || "put the board back"}`;
+    text = `Not a legal move${state.why_not ? ` — ${state.why_not.replace(/\.$/, "")}` : ""}: ${(state.back || []).join(", ") || "put the board back"}`;
   else if (lessonStep()) text = lessonStatus();
   else text = state.mode === "digital" ? "Play a card from your hand, then move the pegs" : "Lift a peg to begin the move";
   if (state.declared && state.phase !== "over" && !lessonStep()) text += ` (declared ${cardName(state.declared)})`;
@@ -184,7 +189,7 @@ function renderStatus() {
   candidates.replaceChildren(...list.map((candidate) => {
     // A candidate may finish the last seat's move instead of being this seat's own.
     const whose = candidate.seat !== undefined && candidate.seat !== state.turn ? `${seatName(candidate.seat)}: ` : "";
-    return button(whose + candidate.text, () => post("/api/resolve", { move: candidate.text }));
+    return button(whose + (candidate.words || candidate.text), () => post("/api/resolve", { move: candidate.text }));
   }));
   if (list.length) candidates.append(button("Nothing moved — put the pegs back", () => post("/api/resolve", { move: null })));
   else if (state.status === "ambiguous") {
@@ -415,7 +420,7 @@ function renderControls() {
   for (const choice of $("#candidates").querySelectorAll("button")) choice.disabled = !canAct();
   $("#act-note").hidden = canAct() || (state.status !== "ambiguous" && state.simulate);
   const tableCards = state.mode === "table" && state.phase === "play" && !lessonStep(); // a step's card is given
-  if (lessonStep() && !["play", "setup"].includes(state.lesson.phase)) $("#done").disabled = true; // nothing to move
+  if (lessonStep() && state.lesson.phase === "look") $("#done").disabled = true; // nothing to move in this step
   $("#cant-move").hidden = !tableCards;
   $("#cant-move").disabled = !canAct();
   renderDeclare(tableCards);
@@ -574,7 +579,8 @@ const FEEDBACK_MARKS = { praise: "✓", wrong: "✗", done: "★" };
 function lessonStatus() {
   const lesson = state.lesson;
   if (lesson.phase === "look") return "Look at the board: nothing to move in this step";
-  if (lesson.phase === "passed") return lesson.more_learners ? "Well done! Next learner's turn" : "Well done! On to the next step";
+  if (lesson.phase === "passed") return lesson.more_learners ? "Press Next: the next learner's turn" : "Press Next for the next step";
+  if (!lesson.card) return lesson.task;
   return `${lesson.learner_name}: play the ${cardWords(lesson.card).toLowerCase()} — lift a peg to begin`;
 }
 
@@ -593,16 +599,19 @@ function renderLesson() {
   learner.className = `s${lesson.learner}`;
   learner.hidden = phase === "finished";
   $("#lesson-teach").textContent = lesson.teach;
+  $("#lesson-teach").hidden = phase === "finished"; // the feedback says it all
 
   const setup = phase === "setup" ? lesson.setup || [] : [];
   $("#lesson-setup").hidden = !setup.length;
   $("#lesson-setup-list").replaceChildren(...setup.map((words) => li(words)));
 
-  const card = lesson.card && ["setup", "play", "passed"].includes(phase) ? lesson.card : null;
+  const card = lesson.card && ["play", "passed"].includes(phase) ? lesson.card : null; // once the board is set up
   $("#lesson-card").hidden = !card;
   $("#lesson-card-who").textContent = everyone ? `${lesson.learner_name}'s card` : "Your card";
   $("#lesson-card-name").textContent = card ? cardWords(card) : "";
-  $("#lesson-task").textContent = phase === "finished" ? "" : lesson.task;
+  const task = $("#lesson-task");
+  task.textContent = phase === "finished" || phase === "setup" ? "" : lesson.task;
+  task.hidden = !task.textContent;
 
   const places = phase === "look" ? lesson.places || [] : [];
   $("#lesson-places").hidden = !places.length;
@@ -787,6 +796,7 @@ async function loadMe() {
   }
   if (state) {
     renderControls();
+    renderLesson(); // its buttons, now allowed or not
     refreshPrivate();
   }
 }
@@ -872,7 +882,7 @@ function describe(name) {
   if (!name) return "";
   const guide = state && state.guidance && state.guidance[name];
   const marked = state && state.move_marks && state.move_marks[name];
-  const said = `${holeWords(name)} (${name})`;
+  const said = state && state.lesson ? holeWords(name) : `${holeWords(name)} (${name})`; // a lesson: words only
   return guide ? `${said}: ${GUIDE_WORDS[guide]}` : marked ? `${said}: ${MARK_WORDS[marked]}` : said;
 }
 
