@@ -99,7 +99,12 @@ def say(move: Move, names: Names) -> str:
     mover_seat = _mover(move)
     mover = name_of(names, mover_seat)
     steps = move.steps
-    if len(steps) == 2 and not any(step.swap for step in steps) and move.card in ("7", "9"):
+    owners = _owners(move)
+    if len(set(owners)) > 1 and not any(step.swap for step in steps):  # pegs of two colours (a team's, or any)
+        parts = [f"{name_of(names, owner)}'s peg {_step_words(board, step, names, move.before)}"
+                 for owner, step in zip(owners, steps, strict=True)]  # fmt: skip
+        text = " and ".join(parts)
+    elif len(steps) == 2 and not any(step.swap for step in steps) and move.card in ("7", "9"):
         parts = []
         for step in steps:
             distance = abs(travelled(board, step))
@@ -120,6 +125,16 @@ def say(move: Move, names: Names) -> str:
     if bumps:
         text += " and " + " and ".join(bumps)
     return text
+
+
+def _owners(move: Move) -> list[int]:
+    """The colour of the peg each step moves (a later step may move the peg an earlier one moved)."""
+    board, owners = move.before.board, list[int]()
+    for n, step in enumerate(move.steps):
+        earlier = [owners[k] for k in range(n) if move.steps[k].target == step.source]
+        colour = move.before.colour_at(step.source) if not board.is_start(step.source) else step.source - board.board_holes
+        owners.append(earlier[-1] if earlier else colour if colour is not None else move.before.turn)
+    return owners
 
 
 def _mover(move: Move) -> int:

@@ -348,6 +348,12 @@ class LessonRun:
             "more_learners": progress.turn + 1 < len(progress.learners),
         }  # fmt: skip
 
+    def fingerprint(self) -> tuple[object, ...]:
+        """What of the lesson the page shows: when it changes, the page is told."""
+        progress = self.progress
+        return (self.id, progress.step, progress.turn, progress.phase, progress.tries, progress.shown,
+                progress.place, str(progress.feedback), progress.left)  # fmt: skip
+
     def summary(self) -> dict[str, Any]:
         """A lesson left for a game: what "Learn to play" offers to go on with."""
         return {"id": self.id, "rules": self.rules.name, "players": self.progress.players,

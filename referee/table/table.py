@@ -187,6 +187,16 @@ class Table:
         session.reconcile(self._sensed())
         self.renderer.set_seat_colours(view.seat_rgb(session.game))
 
+    def _back_to_game(self) -> None:
+        """After a lesson, the game before it (or a new one): a simulated board's pegs jump to
+        its places (a wooden one shows what to put back)."""
+        self._open_session()
+        if self._simulated():
+            session = self.session
+            self.sensors.set(session.physical.name(h) for h in session.physical.holes(session.physical.fill(session.game.position)))  # type: ignore[attr-defined]
+            simulator.save(self.data_dir, self.sensors.snapshot())
+            session.reconcile(self._sensed())
+
     def _fit_board(self, sides: int) -> None:
         """A simulated board takes the size of the game; a wooden one must have it."""
         if sides == self.layout.sides:
@@ -383,7 +393,7 @@ class Table:
             elif action == "leave":
                 run.leave()
                 self._lesson = None
-                self._reset_board(self._open_session)
+                self._reset_board(self._back_to_game)
             else:
                 raise ValueError("'action' is next, repeat, skip, show, place, resume or leave")
             self._publish(force=True)
@@ -599,16 +609,17 @@ class Table:
         """Show the session's report on the LEDs and tell the page, if anything changed."""
         session = self.session
         lesson_lights: dict[str, str] = {}
+        lesson: tuple[object, ...] = ()
         if self._lesson is not None:
             board = self._board_seen()
             self._lesson.sensed(session, board)
             self._lesson.follow(session)
             lesson_lights = self._on_board(self._lesson.lights(session, board))
+            lesson = (self._lesson.fingerprint(), tuple(sorted(lesson_lights.items())))
         self._plan = self._bot_turn(session)
         report = session.report
         seen = _Seen(_look(report), session.tracker.occupied, len(session.game.events), len(session.game.moves),
-                     session.notice, session.store_error, session.declared, self.sensors.fault,
-                     tuple(sorted(lesson_lights.items())))  # fmt: skip
+                     session.notice, session.store_error, session.declared, self.sensors.fault, lesson)  # fmt: skip
         if not force and seen == self._published:
             return  # the ticker polls 20 times a second: tell the page only what changed
         if session.game.phase == "over":  # ready by the time someone opens it
@@ -744,7 +755,7 @@ class _Seen:
     store_error: str | None
     declared: str | None
     sensor_fault: str | None
-    lesson: tuple[tuple[str, str], ...] = ()
+    lesson: tuple[object, ...] = ()  # the lesson's progress and lights
 
 
 def _look(report: Report) -> tuple[object, ...]:

@@ -79,7 +79,7 @@ def session_state(session: Session) -> dict[str, Any]:
         "forward": [fix_words(f.action, f.hole, f.seat, colour) for f in report.forward],
         "fixes": fixes(report.back),
         "why_not": why_not_shown(session) if report.status == "illegal" else None,
-        "candidates": _candidates(report, last if last is not None else game.turn, game.turn),
+        "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
         "move_words": move_words(report.move, said) if report.move else None,
         "amending": report.amend,
@@ -146,12 +146,13 @@ def why_not_shown(session: Session) -> str | None:
         return None
 
 
-def _candidates(report: Report, last: int, turn: int) -> list[dict[str, Any]]:
-    """The moves that fit an ambiguous board, each with the seat whose move it would be."""
+def _candidates(report: Report, last: int, turn: int, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The moves that fit an ambiguous board, each with the seat whose move it would be and in words."""
     if report.status != "ambiguous":
         return []
     amending = {move.text for move in report.amendments}
-    return [{**move.to_json(), "seat": last if move.text in amending else turn} for move in report.candidates]
+    return [{**move.to_json(), "seat": last if move.text in amending else turn, "words": move_words(move, names)}
+            for move in report.candidates]  # fmt: skip
 
 
 def bluff_state(game: Game) -> dict[str, Any] | None:
