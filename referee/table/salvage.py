@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.game import Game, GameError
+from referee.table.marks import Marks
 from referee.text import excerpt
 
 Row = tuple[Any, ...]
@@ -33,11 +34,13 @@ class Salvaged:
     games: list[Row] = field(default_factory=list)  # id, created, rules, players, mode, winner
     events: dict[int, list[str]] = field(default_factory=dict)  # game id -> event texts, from seq 0
     turns: list[Row] = field(default_factory=list)
+    lessons: list[Row] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
 
 
-def examine(path: Path) -> str | None:
-    """What is wrong with the store at ``path``, in words (None: nothing, or no file yet)."""
+def examine(path: Path, marks: Marks | None = None) -> str | None:
+    """What is wrong with the store at ``path``, in words (None: nothing, or no file yet);
+    ``marks``: what it acknowledged last, to find events lost with its write-ahead log."""
     if not path.exists():
         return None
     if path.stat().st_size == 0:
@@ -52,11 +55,21 @@ def examine(path: Path) -> str | None:
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if tables and not {"games", "events"} <= tables:
                 return "is a SQLite file without the games in it"
-            if not tables:
-                return None
+            if not tables:  # a new store, or one whose tables were still in its lost write-ahead log
+                if marks is None or not marks.games:
+                    return None
+                games = ", ".join(str(game) for game in sorted(marks.games))
+                return f"had lost every game it had acknowledged, game {games} among them (its write-ahead log was missing or damaged)"
             for game_id, seq, text in db.execute("SELECT game_id, seq, event FROM events ORDER BY game_id, seq"):
                 if _event(text) is None:
                     return f"had event {seq} of game {game_id} that is not JSON"
+            gap = db.execute("SELECT game_id, COUNT(*), MAX(seq) FROM events GROUP BY game_id "
+                             "HAVING COUNT(*) != MAX(seq) + 1 OR MIN(seq) != 0 LIMIT 1").fetchone()  # fmt: skip
+            if gap is not None:
+                return f"had game {gap[0]} with events missing between its first and its last ({gap[2] + 1 - gap[1]} of {gap[2] + 1})"
+            lost = marks.missing(db) if marks is not None else None
+            if lost:
+                return lost
             row = db.execute("SELECT id FROM games WHERE winner IS NULL ORDER BY id DESC LIMIT 1").fetchone()
             if row is not None:
                 texts = [r[0] for r in db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", row)]
@@ -87,7 +100,9 @@ def salvage(path: Path, problem: str, create: Any) -> str:
         db.executemany("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
                        [(game, seq, text) for game, texts in found.events.items() for seq, text in enumerate(texts)])  # fmt: skip
         db.executemany("INSERT INTO turns (game_id, state) VALUES (?, ?)", found.turns)
+        db.executemany("INSERT INTO lessons (id, state) VALUES (?, ?)", found.lessons)
         db.execute("COMMIT")
+        Marks.of(path, db).write()  # what the new store holds is what it acknowledges now
     finally:
         db.close()
     _fsync(fresh)
@@ -130,6 +145,8 @@ def _read_what_can_be_read(path: Path) -> Salvaged:
     found = Salvaged()
     try:
         with _reading(path) as db:
+            if not db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+                return found  # nothing was ever stored here, or it was all in a lost write-ahead log
             games = _rows(db, "SELECT id, created, rules, players, mode, winner FROM games ORDER BY id", found, "games")
             for game in games:
                 texts = _game_events(db, game[0], found)
@@ -141,6 +158,9 @@ def _read_what_can_be_read(path: Path) -> Salvaged:
             for turn in _rows(db, "SELECT game_id, state FROM turns", found, "turns"):
                 if turn[0] in found.events and _event(turn[1]) is not None:
                     found.turns.append(turn)
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "lessons" in tables:
+                found.lessons = _rows(db, "SELECT id, state FROM lessons", found, "lessons")
     except sqlite3.DatabaseError as error:
         found.lost.append(f"everything ({excerpt(error)})")
     return found

@@ -13,22 +13,26 @@ record that ``pegs replay`` reads.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.record import dumps
+from referee.table.marks import Marks
 from referee.table.salvage import examine, finish_salvage, salvage
 from referee.table.session import StoreFailure
 from web.table import Unavailable
 
 Event = dict[str, Any]
+log = logging.getLogger("pegs.store")
 DB_NAME = "pegs.sqlite3"
 MIN_FREE_BYTES = 5 * 1024 * 1024
 # A lesson's steps are small games of their own, marked so in their start event's table: not
@@ -93,6 +97,8 @@ class Store:
         self._turn_lock = threading.Lock()  # the turn file: written from the sensor and ticker threads
         self._turn_seq: dict[int, int] = {}
         self.recovered: str | None = None  # what was found damaged at start-up, and what was kept
+        self._marks = Marks(Marks.beside(path))  # what was acknowledged last (``referee.table.marks``)
+        self._acknowledged: tuple[int, int, str] | None = None  # the last event row written, till committed
 
     @classmethod
     def open(cls, data_dir: str | Path) -> Store:
@@ -107,7 +113,7 @@ class Store:
         recovered = None
         if finish_salvage(path):
             recovered = f"The game store was being recovered when the daemon stopped; the recovered store is now in use ({path.name})."
-        problem = examine(path)
+        problem = examine(path, Marks.read(path))
         if problem is not None:  # kept aside, never replaced: what can be read goes on
             try:
                 recovered = salvage(path, problem, lambda db: db.executescript(SCHEMA))
@@ -122,6 +128,7 @@ class Store:
             raise StoreError(f"cannot use {str(path)!r} as the game store: {error}") from None
         store = cls(connection, path)
         store.recovered = recovered
+        store._marks = Marks.read(path) or Marks.of(path, connection)
         return store
 
     def close(self) -> None:
@@ -133,7 +140,7 @@ class Store:
     def create(self, events: list[Event]) -> int:
         """A new game from its first events (start, deal, ...); returns its id."""
         start = events[0]
-        with self._lock, self._transaction():
+        with self._acknowledging():
             cursor = self._db.execute(
                 "INSERT INTO games (created, rules, players, mode) VALUES (?, ?, ?, ?)",
                 (time.time(), start["rules"].get("name", "?"), start["players"], start["mode"]),
@@ -149,7 +156,7 @@ class Store:
         events = list(events)
         if not events and turn is None:
             return
-        with self._lock, self._transaction():
+        with self._acknowledging():
             self._insert(game_id, first_seq, events)
             self._won(game_id, events)
             if turn is not None:
@@ -203,6 +210,30 @@ class Store:
     def _insert(self, game_id: int, first_seq: int, events: list[Event]) -> None:
         rows = [(game_id, first_seq + n, json.dumps(event, separators=(",", ":"))) for n, event in enumerate(events)]
         self._db.executemany("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)", rows)
+        if rows:
+            self._acknowledged = rows[-1]
+
+    @contextmanager
+    def _acknowledging(self) -> Iterator[None]:
+        """A transaction, and once it is committed the marks say what the store now
+        acknowledges. A mark not written costs only the check at the next start, never the move."""
+        with self._lock:
+            try:
+                with self._transaction():
+                    yield
+            except BaseException:
+                self._acknowledged = None
+                raise
+            row, self._acknowledged = self._acknowledged, None
+            if row is not None:
+                self._mark(row)
+
+    def _mark(self, row: tuple[int, int, str]) -> None:
+        self._marks.note(*row)
+        try:
+            self._marks.write()
+        except OSError as error:
+            log.warning("store marks not written", extra={"error": str(error)})
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
