@@ -17,16 +17,17 @@ any card that explains the move is accepted) and must-play cannot be checked.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeVar
 
 from referee.board import Board
 from referee.cards import CARDS, JOKER, build_deck, deal, parse_card, shuffled
 from referee.movegen import free_come_outs, legal_moves, parse_move
 from referee.moves import Move, NotationError
-from referee.position import Position
+from referee.position import Position, PositionError
 from referee.rulesets import Ruleset, from_mapping
 
 Mode = Literal["digital", "table"]
@@ -81,6 +82,45 @@ class _State:
     reshuffles: int = 0
     made: list[Move] = field(default_factory=list)  # the accepted moves, as history lists them
 
+    def copy(self) -> _State:
+        """A copy sharing nothing that ``_apply`` changes in place (positions, moves and
+        events are never changed, only replaced)."""
+        bluff = replace(self.bluff, doubters=list(self.bluff.doubters)) if self.bluff else None
+        return replace(self, hands={seat: list(cards) for seat, cards in self.hands.items()}, stock=list(self.stock),
+                       discards=list(self.discards), counts=dict(self.counts),
+                       extra_turns={seat: list(won) for seat, won in self.extra_turns.items()}, bluff=bluff,
+                       penalty=replace(self.penalty) if self.penalty else None, bumps=list(self.bumps),
+                       made=list(self.made))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A game as it was (``Game.checkpoint``), to go back to exactly (``Game.rollback``)."""
+
+    events: int
+    effective: tuple[Event, ...]
+    state: _State
+    known_move: Move | None
+
+
+_Action = TypeVar("_Action", bound=Callable[..., Any])
+
+
+def _atomic(action: _Action) -> _Action:
+    """An action is all or nothing: every action checks what it is asked before it emits
+    anything, and should one still fail part way, the game is put back exactly as it was."""
+
+    @functools.wraps(action)
+    def all_or_nothing(self: Game, *args: Any, **kwargs: Any) -> Any:
+        checkpoint = self.checkpoint()
+        try:
+            return action(self, *args, **kwargs)
+        except BaseException:
+            self.rollback(checkpoint)
+            raise
+
+    return all_or_nothing  # type: ignore[return-value]
+
 
 class Game:
     """One game of Pegs and Jokers under one rule set."""
@@ -109,7 +149,10 @@ class Game:
         if self.first not in self.board.seats:
             raise GameError(f"first player {first} is not a seat in play")
         # A game may start from pegs already on the board (a game begun before the box was on).
-        self._start = Position.from_json({"players": players, "teams": teams, "turn": self.first, "pegs": pegs or {}})
+        if isinstance(pegs, dict) and any(seat_number(key) is None for key in pegs):
+            raise PositionError(f"'pegs' keys are seat numbers like \"1\" (no leading zero), not {sorted(map(str, pegs))}")
+        self._start = Position.from_json({"players": players, "teams": teams, "turn": self.first,
+                                         "pegs": {} if pegs is None else pegs})  # fmt: skip
         self.generations = 0  # legal-move generations asked of this game (for benchmarks)
         self._legal_cache: dict[tuple[bytes, int, str], list[Move]] = {}
         self._known_move: Move | None = None
@@ -257,6 +300,26 @@ class Game:
             return True
         return bool(hand) and any(self.free_come_outs(card) for card in set(hand))
 
+    def turn_so_far(self) -> list[str]:
+        """The events of the turn being played, by name, since its ``turn`` event (undone
+        ones left out): ``["draw"]`` when the referee's cards have only been drawn."""
+        kinds = [event["event"] for event in self._effective]
+        begun = len(kinds) - 1 - kinds[::-1].index("turn") if "turn" in kinds else -1
+        return kinds[begun + 1 :]
+
+    def checkpoint(self) -> Checkpoint:
+        """The game as it is now, to go back to with ``rollback``."""
+        return Checkpoint(len(self.events), tuple(self._effective), self._state.copy(), self._known_move)
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        """Back exactly to a ``checkpoint`` of this game: its record, its hands, its phase;
+        whatever was done since (a refused action half done, a move the store could not
+        save) is forgotten."""
+        del self.events[checkpoint.events :]
+        self._effective = list(checkpoint.effective)
+        self._state = checkpoint.state.copy()
+        self._known_move = checkpoint.known_move
+
     def explain(self, result: Position, card: str | None = None) -> list[Move]:
         """Every legal move (of ``card``, or of any card) that leads to ``result``."""
         cards = [parse_card(card)] if card else list(CARDS)
@@ -267,10 +330,13 @@ class Game:
 
     # -- actions ----------------------------------------------------------------------
 
+    @_atomic
     def draw(self) -> str:
         """Digital mode: draw the top card of the stock (before playing, or after, per rules)."""
         self._need_digital("draw")
         self._need_phase("draw")
+        if not self._state.stock and not self._state.discards:
+            raise GameError("no card to draw: the stock is empty and no card has been played to reshuffle")
         if not self._state.stock:
             self._reshuffle()
         card = self._state.stock[-1]
@@ -279,6 +345,7 @@ class Game:
             self._end_turn()
         return card
 
+    @_atomic
     def play(self, card: str | None, move: Move | str, *, declared: str | None = None, free: bool = False) -> None:
         """Play ``card`` and make ``move`` (a Move or its notation).
 
@@ -302,6 +369,7 @@ class Game:
         self._make_move(seat, chosen, free)
         self._after_action()
 
+    @_atomic
     def discard(self, card: str | None = None) -> None:
         """Discard without moving: only when nothing (but a joker) moves (000: "if you have no
         cards (except jokers) that enable you to move you may discard one card")."""
@@ -312,25 +380,33 @@ class Game:
         self._emit({"event": "discard", "seat": self.turn, "card": card})
         self._after_action()
 
+    @_atomic
     def respond(self, seat: int, doubt: bool) -> None:
         """Bluffing Joker: the next opponent clockwise doubts the declaration or lets it pass."""
+        if type(doubt) is not bool:
+            raise GameError(f"a doubt is true (doubt it) or false (let it pass), not {doubt!r}")
         self._need_phase("doubt")
         if seat != self.doubter_to_answer:
             raise GameError(f"seat {self.doubter_to_answer} answers first, not seat {seat}")
         self._emit({"event": "doubt", "seat": seat, "doubt": doubt})
         self._after_doubt()
 
+    @_atomic
     def reveal(self, card: str) -> None:
         """Bluffing Joker at a real table: the doubted card, turned face up."""
         self._need_phase("reveal")
-        self._emit({"event": "reveal", "seat": self.turn, "card": parse_card(card)})
+        shown = parse_card(card)
+        self._emit({"event": "reveal", "seat": self.turn, "card": shown})
         self._after_doubt()
 
+    @_atomic
     def send_to_start(self, seat: int, hole: str) -> None:
         """Bluffing Joker: the chooser sends one of the victim's track pegs back to start."""
         self._need_phase("penalty")
         penalty = self._state.penalty
         assert penalty is not None
+        if not isinstance(hole, str):
+            raise GameError(f"a penalty names a track hole like T1:4, not {hole!r}")
         if seat != penalty.chooser:
             raise GameError(f"seat {penalty.chooser} chooses the peg, not seat {seat}")
         try:
@@ -342,6 +418,7 @@ class Game:
         self._emit({"event": "penalty", "seat": penalty.victim, "hole": hole, "by": seat})
         self._after_action()
 
+    @_atomic
     def decline_extra_turn(self) -> None:
         """An extra turn won by a doubt is an option (Bluffing Joker); decline it before acting."""
         if not self._state.extra_turn or self._state.acted:
@@ -349,6 +426,7 @@ class Game:
         self._emit({"event": "decline", "seat": self.turn})
         self._end_turn()
 
+    @_atomic
     def undo(self) -> None:
         """Take back the last turn: back to before its draw, its cards returned in order.
 
@@ -667,6 +745,16 @@ class Game:
                             "to": f"S{penalty.victim}", "penalty": True})  # fmt: skip
         state.penalty = None
         state.phase = "play"
+
+
+def seat_number(key: object) -> int | None:
+    """A seat number as a request or a stored game names it: an int, or its ASCII digits
+    without a leading zero ("1", not "01", "+1", " 1" or an Arabic-Indic "١"); None otherwise."""
+    if type(key) is int:
+        return key
+    if isinstance(key, str) and key.isascii() and key.isdigit() and (key == "0" or not key.startswith("0")):
+        return int(key)
+    return None
 
 
 def _clockwise(board: Board, seat: int) -> list[int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import tomllib
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,7 +26,7 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
-from referee.game import GameError
+from referee.game import GameError, seat_number
 from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
 from referee.text import load_json
 from web.auth import (
@@ -251,7 +252,7 @@ def hint() -> Response:
     seat's cards, so it goes to the asker only. ``show``: the best move lit on the board, for
     everyone to see, so only the seat's own phone or the table PIN may choose that."""
     body = _json_body({"show"}, required=False)
-    _need(body.get("show", False) in (True, False), "'show' is true or false")
+    _need(type(body.get("show", False)) is bool, "'show' is true or false")
     running = table()
     overview = running.overview()
     if body.get("show") is True and not is_admin() and my_seat(overview.game_id) != overview.turn:
@@ -302,6 +303,7 @@ def doubt() -> Response:
 @need_player
 def reveal() -> Response:
     body = _json_body({"card"})
+    _need(isinstance(body["card"], str), "'card' is the card turned up, like 7 or JOKER")
     return jsonify(table().reveal(body["card"]))
 
 
@@ -359,11 +361,20 @@ def new_game() -> Response:
             raise ValueError(f"colour {colour!r} is not like #e53935")
     for name in body.get("names") or []:
         if not name.strip() or len(name) > 24:
-            raise ValueError("a seat name is 1 to 24 characters")
-    _need(body.get("teaching", False) in (True, False), "'teaching' is true or false")
+            raise ValueError("'names': a seat name is 1 to 24 characters")
+        _need(_printable(name), f"'names': a seat name is printable text, not {name!r}")
+    _need(type(body.get("teaching", False)) is bool, "'teaching' is true or false")
     bots = body.get("bots")
     if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
         raise ValueError("'bots' maps a seat number to \"random\", \"greedy\", \"strategic\" or \"expert\"")
+    for seat in bots or {}:
+        _need(seat_number(seat) is not None, f"'bots': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}")
+    pegs = body.get("pegs")
+    _need(pegs is None or isinstance(pegs, dict), "'pegs' is an object mapping seat numbers like \"1\" to lists of five holes")
+    for seat, holes in (pegs or {}).items():
+        _need(seat_number(seat) is not None, f"'pegs': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}")
+        _need(isinstance(holes, list) and all(isinstance(hole, str) for hole in holes),
+              f"'pegs': seat {seat} lists its five holes as strings, like [\"T0:8\", \"S\", \"S\", \"S\", \"S\"]")  # fmt: skip
     return jsonify(table().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
                                       colours=body.get("colours"), pegs=body.get("pegs"), bots=bots,
                                       teach=body.get("teaching") is True))  # fmt: skip
@@ -403,6 +414,15 @@ def _lesson_action(action: str) -> Response:
     place = body.get("place")
     _need(place is None or isinstance(place, str), "'place' names a place of the first step, or null")
     return jsonify(table().lesson_action(action, place))
+
+
+def _printable(text: str) -> bool:
+    """No control characters, lone surrogates, line breaks or bidirectional overrides (an
+    emoji joined with zero-width joiners is fine)."""
+    return not any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or c in _BIDI for c in text)
+
+
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _rules(name: Any, house: Any) -> Ruleset:

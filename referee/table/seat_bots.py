@@ -22,7 +22,7 @@ from typing import Any
 
 from referee.coach.bots import BOTS, RandomBot
 from referee.coach.race import progress
-from referee.game import Game
+from referee.game import Game, seat_number
 from referee.moves import Move
 from referee.table.session import Session
 from referee.words import say
@@ -78,7 +78,9 @@ def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str
         raise ValueError("'bots' maps a seat to random, greedy, strategic or expert")  # noqa: TRY004 (a 400, like any bad request)
     kinds = {}
     for seat, kind in given.items():
-        number = int(seat) if isinstance(seat, (int, str)) and str(seat).isdigit() else -1
+        number = seat_number(seat)
+        if number is None:
+            raise ValueError(f"'bots': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}")
         if number not in seats:
             raise ValueError(f"'bots': no seat {seat!r} in this game (seats {', '.join(map(str, seats))})")
         if kind not in KINDS:
@@ -149,6 +151,8 @@ class SeatBots:
                 session.discard(seat, None)
                 return None
         card, move = bot.choose(game, options)
+        if move is None and game.must_move():  # never a discard the game refuses (a card moves): a move then
+            card, move = options[0]
         if move is None:  # the bot keeps its joker and lets this card go
             session.discard(seat, card)
             return None

@@ -173,8 +173,18 @@ class Session:
         self.notice = f"{self._name(seat)} could not move."
 
     def undo(self) -> None:
-        """Take back the last turn; the board must then be put back before play goes on."""
-        self._change(self.game.undo)
+        """Take back the last turn; the board must then be put back before play goes on.
+        With the referee's cards, a turn that has only drawn has not begun: the daemon drew
+        for the player, so Undo takes back the turn before it (the card goes back on the
+        stock and is drawn again), or has nothing to undo."""
+
+        def undo() -> None:
+            drawn_only = self.game.mode == "digital" and self.game.turn_so_far() == ["draw"]
+            self.game.undo()
+            if drawn_only:
+                self.game.undo()
+
+        self._change(undo)
         self.notice = "Undone: put the pegs back where the lights show." if self.tracker.restoring else "Undone."
 
     def declare(self, seat: int, card: str) -> None:
@@ -208,8 +218,13 @@ class Session:
         if not chosen:
             raise ValueError(f"{text!r} is not one of the moves that fit: {[m.text for m in report.candidates]}")
         amend = chosen[0] in report.amendments
+        tracker_before = self.tracker.to_json()
         self.tracker.take(chosen[0], amend)
-        self._accept(chosen[0], amend)
+        try:
+            self._accept(chosen[0], amend)
+        except (GameError, ValueError):  # the game refused it: the board's question is still open
+            self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms)
+            raise
 
     def doubt(self, seat: int, doubt: bool) -> None:
         self._change(lambda: self.game.respond(seat, doubt))
@@ -290,27 +305,32 @@ class Session:
         log.info("move", extra={"game": self.game_id, "move": move.text, "amend": amend})
 
     def _change(self, action: Callable[[], None]) -> None:
-        """Do something to the game, follow it on the board, and store both: all or nothing."""
-        game_before, tracker_before, declared_before = self._saved, self.tracker.to_json(), self.declared
-        events_before = len(self.game.events)  # more than on disk after a digital turn's draw
+        """Do something to the game, follow it on the board, and store both: all or nothing.
+        A refused action changes nothing at all, in memory or on disk, not even the notice:
+        the game goes back to its checkpoint (its events, hands and phase, a digital turn's
+        draw not yet stored included), however far the action got."""
+        checkpoint = self.game.checkpoint()
+        tracker_before, declared_before, notice_before = self.tracker.to_json(), self.declared, self.notice
         try:
             action()
-        except (GameError, ValueError):  # refused: nothing changes, not even the notice
-            if len(self.game.events) != events_before:  # half done: back to before it (the draw stays)
-                self.game = Game.from_events(self.game.events[:events_before])
+        except BaseException:
+            self.game.rollback(checkpoint)
             raise
-        self.notice = None
-        self.declared = None
-        self._auto_draw()
-        self._follow_game()
-        new = self.game.events[self._saved :]
         try:
+            self.notice = None
+            self.declared = None
+            self._auto_draw()
+            self._follow_game()
+            new = self.game.events[self._saved :]
             self.store.append(self.game_id, new, self._saved, self._turn_state())
-        except StoreFailure as error:
-            # Not on disk, so not accepted: back to what the store holds, and say so.
-            self.game = Game.from_events(self.game.events[:game_before])
+        except BaseException as error:
+            # Not on disk, so not accepted: back to exactly where it was (the store holds that).
+            self.game.rollback(checkpoint)
             self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms)  # fmt: skip
             self.declared = declared_before
+            self.notice = notice_before
+            if not isinstance(error, StoreFailure):
+                raise
             self.store_error = str(error)
             self.notice = f"Not saved, so not accepted: {error}. Fix the disk and make the move again."
             self.report = self.tracker.report()

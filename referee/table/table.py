@@ -31,7 +31,7 @@ from hardware.sensors import Change, SensorBoard, SimulatedSensors
 from hardware.signals import SEAT_NAMES
 from referee import record
 from referee.cards import parse_card
-from referee.game import GameError, Mode
+from referee.game import Game, GameError, Mode
 from referee.moves import Move
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, teaching, view
@@ -339,6 +339,8 @@ class Table:
                 table[key] = list(given)
         if mode not in ("table", "digital"):
             raise ValueError("'mode' must be 'table' or 'digital'")
+        # A game the engine refuses (teams, pegs) is refused before a simulated board takes its size.
+        Game(rules, players, mode=mode, teams=teams, pegs=pegs, table=table)  # type: ignore[arg-type]
         with self._lock:
             self._reset_board(lambda: self._new_session(rules, players, mode, teams, table, pegs))  # type: ignore[arg-type]
             if self._lesson is not None:  # a game instead of the lesson: "Learn to play" offers to go on
