@@ -17,7 +17,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from web.api import api, join
-from web.auth import secret_key
+from web.auth import open_logins, secret_key, write_private
 from web.history import history
 from web.hosts import host_allowed, local_names
 from web.pages import pages
@@ -29,19 +29,20 @@ more is refused (413) before it is read."""
 
 
 def table_pin(data_dir: str, configured: str | None) -> str:
-    """The configured PIN, or one made on first start and kept in ``data_dir/pin.txt``."""
-    if configured:
-        return configured
-    path = Path(data_dir) / "pin.txt"
-    try:
-        pin = path.read_text(encoding="ascii").strip()
-        if pin.isdigit() and len(pin) >= 4:
-            return pin
-    except OSError:
-        pass
-    pin = f"{secrets.randbelow(10_000):04d}"
-    path.write_text(pin + "\n", encoding="ascii")
-    path.chmod(0o600)
+    """The configured PIN, or one made on first start and kept in ``data_dir/pin.txt`` (0600).
+    A PIN other than the one the kept log-ins were made with revokes them all
+    (``web.auth.Logins``): changing the PIN logs every phone out."""
+    pin = configured or ""
+    if not pin:
+        path = Path(data_dir) / "pin.txt"
+        try:
+            pin = path.read_text(encoding="ascii").strip()
+        except (OSError, ValueError):
+            pass
+        if not (pin.isdigit() and len(pin) >= 4):
+            pin = f"{secrets.randbelow(10_000):04d}"
+            write_private(path, (pin + "\n").encode("ascii"))
+    open_logins(data_dir, pin)
     return pin
 
 

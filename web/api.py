@@ -207,8 +207,9 @@ def login() -> Response:
     body = _json_body({"pin"})
     if not check_pin(body["pin"]):
         raise Forbidden("wrong PIN")
-    log_in()
-    return jsonify({"admin": True, "csrf": csrf_token()})
+    response = jsonify({"admin": True, "csrf": csrf_token()})
+    log_in(response)  # kept across restarts; the device is remembered so that others' wrong PINs never keep it waiting
+    return response
 
 
 @api.post("/logout")
