@@ -381,10 +381,11 @@ def _lifts(repeat: int | None) -> list[dict[str, Any]]:
 
 
 def _web(repeat: int | None) -> list[dict[str, Any]]:
-    from referee.table.bench_web import many_pages, page_weight, sse_latency
+    from referee.table.bench_web import held_connections, many_pages, page_weight, sse_latency
 
     seconds = 6.0 if repeat is None or repeat >= 5 else 2.0
-    return [sse_latency(16, max(10, min(40, repeat or 40))), *many_pages(200, seconds), page_weight()]
+    return [sse_latency(16, max(10, min(40, repeat or 40))), *many_pages(200, seconds),
+            *held_connections(200, 150, seconds=min(seconds, 4.0)), page_weight()]  # fmt: skip
 
 
 def table(results: list[dict[str, Any]]) -> str:

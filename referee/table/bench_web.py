@@ -3,6 +3,7 @@ through the real server (waitress) on loopback; and how heavy the page is."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import random
@@ -11,6 +12,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -116,6 +118,152 @@ def many_pages(pages: int = 200, seconds: float = 6.0, closing: int = 10) -> lis
     how long those answers take. Then ``closing`` live pages close: how long until the
     daemon has freed their streams (it notices at the next heartbeat)."""
     import selectors
+
+    with _daemon() as port:
+        live, refused = _open_streams(port, pages)
+        stop = threading.Event()
+        drain = selectors.DefaultSelector()
+        for sock in live:
+            drain.register(sock, selectors.EVENT_READ)
+        readers = [threading.Thread(target=_drain, args=(drain, stop), daemon=True)]
+        readers += [threading.Thread(target=_poll, args=(port, share, stop), daemon=True)
+                    for share in (refused[i::4] for i in range(4))]  # fmt: skip
+        for thread in readers:
+            thread.start()
+        timings = _others(port, seconds)
+        freed = _close_some(port, live[:closing], drain)
+        stop.set()
+        for sock in live:
+            sock.close()
+    from referee.table.bench import timings as summary
+
+    label = f"{pages} pages open ({len(live)} live, {len(refused)} polling every 2 s)"
+    return [summary(f"web: state, health and moves answered with {label}", timings, "requests"),
+            summary(f"web: a closed page's stream freed ({closing} closed)", freed, "streams")]  # fmt: skip
+
+
+def held_connections(held: int = 200, idle: int = 150, beyond: int = 100, seconds: float = 4.0) -> list[dict[str, Any]]:
+    """Issue "nobody can shut the table out", item 3, against the real ``pegs serve``:
+    32 live pages, then ``held`` more pages refused (503) that keep their connections, how
+    long each refusal takes; meanwhile another phone's state, health and moves, each on a
+    new connection as a phone arriving would. Then the same with ``idle`` sockets that
+    send nothing, and with more idle sockets than the daemon's connection limit. Each
+    measurement lasts at most ``seconds`` (under 5 s: idle connections are closed after
+    ``serve.IDLE_TIMEOUT_S``)."""
+    import selectors
+
+    from referee.table.bench import timings as summary
+    from referee.table.serve import CONNECTION_LIMIT
+
+    seconds = min(seconds, 5.0)
+    rows = []
+    with _daemon() as port:
+        live, _refused = _open_streams(port, 32)
+        stop = threading.Event()
+        drain = selectors.DefaultSelector()
+        for sock in live:
+            drain.register(sock, selectors.EVENT_READ)
+        reader = threading.Thread(target=_drain, args=(drain, stop), daemon=True)
+        reader.start()
+        try:
+            refusals, holding = hold_refused(port, held)
+            rows.append(summary(f"web: a page refused a live stream answered (503), {held} refused pages holding on", refusals, "requests"))
+            rows.append(summary(f"web: state, health and moves on new connections, {held} refused pages holding on",
+                                fresh_requests(port, seconds), "requests") | {"still_held": still_open(holding)})  # fmt: skip
+            _close(holding)
+            holding = idle_sockets(port, idle)
+            rows.append(summary(f"web: state, health and moves on new connections, {idle} idle sockets open",
+                                fresh_requests(port, seconds), "requests") | {"still_held": still_open(holding)})  # fmt: skip
+            _close(holding)
+            many = CONNECTION_LIMIT + beyond
+            holding = idle_sockets(port, many)
+            rows.append(summary(f"web: state, health and moves on new connections, {many} idle sockets (limit {CONNECTION_LIMIT})",
+                                fresh_requests(port, seconds), "requests"))  # fmt: skip
+            _close(holding)
+        finally:
+            stop.set()
+            reader.join(1)
+            _close(live)
+    return rows
+
+
+def hold_refused(port: int, count: int) -> tuple[list[float], list[socket.socket]]:
+    """``count`` pages ask for a live stream once the streams are all taken: how long each
+    refusal (503) takes to arrive; the connections are kept open and silent."""
+    timings: list[float] = []
+    holding: list[socket.socket] = []
+    for _ in range(count):
+        began = time.perf_counter()
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        status = sock.recv(64)
+        timings.append(time.perf_counter() - began)
+        if not status.startswith(b"HTTP/1.1 503"):
+            raise AssertionError(f"a page beyond the live ones was not refused: {status!r}")
+        holding.append(sock)
+    return timings, holding
+
+
+def idle_sockets(port: int, count: int) -> list[socket.socket]:
+    """``count`` connections that never send a byte."""
+    holding = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.setblocking(False)
+        sock.connect_ex(("127.0.0.1", port))  # into the listen queue even while the daemon is not accepting
+        holding.append(sock)
+    return holding
+
+
+def still_open(socks: list[socket.socket]) -> int:
+    """How many of ``socks`` the daemon has not closed (nothing to read, no end of stream)."""
+    count = 0
+    for sock in socks:
+        sock.setblocking(False)
+        try:
+            count += sock.recv(65536, socket.MSG_PEEK) != b""
+        except BlockingIOError:
+            count += 1
+        except OSError:
+            pass
+    return count
+
+
+def fresh_requests(port: int, seconds: float = 0.0, count: int = 0) -> list[float]:
+    """Another phone's state, health and moves (a simulated peg lifted and put back), each
+    on a new connection, for ``seconds`` or ``count`` requests: how long each takes, from
+    connecting to the last byte of the answer."""
+    timings: list[float] = []
+    lifted = "S0:1" not in _get(port, "/api/state")["occupied"]
+    end = time.monotonic() + seconds
+    while (len(timings) < count) if count else (time.monotonic() < end):
+        step = len(timings) % 3
+        began = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+        if step == 2:
+            body = json.dumps({"events": [f"{'place' if lifted else 'lift'} S0:1"]})
+            connection.request("POST", "/api/sim/events", body, {"Content-Type": "application/json"})
+            lifted = not lifted
+        else:
+            connection.request("GET", "/api/state" if step == 0 else "/api/health")
+        response = connection.getresponse()
+        answer = response.read()
+        connection.close()
+        timings.append(time.perf_counter() - began)
+        if response.status != 200:
+            raise AssertionError(f"{response.status} from the daemon: {answer!r}")
+        time.sleep(0.02)
+    return timings
+
+
+def _close(socks: list[socket.socket]) -> None:
+    for sock in socks:
+        sock.close()
+
+
+@contextlib.contextmanager
+def _daemon() -> Iterator[int]:
+    """The real ``pegs serve --simulate`` on a free port, with a fresh data dir: its port."""
     import subprocess
     import sys
 
@@ -127,29 +275,10 @@ def many_pages(pages: int = 200, seconds: float = 6.0, closing: int = 10) -> lis
                                    "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
         try:
             _get(port, "/api/state", wait=30.0)
-            live, refused = _open_streams(port, pages)
-            stop = threading.Event()
-            drain = selectors.DefaultSelector()
-            for sock in live:
-                drain.register(sock, selectors.EVENT_READ)
-            readers = [threading.Thread(target=_drain, args=(drain, stop), daemon=True)]
-            readers += [threading.Thread(target=_poll, args=(port, share, stop), daemon=True)
-                        for share in (refused[i::4] for i in range(4))]  # fmt: skip
-            for thread in readers:
-                thread.start()
-            timings = _others(port, seconds)
-            freed = _close_some(port, live[:closing], drain)
-            stop.set()
-            for sock in live:
-                sock.close()
+            yield port
         finally:
             server.terminate()
             server.wait(10)
-    from referee.table.bench import timings as summary
-
-    label = f"{pages} pages open ({len(live)} live, {len(refused)} polling every 2 s)"
-    return [summary(f"web: state, health and moves answered with {label}", timings, "requests"),
-            summary(f"web: a closed page's stream freed ({closing} closed)", freed, "streams")]  # fmt: skip
 
 
 def _get(port: int, path: str, wait: float = 5.0) -> Any:

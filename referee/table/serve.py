@@ -8,7 +8,9 @@ import signal
 import sys
 import time
 from dataclasses import replace
+from functools import cache
 from types import FrameType
+from typing import Any
 
 from referee.game import GameError
 from referee.table import logs
@@ -18,6 +20,26 @@ from referee.table.table import Table
 
 log = logging.getLogger("pegs.serve")
 THREADS = 48  # up to 32 live pages (web.api.MAX_STREAMS) hold one each; the rest answer everything else
+CONNECTION_LIMIT = 500
+"""Open connections at once (waitress's default is 100, which 100 idle sockets fill: it then
+stops accepting and every other phone waits). Each takes one file descriptor (bodies are
+kept under waitress's spill-to-file size, so never a second), well under a Pi's 1024; at
+the limit the longest-idle connections are closed to make room (``TableServer``)."""
+IDLE_TIMEOUT_S = 10
+"""A connection with no request queued or running is closed after this long without a
+byte either way: a socket that never sends a whole request, or a phone's kept-alive
+connection between polls (it opens a new one). Live pages are running requests and are
+never closed for it; their heartbeat finds a phone that has gone."""
+ROOM = 20  # at the limit, close this many idle connections (at once, for the next arrivals)
+ADJUSTMENTS = {
+    "threads": THREADS,
+    "connection_limit": CONNECTION_LIMIT,
+    "channel_timeout": IDLE_TIMEOUT_S,
+    "cleanup_interval": 1,  # look for idle connections every second (waitress: 30 s)
+    "asyncore_use_poll": True,  # poll(), not select(): select() fails on descriptors above 1023
+    "max_request_body_size": 256 * 1024,  # web.MAX_BODY (64 KB) answers 413 first; below 512 KB no temporary file
+    "max_request_header_size": 32 * 1024,  # waitress: 256 KB each
+}  # fmt: skip
 
 
 def config_from(args: argparse.Namespace) -> Config:
@@ -47,9 +69,57 @@ def where_to_find(host: str, port: int, lan: str | None = None) -> str:
     return f"the board's page is at http://{found}:{port}/ for phones on this network (and {here} here)"
 
 
-def serve(args: argparse.Namespace) -> int:
+def create_server(app: Any, host: str, port: int, **adjustments: Any) -> Any:
+    """What ``waitress.create_server`` makes, with ``TableServer`` (``table_server()``) on
+    each address: at the connection limit it makes room by closing idle connections
+    instead of letting nobody new in."""
     import waitress
 
+    adj = waitress.adjustments.Adjustments(host=host, port=port, **{**ADJUSTMENTS, **adjustments})
+    dispatcher = waitress.task.ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    sockets: dict[int, Any] = {}
+    servers = [table_server()(app, sockets, dispatcher=dispatcher, adj=adj, sockinfo=info) for info in adj.listen]
+    if len(servers) == 1:
+        return servers[0]
+    listening = [(server.effective_host, server.effective_port) for server in servers]
+    return waitress.server.MultiSocketServer(sockets, adj, listening, dispatcher, servers[0].log_info)
+
+
+@cache
+def table_server() -> Any:
+    """The class ``TableServer`` (made on first use: waitress is imported only to serve)."""
+    import waitress
+
+    class TableServer(waitress.server.TcpWSGIServer):  # type: ignore[misc]
+        """waitress's server, which at ``connection_limit`` open connections stops accepting
+        until one closes: so 100 sockets that send nothing shut every phone out. This one,
+        at the limit, first closes the connections that have waited longest with no request
+        queued or running (idle sockets, kept-alive connections, a request sent a byte at a
+        time); a running request (a live page, a move) is never closed."""
+
+        next_warning = 0.0
+
+        def readable(self) -> bool:
+            if self.accepting and len(self._map) >= self.adj.connection_limit:
+                self.shed(len(self._map) - self.adj.connection_limit + ROOM)
+            return bool(super().readable())
+
+        def shed(self, count: int) -> None:
+            idle = sorted((channel for channel in self.active_channels.values() if not channel.requests),
+                          key=lambda channel: channel.last_activity)[:count]  # fmt: skip
+            for channel in idle:
+                channel.handle_close()  # at once: a peer that reads nothing would never see a polite close
+            now = time.monotonic()
+            if now >= self.next_warning:
+                self.next_warning = now + 60
+                log.warning("connection limit reached: closed the longest-idle connections",
+                            extra={"closed": len(idle), "limit": self.adj.connection_limit})  # fmt: skip
+
+    return TableServer
+
+
+def serve(args: argparse.Namespace) -> int:
     from web import create_app
 
     logs.setup()
@@ -77,7 +147,8 @@ def serve(args: argparse.Namespace) -> int:
                                "startup_s": round(time.monotonic() - started, 3)})  # fmt: skip
     print(f"pegs: {where_to_find(config.host, config.web_port)}", file=sys.stderr, flush=True)
     try:
-        waitress.serve(app, host=config.host, port=config.web_port, threads=THREADS, channel_timeout=60)
+        server = create_server(app, config.host, config.web_port)
+        server.run()
     except OSError as error:
         print(f"pegs serve: cannot listen on {config.host}:{config.web_port}: {error.strerror}", file=sys.stderr)
         return 2

@@ -1,0 +1,108 @@
+"""Issue "Hardening, second round: nobody can shut the table out", item 3: "About 100 held
+connections stall the page for everyone." waitress kept its default connection limit of
+100 and then stopped accepting: 150 idle sockets, or 200 refused pages that keep their
+connections, and every other phone's ``/api/state`` timed out.
+
+Each test is the attack, against the real daemon (``pegs serve --simulate``, a real SQLite
+file) over real sockets; the other phone's requests each open a new connection, as a phone
+arriving does.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_daemon import Daemon
+
+from referee.table.bench_web import fresh_requests, hold_refused, idle_sockets, still_open
+from referee.table.serve import CONNECTION_LIMIT, IDLE_TIMEOUT_S
+
+
+def p99(timings: list[float]) -> float:
+    ordered = sorted(timings)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    running = Daemon(tmp_path)
+    running.start()
+    yield running
+    running.stop()
+
+
+def live_page(daemon: Daemon) -> socket.socket:
+    page = socket.create_connection(("127.0.0.1", daemon.port), timeout=10)
+    page.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert page.recv(64).startswith(b"HTTP/1.1 200")
+    return page
+
+
+def hears(page: socket.socket, within: float) -> bool:
+    """The live page still gets its stream (a heartbeat comes every second)."""
+    page.settimeout(within)
+    try:
+        while page.recv(65536):
+            page.settimeout(0.05)  # drained what had piled up: the stream is alive
+    except TimeoutError:
+        return page.gettimeout() == 0.05
+    return False
+
+
+def close(socks: list[socket.socket]) -> None:
+    for sock in socks:
+        sock.close()
+
+
+def test_200_refused_pages_holding_their_connections_stall_nobody(daemon: Daemon) -> None:
+    live = [live_page(daemon) for _ in range(32)]
+    refusals, held = hold_refused(daemon.port, 200)  # 503 each, and the connection kept
+    try:
+        assert max(refusals) < 1.0, f"a refusal took {max(refusals):.2f} s"
+        others = fresh_requests(daemon.port, count=100)
+        assert p99(others) < 0.1, f"p99 {p99(others) * 1000:.0f} ms with 200 refused pages holding on"
+        assert still_open(held) == 200  # the attack was real: all of them still held
+        assert hears(live[0], 3.0)
+    finally:
+        close(held + live)
+
+
+def test_150_idle_sockets_starve_no_real_request(daemon: Daemon) -> None:
+    idle = idle_sockets(daemon.port, 150)
+    try:
+        others = fresh_requests(daemon.port, count=100)
+        assert p99(others) < 0.1, f"p99 {p99(others) * 1000:.0f} ms with 150 idle sockets"
+        assert still_open(idle) == 150
+    finally:
+        close(idle)
+
+
+def test_more_idle_sockets_than_the_limit_make_room_for_real_ones(daemon: Daemon) -> None:
+    """Past the connection limit the daemon closes the longest-idle connections instead of
+    letting nobody in; a live page (a running request) is never one of them."""
+    page = live_page(daemon)
+    idle = idle_sockets(daemon.port, CONNECTION_LIMIT + 100)
+    try:
+        others = fresh_requests(daemon.port, count=30)
+        assert max(others) < 2.0, f"a request took {max(others):.2f} s behind {len(idle)} idle sockets"
+        assert still_open(idle) < CONNECTION_LIMIT
+        assert hears(page, 3.0)
+    finally:
+        close(idle + [page])
+
+
+def test_a_silent_socket_is_closed_after_the_idle_timeout_and_a_live_page_is_not(daemon: Daemon) -> None:
+    page = live_page(daemon)
+    silent = socket.create_connection(("127.0.0.1", daemon.port), timeout=IDLE_TIMEOUT_S + 5)
+    began = time.monotonic()
+    try:
+        assert silent.recv(1) == b""  # the daemon closed it
+        waited = time.monotonic() - began
+        assert IDLE_TIMEOUT_S - 1 <= waited <= IDLE_TIMEOUT_S + 3, waited
+        assert hears(page, 3.0)  # a page idle as long, but live, keeps its stream
+    finally:
+        close([silent, page])
