@@ -128,7 +128,8 @@ def test_seat_numbers_are_ascii_digits_without_a_leading_zero() -> None:
 
 def test_the_engine_refuses_loose_pegs_too() -> None:
     rules = Ruleset.preset("basic")
-    for pegs in ([], {"01": FIVE}, {"\u0661": FIVE}):
+    loose: list[Any] = [[], {"01": FIVE}, {"\u0661": FIVE}]
+    for pegs in loose:
         with pytest.raises(PositionError, match="'pegs'"):
-            Game(rules, 4, pegs=pegs)  # type: ignore[arg-type]
+            Game(rules, 4, pegs=pegs)
     assert Game(rules, 4, pegs={"0": FIVE}).position.pegs_json()["0"][0] == "T0:8"
