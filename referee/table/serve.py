@@ -13,7 +13,7 @@ from types import FrameType
 from typing import Any
 
 from referee.game import GameError
-from referee.table import logs
+from referee.table import lock, logs
 from referee.table.config import Config, ConfigError
 from referee.table.store import StoreError
 from referee.table.table import Table
@@ -54,6 +54,15 @@ def config_from(args: argparse.Namespace) -> Config:
         raise ConfigError("--pin must be 4 to 8 digits")
     config.ruleset()
     return config
+
+
+def check_port(config: Config) -> None:
+    """A port the page can be served on: 1 to 65535 (the config file's ``[web] port`` is
+    checked as it is read; this is for ``--port``). The system would take 99999 as some
+    other port, and 0 as any free one, and the page would be somewhere else than said."""
+    port = config.web_port
+    if type(port) is not int or not 1 <= port <= 65535:
+        raise ConfigError(f"--port must be a whole number from 1 to 65535, not {port}")
 
 
 def where_to_find(host: str, port: int, lan: str | None = None) -> str:
@@ -124,11 +133,19 @@ def serve(args: argparse.Namespace) -> int:
 
     logs.setup()
     started = time.monotonic()
+    held = None
     try:
         config = config_from(args)
+        held = lock.hold(config.data_dir)  # before the store opens: never two writers
         table = Table.build(config)
+        try:
+            check_port(config)  # after the build: a board that cannot be opened here is said first
+        except ConfigError:
+            table.store.close()
+            raise
         table.start()
-    except (ConfigError, StoreError, GameError) as error:
+    except (ConfigError, StoreError, GameError, lock.DataDirBusy) as error:
+        lock.release(held)
         print(f"pegs serve: {error}", file=sys.stderr)
         return 2
     if table.store.recovered:
