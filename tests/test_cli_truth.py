@@ -83,3 +83,57 @@ def test_the_lock_goes_with_its_daemon_even_after_kill_9(tmp_path: Path) -> None
     third = Daemon(tmp_path)  # and after a clean stop
     third.start()
     third.stop()
+
+
+# -- doctor: the summary agrees with the fixes listed -----------------------------------------
+
+
+def _doctor_agrees(stdout: str, returncode: int) -> int:
+    """The lines say FIX as often as the summary counts, each fix follows a FIX, and the exit
+    status says whether there was one. The count of things to fix."""
+    lines = stdout.splitlines()
+    marked = [line for line in lines if line.startswith("FIX")]
+    for index, line in enumerate(lines):
+        if line.strip().startswith("fix:"):
+            owner = next(earlier for earlier in reversed(lines[:index]) if not earlier.startswith(" " * 7))
+            assert owner.startswith("FIX"), f"a fix listed under a finding that is not to fix: {owner!r}"
+    assert lines[-1] == (f"{len(marked)} thing(s) to fix" if marked else "nothing to fix")
+    assert returncode == (1 if marked else 0)
+    return len(marked)
+
+
+def test_doctor_off_a_pi_without_a_config_lists_no_fix_and_says_nothing_to_fix(tmp_path: Path) -> None:
+    done = run("doctor", "--root", str(tmp_path))
+    assert done.stderr == "" and "fix:" not in done.stdout
+    assert "/etc/pegs/pegs.toml is missing" in done.stdout and "on the Pi, deploy/install.sh puts it there" in done.stdout
+    assert _doctor_agrees(done.stdout, done.returncode) == 0
+
+
+def test_doctor_on_a_pi_without_a_config_counts_its_fix(tmp_path: Path) -> None:
+    (tmp_path / "proc/device-tree").mkdir(parents=True)
+    (tmp_path / "proc/device-tree/model").write_text("Raspberry Pi 4 Model B Rev 1.4\0")
+    done = run("doctor", "--root", str(tmp_path))
+    assert "FIX  config: /etc/pegs/pegs.toml is missing" in done.stdout
+    assert _doctor_agrees(done.stdout, done.returncode) >= 1
+
+
+def test_every_finding_with_a_fix_is_one_to_fix(tmp_path: Path) -> None:
+    from referee.table.doctor import Machine, examine
+
+    def systemd(state: str, starts: str):  # type: ignore[no-untyped-def]
+        return lambda argv: (0, state if argv[1] == "is-active" else starts) if argv[0] == "systemctl" else None
+
+    config = (Path(__file__).parent.parent / "deploy" / "pegs.toml").read_text()
+    for number, model in enumerate(("", "Raspberry Pi 4 Model B Rev 1.4\0", "Raspberry Pi 2 Model B Rev 1.1\0")):
+        for with_config in (False, True):
+            root = tmp_path / f"{number}-{with_config}"
+            (root / "etc/pegs").mkdir(parents=True)
+            if model:
+                (root / "proc/device-tree").mkdir(parents=True)
+                (root / "proc/device-tree/model").write_text(model)
+            if with_config:
+                (root / "etc/pegs/pegs.toml").write_text(config)
+            for state, starts in (("inactive", "not-found"), ("failed", "enabled"), ("active", "enabled")):
+                machine = Machine(root, run=systemd(state, starts), web_port=1, device_channels=lambda port: None)
+                for finding in examine(machine):
+                    assert not finding.fix or finding.ok is False, finding

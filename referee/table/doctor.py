@@ -41,7 +41,9 @@ INSTALL = "sudo deploy/install.sh  (in the pegs checkout; once installed, also /
 
 @dataclass(frozen=True)
 class Finding:
-    """One check's verdict: ``ok`` True (fine), False (needs fixing) or None (not checked)."""
+    """One check's verdict: ``ok`` True (fine), False (needs fixing) or None (not checked).
+    Only a finding that needs fixing says a fix: the summary counts them, and the exit
+    status is 1 when there is one (``pegs doctor`` never lists a fix and says "nothing to fix")."""
 
     what: str
     ok: bool | None
@@ -146,7 +148,10 @@ def _load(
 ) -> tuple[Config | None, Layout | None]:
     if not machine.exists(config_path):
         missing = f"{config_path} is missing (pegs doctor --config FILE checks another)"
-        findings.append(Finding("config", None if family is None else False, missing, INSTALL))
+        if family is None:  # not a Pi: nothing to fix here, and install.sh is for a Pi
+            findings.append(Finding("config", None, f"{missing}; on the Pi, deploy/install.sh puts it there"))
+        else:
+            findings.append(Finding("config", False, missing, INSTALL))
         return None, None
     try:
         config = Config.from_toml(machine.path(config_path))
@@ -299,8 +304,9 @@ def check_service(context: Context) -> Finding | None:
     if state == "active" and starts == "enabled":
         return Finding("service", True, "pegs is running and starts at boot")
     if "not-found" in starts:
-        return Finding("service", None if context.family is None else False, "the pegs service is not installed",
-                       INSTALL)  # fmt: skip
+        if context.family is None:  # not a Pi: `pegs serve` by hand is as good; install.sh is for a Pi
+            return Finding("service", None, "the pegs service is not installed (deploy/install.sh installs it on a Pi)")
+        return Finding("service", False, "the pegs service is not installed", INSTALL)
     return Finding("service", False, f"pegs is {state} ({starts} at boot)",
                    "sudo systemctl enable --now pegs; journalctl -u pegs -n 30 says why it stopped")  # fmt: skip
 
