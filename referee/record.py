@@ -15,10 +15,11 @@ from typing import Any
 
 from referee.game import Event, Game, GameError
 from referee.movegen import parse_move
-from referee.moves import NotationError
+from referee.moves import Move, NotationError
 from referee.render import picture
+from referee.rulesets import Ruleset
 from referee.text import TextError, excerpt, load_json, read_text
-from referee.words import say
+from referee.words import Names, cards_for, say
 
 
 class RecordError(ValueError):
@@ -60,7 +61,8 @@ def redacted(events: Iterable[Event], seat: int | None) -> list[Event]:
     """The record as ``seat`` may see it while the game is on (None: someone without a
     seat): no seed, no stock, no hand but its own, no card another seat drew, no card
     another seat played face down (one turned up after a doubt is in its ``reveal``). The
-    start event says so (``"redacted": true``), and such a record does not replay."""
+    start event says so (``"redacted": true``): ``replay`` refuses such a record (a game
+    cannot be rebuilt from it), and ``narrate`` tells what is there (``opening``)."""
     shown: list[Event] = []
     for event in events:
         kind, own = event.get("event"), event.get("seat") == seat
@@ -97,7 +99,44 @@ def replay(events: list[Event]) -> Game:
 def narrate(events: list[Event]) -> Iterator[str]:
     """The game move by move, with a picture of the board after each turn. Worked out
     whole before the first line is given: a broken record prints nothing but its error."""
-    return iter(_narration(events))
+    return iter([*hidden_notice(events), *_narration(events)])
+
+
+HIDDEN = "a hidden card"
+"""How the narration shows a card the record leaves out."""
+CARD_ONLY = ("deal", "draw", "reshuffle")
+"""Events that move cards and no peg: a record without the cards still tells the board."""
+
+
+class _WithoutCards(Game):
+    """A game told from a record that leaves out cards (``redacted``): as at a real table,
+    the referee holds no hand; deals, draws and reshuffles are told, not checked (their
+    cards are not there), and every move is checked against the board as ever."""
+
+    def replay_event(self, event: Event) -> None:
+        if not (isinstance(event, dict) and event.get("event") in CARD_ONLY):
+            super().replay_event(event)
+
+
+def opening(events: list[Event]) -> Game:
+    """The game at the record's start, to be walked through (``walk``): the whole game, or
+    for a record that leaves out cards (downloaded without the PIN while the game was on)
+    one told without them."""
+    if not (events and events[0].get("redacted")):
+        return replay(events[:1])
+    start = {**events[0], "seed": 0, "mode": "table"}  # the seed is left out; the cards are not held
+    try:
+        return _WithoutCards.from_events([start])
+    except GameError as error:
+        raise RecordError(str(error)) from None
+
+
+def hidden_notice(events: list[Event]) -> list[str]:
+    """The narration's first line for a record that leaves out cards, else nothing."""
+    if events and events[0].get("redacted"):
+        return [f"(this record was saved before the game was over and leaves out the cards the others "
+                f"could not see: each is shown as {HIDDEN})", ""]  # fmt: skip
+    return []
 
 
 def seat_names(start: Event) -> dict[int, str]:
@@ -108,6 +147,73 @@ def seat_names(start: Event) -> dict[int, str]:
     if isinstance(names, list) and len(names) == len(seats):
         return {seat: str(name) for seat, name in zip(seats, names, strict=True)}
     return {seat: f"seat {seat + 1}" for seat in seats}
+
+
+def bot_seats(start: Event) -> dict[int, str]:
+    """The seats the referee's bots played (the start event's ``table``: ``{"bots": {"2": "greedy"}}``)."""
+    table = start.get("table")
+    bots = table.get("bots") if isinstance(table, dict) else None
+    if not isinstance(bots, dict):
+        return {}
+    return {int(seat): str(kind) for seat, kind in bots.items() if isinstance(seat, str) and seat.isdigit()}
+
+
+def shown_names(start: Event) -> dict[int, str]:
+    """``seat_names``, a bot's seat marked as one: "Blue (bot)"."""
+    bots = bot_seats(start)
+    return {seat: f"{name} (bot)" if seat in bots else name for seat, name in seat_names(start).items()}
+
+
+def effective(events: Iterable[Event]) -> list[Event]:
+    """The events that still stand: each ``undo`` takes back the last turn (back to its ``turn``
+    event, or the turn before when the last one has not begun), as ``Game.undo`` does."""
+    kept: list[Event] = []
+    for event in events:
+        if event.get("event") != "undo":
+            kept.append(event)
+            continue
+        markers = [n for n, earlier in enumerate(kept) if earlier.get("event") == "turn"]
+        if not markers:
+            continue
+        target = markers[-1]
+        if target == len(kept) - 1 and len(markers) > 1:
+            target = markers[-2]
+        del kept[target + 1 :]
+    return kept
+
+
+def named_card(play: Event | None) -> str | None:
+    """The card a play event names (declared, or played and recorded), else None: at a real
+    table nobody named it, and only the move tells which cards it could have been."""
+    if play is None:
+        return None
+    card = play.get("declared") or play.get("card")
+    return str(card) if card else None
+
+
+def named_cards(events: Iterable[Event]) -> list[str | None]:
+    """For every move that still stands, in order (``Game.history``), the card named for it or None."""
+    named: list[str | None] = []
+    play: Event | None = None
+    for event in effective(events):
+        if event.get("event") == "play":
+            play = event
+        elif event.get("event") == "move":
+            named.append(named_card(play))
+            play = None
+        elif event.get("event") == "turn":
+            play = None
+    return named
+
+
+def move_said(move: Move, names: Names, rules: Ruleset, card: str | None) -> str:
+    """A move in words, its card named only when it was (``card``) or when only one card makes it."""
+    return say(move, names) if card else say(move, names, cards_for(move, rules))
+
+
+def move_text(move: Move, card: str | None) -> str:
+    """The move's notation, without the card when nobody named one: "S0-T0:8", not "A S0-T0:8"."""
+    return move.text if card else move.text.split(" ", 1)[1]
 
 
 def walk(game: Game, events: Iterable[Event]) -> Iterator[Event]:
@@ -133,13 +239,18 @@ def checked(event: Event) -> Iterator[None]:
 
 
 def _narration(events: list[Event]) -> list[str]:
-    game = replay(events[:1])
-    names = seat_names(events[0])
+    game = opening(events)
+    names, marked = seat_names(events[0]), shown_names(events[0])
     lines: list[str] = []
     pending: list[str] = []
+    play: Event | None = None
     for event in walk(game, events[1:]):
         with checked(event):
-            line = _describe(event, lambda seat: names.get(seat, f"seat {seat + 1}"), game)
+            if event["event"] == "turn":
+                line = _describe(event, lambda seat: marked.get(seat, f"seat {seat + 1}"), game)
+            else:
+                line = _describe(event, lambda seat: names.get(seat, f"seat {seat + 1}"), game, named_card(play))
+            play = event if event["event"] == "play" else None if event["event"] in ("move", "turn") else play
         if event["event"] == "turn" and pending:
             lines += [*pending, picture(game.position, names), ""]
             pending = []
@@ -148,25 +259,26 @@ def _narration(events: list[Event]) -> list[str]:
     return [*lines, *pending, picture(game.position, names)]
 
 
-def _describe(event: dict[str, Any], name: Callable[[int], str], game: Game) -> str | None:
+def _describe(event: dict[str, Any], name: Callable[[int], str], game: Game, card: str | None = None) -> str | None:
     kind, seat = event["event"], event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
     if kind == "turn":
         return f"-- turn {event['number']}: {who}{' (extra turn)' if event['extra'] else ''}"
     if kind == "draw":
-        return f"   {who} draws {event['card']}"
+        return f"   {who} draws {event.get('card', HIDDEN)}"
     if kind == "play" and "declared" in event:
         return f"   {who} plays face down, declaring {event['declared']}"
     if kind == "move":
         try:
-            said = say(parse_move(game.position, event["text"], game.rules), name)
+            move = parse_move(game.position, event["text"], game.rules)
         except NotationError:
-            said = f"{who} moves"
-        return f"   {said} ({event['text']})" + (" (free come-out)" if event.get("free") else "")
+            return f"   {who} moves ({event['text']})"
+        said, text = move_said(move, name, game.rules, card), move_text(move, card)
+        return f"   {said} ({text})" + (" (free come-out)" if event.get("free") else "")
     if kind == "bump":
         return f"   {who}'s peg bumped from {event['from']} to {'start' if event['to'].startswith('S') else event['to']}"
     if kind == "discard":
-        return f"   {who} discards {event.get('card') or 'a card'} without moving"
+        return f"   {who} could not move" + (f" and discards {event['card']}" if event.get("card") else "")
     if kind == "doubt":
         return f"   {who} {'doubts' if event['doubt'] else 'lets it pass'}"
     if kind == "reveal":

@@ -2,6 +2,8 @@
 hole and sends Blue back to start", "Green splits the 7: 3 home, 4 along the track".
 
     say(move, names)          # names: seat -> what the table calls it ("Red", "Grandma")
+    say(move, names, cards)   # the card not named: the cards that make the move, "Red comes out (an ace or a face card)"
+    cards_for(move, rules)    # every card that makes exactly this move in this rule set
     place(board, hole, names) # "Blue's come-out hole", "Red's home (2nd hole)", "the track"
 
 Holes are named the way players name them (000 "Players and Equipment": the come-out hole,
@@ -11,12 +13,15 @@ steps it took. The engine knows nothing of colours: the table's names come in as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 
 from referee.board import Board
-from referee.cards import JOKER
+from referee.cards import CARDS, JOKER
+from referee.movegen import legal_moves
 from referee.moves import Move, Step
 from referee.position import Position
+from referee.rulesets import Ruleset
 
 Names = Mapping[int, str] | Callable[[int], str]
 CARD_WORDS = {"A": "an ace", "J": "a jack", "Q": "a queen", "K": "a king", JOKER: "a joker", "8": "an 8"}
@@ -93,8 +98,39 @@ def _bump_words(board: Board, move: Move, names: Names) -> list[str]:
     return said
 
 
-def say(move: Move, names: Names) -> str:
-    """The whole move in one sentence, no hole codes."""
+def card_word(card: str) -> str:
+    """A card as said: "an ace", "a 10", "an 8", "a joker"."""
+    return CARD_WORDS.get(card, "a " + card)
+
+
+FACE_CARDS = ("J", "Q", "K")
+
+
+def cards_words(cards: Iterable[str]) -> str:
+    """Cards as said, the three face cards as one: "an ace or a face card", "a 10 or a face card"."""
+    cards = [card for card in CARDS if card in set(cards)]
+    if all(card in cards for card in FACE_CARDS):
+        at = cards.index(FACE_CARDS[0])
+        said = [card_word(card) for card in cards[:at]] + ["a face card"]
+        said += [card_word(card) for card in cards if card not in FACE_CARDS and CARDS.index(card) > CARDS.index("K")]
+    else:
+        said = [card_word(card) for card in cards]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} or {said[-1]}"
+
+
+@functools.lru_cache(maxsize=4096)
+def cards_for(move: Move, rules: Ruleset) -> tuple[str, ...]:
+    """Every card that makes exactly ``move`` (the same result) in ``rules``, in deck order:
+    what a move says of its card when nobody named it. Worked out from the rule set's cards."""
+    return tuple(card for card in CARDS if any(other.key == move.key for other in legal_moves(move.before, card, rules)))
+
+
+def say(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
+    """The whole move in one sentence, no hole codes. ``cards``: when nobody named the card
+    (a real table), the cards that could have made the move (``cards_for``): one is named as
+    if played, several are said after the move, "(an ace or a face card)"; None: ``move.card``
+    was played."""
+    named = move.card if cards is None else cards[0] if len(cards) == 1 else None
     board = move.before.board
     mover_seat = _mover(move)
     mover = name_of(names, mover_seat)
@@ -104,26 +140,28 @@ def say(move: Move, names: Names) -> str:
         parts = [f"{name_of(names, owner)}'s peg {_step_words(board, step, names, move.before)}"
                  for owner, step in zip(owners, steps, strict=True)]  # fmt: skip
         text = " and ".join(parts)
-    elif len(steps) == 2 and not any(step.swap for step in steps) and move.card in ("7", "9"):
+    elif len(steps) == 2 and not any(step.swap for step in steps) and named in ("7", "9"):
         parts = []
         for step in steps:
             distance = abs(travelled(board, step))
             where = "home" if board.is_home(step.target) else "back" if travelled(board, step) < 0 else "along the track"
             parts.append(f"{distance} {where}")
-        text = f"{mover} splits the {move.card}: {', '.join(parts)}"
+        text = f"{mover} splits the {named}: {', '.join(parts)}"
     else:
         parts = [_step_words(board, step, names, move.before) for step in steps]
-        if move.card == JOKER and len(steps) == 1 and not steps[0].swap and not board.is_start(steps[0].source):
+        if named == JOKER and len(steps) == 1 and not steps[0].swap and not board.is_start(steps[0].source):
             target = place(board, steps[0].target, names)
             if steps[0].bumps and target == "the track":
                 target = f"{name_of(names, steps[0].bumps[0].seat)}'s peg"
             parts = [f"jumps onto {target}"]
         text = f"{mover} {' and '.join(parts)}"
-        if board.is_start(steps[0].source):
-            text += f" with {CARD_WORDS.get(move.card, 'a ' + move.card)}"
+        if board.is_start(steps[0].source) and named is not None:
+            text += f" with {card_word(named)}"
     bumps = _bump_words(board, move, names)
     if bumps:
         text += " and " + " and ".join(bumps)
+    if named is None and cards:
+        text += f" ({cards_words(cards)})"
     return text
 
 

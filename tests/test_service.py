@@ -82,7 +82,7 @@ def test_done_after_a_settled_move_confirms_it(service: Table) -> None:
     service.sim_events(["lift S0:1", "place T0:8"])
     assert settle(service)["moves"] == ["A S0-T0:8"]
     state = service.press_done()
-    assert state["turn"] == 1 and state["history"] == [{"seat": 0, "move": "A S0-T0:8", "words": "Red comes out with an ace"}]
+    assert state["turn"] == 1 and state["history"] == [{"seat": 0, "move": "A S0-T0:8", "words": "Red comes out (an ace or a face card)"}]
     assert state["notice"] == "Red's move stands."
     state = service.press_done()  # a second, habitual press
     assert state["turn"] == 1 and len(state["history"]) == 1

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import NotFound
 
 from referee import record
 from referee.game import GameError
-from referee.words import say
 from web.table import Json, Table, Unavailable
 
 history = Blueprint("history", __name__)
@@ -55,13 +55,21 @@ class Listed:
 
 @history.get("/games")
 def games() -> str:
+    """Newest first. A game won names its winners; the running one is "still being played"; any
+    other was left for a new one: "unfinished". A left game where no move stands is not listed."""
     rows = []
+    running = _table().state().get("game")
     for game in map(Listed.of, reversed(_table().games()[-SHOWN:])):
-        names = record.seat_names(record.loads(_table().record(game.id), "record")[0])
+        events = record.loads(_table().record(game.id), "record")
+        names = record.shown_names(events[0])
+        moves = sum(1 for event in record.effective(events) if event.get("event") == "move")
+        if not game.winner and game.id != running and not moves:
+            continue
+        state = "still being played" if game.id == running and not game.winner else "unfinished"
         rows.append({
             "id": game.id, "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(game.created)),
-            "rules": game.rules, "players": " & ".join(names.values()),
-            "winner": " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) or "still being played",
+            "rules": game.rules, "players": " & ".join(names.values()), "moves": moves,
+            "winner": " & ".join(record.seat_names(events[0]).get(seat, f"seat {seat + 1}") for seat in game.winner) or state,
             "over": bool(game.winner),
         })  # fmt: skip
     return render_template("games.html", games=rows)
@@ -69,15 +77,32 @@ def games() -> str:
 
 @history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>")
 def replay(game_id: int) -> str:
+    """Every turn that stands, in words: each move (its card named only when it was, or when
+    only one card makes it), each seat that could not move; bots' seats marked as bots."""
     _known(game_id)
     events = record.loads(_table().record(game_id, whole=True), "record")  # to replay; only the moves are shown
-    names = record.seat_names(events[0])
+    names, marked = record.seat_names(events[0]), record.shown_names(events[0])
     game = record.replay(events)
-    moves = [{"seat": names.get(seat, f"seat {seat + 1}"), "words": say(move, names), "text": text}
-             for (seat, text), move in zip(game.history, game.made, strict=True)]  # fmt: skip
+    named = iter(record.named_cards(events) if game.mode != "digital" else [move.card for move in game.made])
+    made = iter(game.made)
+    bots = record.bot_seats(events[0])
+    turns: list[dict[str, Any]] = []
+    for event in record.effective(events):
+        seat = event.get("seat")
+        who = marked.get(seat, f"seat {seat + 1}") if isinstance(seat, int) else ""
+        if event.get("event") == "move":
+            move, card = next(made, None), next(named, None)
+            if move is None:
+                continue
+            turns.append({"seat": who, "words": record.move_said(move, names, game.rules, card),
+                          "text": record.move_text(move, card), "bot": seat in bots})  # fmt: skip
+        elif event.get("event") == "discard":
+            turns.append({"seat": who, "words": f"{names.get(seat, who) if isinstance(seat, int) else who} could not move",
+                          "text": "", "bot": seat in bots})  # fmt: skip
     winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
-    return render_template("replay.html", game_id=game_id, moves=moves, winner=winner, rules=game.rules.name,
-                           players=" & ".join(names.values()))  # fmt: skip
+    running = _table().state().get("game") == game_id
+    return render_template("replay.html", game_id=game_id, moves=turns, winner=winner, rules=game.rules.name,
+                           players=" & ".join(marked.values()), running=running)  # fmt: skip
 
 
 @history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>/review")

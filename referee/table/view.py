@@ -7,12 +7,14 @@ import functools
 from typing import Any
 
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
+from referee import record
 from referee.game import Game
 from referee.moves import Move
 from referee.reasons import why_not
+from referee.rulesets import Ruleset
 from referee.table.session import Session
 from referee.tracker import Fix, Report
-from referee.words import fix_words, say
+from referee.words import card_word, cards_for, cards_words, fix_words, say
 
 
 def light_legend() -> tuple[tuple[str, str, str, str], ...]:
@@ -81,11 +83,10 @@ def session_state(session: Session) -> dict[str, Any]:
         "why_not": why_not_shown(session) if report.status == "illegal" else None,
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
-        "move_words": move_words(report.move, said) if report.move else None,
+        "move_words": move_words(report.move, said, game.rules, _pending_card(session, report.move)) if report.move else None,
         "amending": report.amend,
         "moves": game.moves,
-        "history": [{"seat": seat, "move": text, "words": move_words(move, said)}
-                    for (seat, text), move in zip(game.history, game.made, strict=True)],
+        "history": history(game, said),
         "bumps": game.bumps,
         "rules": {
             "name": game.rules.name,
@@ -97,7 +98,8 @@ def session_state(session: Session) -> dict[str, Any]:
         "seats": seated,
         "teams": [list(team) for team in game.board.teams],
         "sides": game.board.sides,
-        "last_card": last_card(game.events),
+        "last_card": last_played(game)[0],
+        "last_card_words": last_played(game)[1],
         "declared": session.declared,
         "needs_declaration": game.rules.bluffing and game.mode == "table" and game.phase == "play",
         "bluff": bluff_state(game),
@@ -107,9 +109,35 @@ def session_state(session: Session) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=4096)
-def move_words(move: Move, names: tuple[str, ...]) -> str:
-    """A move in plain words (referee/words.py), kept: the page asks at every change."""
-    return say(move, dict(enumerate(names)))
+def move_words(move: Move, names: tuple[str, ...], rules: Ruleset | None = None, card: str | None = None) -> str:
+    """A move in plain words (referee/words.py), kept: the page asks at every change. With
+    ``rules``, its card is named only when it was (``card``: declared, dealt or free) or when
+    only one card of those rules makes it; else the cards that do, "(an ace or a face card)"."""
+    if rules is None:
+        return say(move, dict(enumerate(names)))
+    return record.move_said(move, dict(enumerate(names)), rules, card)
+
+
+def history(game: Game, names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every move that stands, in words: a card nobody named is not said as a fact."""
+    named = _named_cards(game)
+    return [{"seat": seat, "move": text, "words": move_words(move, names, game.rules, card)}
+            for (seat, text), move, card in zip(game.history, game.made, named, strict=True)]  # fmt: skip
+
+
+def _named_cards(game: Game) -> list[str | None]:
+    """The card named for each move in ``game.history`` (a digital game's are all named)."""
+    if game.mode == "digital":
+        return [move.card for move in game.made]
+    named = record.named_cards(game.events)
+    return named if len(named) == len(game.made) else [None] * len(game.made)
+
+
+def _pending_card(session: Session, move: Move) -> str | None:
+    """The card of the move on the board, when it is known: dealt (digital) or declared."""
+    if session.game.mode == "digital" or session.declared == move.card:
+        return move.card
+    return None
 
 
 def table_settings(game: Game) -> list[str]:
@@ -164,17 +192,37 @@ def bluff_state(game: Game) -> dict[str, Any] | None:
 
 
 def last_card(events: list[dict[str, Any]]) -> str | None:
-    """The card last played: as declared or dealt, or at a real table the card the move shows."""
-    shown = None
-    for event in reversed(events):
-        if event["event"] == "move" and shown is None:
-            shown = event["text"].split()[0]
+    """The card last named, of a turn that still stands (an undone turn's card is back in
+    hand): as declared or dealt. None at a real table where nobody named it (``last_played``)."""
+    for event in reversed(record.effective(events)):
         if event["event"] in ("play", "discard"):
-            card = event.get("declared") or event.get("card") or (shown if event["event"] == "play" else None)
-            return str(card) if card else None
+            return record.named_card(event)
         if event["event"] == "start":
             return None
     return None
+
+
+def last_played(game: Game) -> tuple[str | None, str | None]:
+    """(the card, in words) last played, of a turn that still stands: as declared or dealt,
+    or, at a real table where nobody named it, the one card that makes the move; several
+    could: (None, "an ace or a face card")."""
+    events = record.effective(game.events)
+    for n in range(len(events) - 1, -1, -1):
+        event = events[n]
+        if event["event"] == "start":
+            break
+        if event["event"] not in ("play", "discard"):
+            continue
+        card = record.named_card(event)
+        if card:
+            return card, card_word(card)
+        if event["event"] == "play" and game.made and any(later["event"] == "move" for later in events[n + 1 :]):
+            cards = cards_for(game.made[-1], game.rules)  # the last move that stands is this play's
+            if len(cards) == 1:
+                return cards[0], card_word(cards[0])
+            return None, cards_words(cards) if cards else None
+        break
+    return None, None
 
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
