@@ -134,8 +134,9 @@ def opening(events: list[Event]) -> Game:
 def hidden_notice(events: list[Event]) -> list[str]:
     """The narration's first line for a record that leaves out cards, else nothing."""
     if events and events[0].get("redacted"):
-        return [f"(this record was saved before the game was over and leaves out the cards the others "
-                f"could not see: each is shown as {HIDDEN})", ""]  # fmt: skip
+        notice = ("(this record was saved before the game was over and leaves out the cards the others "
+                  f"could not see: each is shown as {HIDDEN})")  # fmt: skip
+        return [notice, ""]
     return []
 
 

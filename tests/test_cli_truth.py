@@ -13,6 +13,8 @@ cards"): replay what is there, with hidden cards shown as hidden."
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -105,7 +107,8 @@ def _doctor_agrees(stdout: str, returncode: int) -> int:
 def test_doctor_off_a_pi_without_a_config_lists_no_fix_and_says_nothing_to_fix(tmp_path: Path) -> None:
     done = run("doctor", "--root", str(tmp_path))
     assert done.stderr == "" and "fix:" not in done.stdout
-    assert "/etc/pegs/pegs.toml is missing" in done.stdout and "on the Pi, deploy/install.sh puts it there" in done.stdout
+    assert "/etc/pegs/pegs.toml is missing" in done.stdout
+    assert "on the Pi, deploy/install.sh puts it there" in done.stdout
     assert _doctor_agrees(done.stdout, done.returncode) == 0
 
 
@@ -137,3 +140,142 @@ def test_every_finding_with_a_fix_is_one_to_fix(tmp_path: Path) -> None:
                 machine = Machine(root, run=systemd(state, starts), web_port=1, device_channels=lambda port: None)
                 for finding in examine(machine):
                     assert not finding.fix or finding.ok is False, finding
+
+
+# -- selfplay: two players are one against one ---------------------------------------------
+
+
+def test_selfplay_two_players_against_each_other_is_one_against_one() -> None:
+    """Two players sit at seats 0 and 2, each a team of one: both bots play, one seat each."""
+    from referee.coach.selfplay import play_one, sides
+    from referee.rulesets import Ruleset
+
+    assert sides(2) == ((0,), (2,)) and sides(4) == ((0, 2), (1, 3)) and sides(10) == ((0, 2, 4, 6, 8), (1, 3, 5, 7, 9))
+    done = run("selfplay", "--players", "2", "--bot", "greedy", "--vs", "strategic", "--games", "12", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == "12 games, 2 players, basic rules, greedy bots against strategic"
+    found = re.fullmatch(r"greedy \(seat 0\) against strategic \(seat 2\), one against one: greedy won (\d+) of 12 "
+                         r"games, [\d.]+% \(95% CI [\d.]+% to [\d.]+%\)", lines[-1])  # fmt: skip
+    assert found, lines[-1]
+    basic = Ruleset.preset("basic")
+    wins = sum(1 for seed in range(3, 15) if play_one(basic, 2, seed, "greedy", "strategic")[1].winner == (0,))
+    assert int(found[1]) == wins  # seat 0's wins, not every game (before: "won 12 of 12", seat 2 being even)
+    data = json.loads(run("selfplay", "--players", "2", "--bot", "greedy", "--vs", "strategic", "--games", "4",
+                          "--json").stdout)  # fmt: skip
+    assert data["match"]["bot_seats"] == [0] and data["match"]["vs_seats"] == [2]
+
+
+def test_both_bots_really_play_a_two_player_game() -> None:
+    from referee.coach import selfplay
+    from referee.rulesets import Ruleset
+
+    made: list[tuple[str, int]] = []
+    real = dict(selfplay.BOTS)
+
+    def spy(name: str):  # type: ignore[no-untyped-def]
+        class Spy(real[name]):  # type: ignore[misc, valid-type]
+            def act(self, game):  # type: ignore[no-untyped-def]
+                made.append((name, selfplay._waiting_on(game)))
+                return super().act(game)
+
+        return Spy
+
+    try:
+        selfplay.BOTS.update({name: spy(name) for name in ("greedy", "strategic")})
+        selfplay.play_one(Ruleset.preset("basic"), 2, 1, "greedy", "strategic")
+    finally:
+        selfplay.BOTS.update(real)
+    assert {seat for name, seat in made if name == "greedy"} == {0}
+    assert {seat for name, seat in made if name == "strategic"} == {2}
+
+
+# -- replay: a record downloaded without the PIN ------------------------------------------------
+
+
+def _table_game(turns: int, seed: int = 4) -> list[dict[str, object]]:
+    """A real-table Bluffing Joker game under way: cards face down, unknown to the referee,
+    some doubted and turned up, some pegs sent back as penalties."""
+    import random
+
+    from referee.cards import CARDS
+    from referee.game import Game
+    from referee.rulesets import Ruleset
+
+    rng = random.Random(seed)
+    names = {"names": ["Ann", "Bo", "Cy", "Di"]}
+    game = Game(Ruleset.preset("bluffing-joker"), 4, mode="table", seed=seed, table=names)
+    while game.turn_number <= turns and game.phase != "over":
+        if game.phase == "play":
+            options = [(card, moves[0]) for card in rng.sample(CARDS, len(CARDS)) if (moves := game.legal(card))]
+            if options:
+                game.play(None, options[0][1], declared=options[0][0])
+            else:
+                game.discard(None)
+        elif game.phase == "doubt":
+            game.respond(game.doubter_to_answer, rng.random() < 0.3)  # type: ignore[arg-type]
+        elif game.phase == "reveal":
+            game.reveal(rng.choice(CARDS))
+        elif game.phase == "penalty":
+            chooser, victim = game.penalty  # type: ignore[misc]
+            track = [game.board.hole_name(h) for h in game.position.on_board(victim) if game.board.is_track(h)]
+            game.send_to_start(chooser, track[0])
+    return game.events
+
+
+def _replayed(tmp_path: Path, events: list[dict[str, object]], name: str) -> list[str]:
+    from referee import record
+
+    path = tmp_path / name
+    record.write(path, events)  # type: ignore[arg-type]
+    done = run("replay", str(path))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return done.stdout.split("\n")
+
+
+def test_replay_tells_a_table_game_downloaded_without_the_pin(tmp_path: Path) -> None:
+    from referee import record
+
+    events = _table_game(40)
+    assert any(event["event"] == "reveal" for event in events) and any(event["event"] == "penalty" for event in events)
+    hidden = record.redacted(events, None)  # what the page gives anyone without the PIN while the game is on
+    assert hidden[0]["redacted"] is True and "seed" not in hidden[0]
+    with pytest.raises(record.RecordError, match="leaves out cards"):
+        record.replay(hidden)  # a game cannot be rebuilt from it (the review, the history) ...
+    told = _replayed(tmp_path, hidden, "hidden.jsonl")  # ... but it can be told
+    assert told[0] == ("(this record was saved before the game was over and leaves out the cards the others could "
+                       "not see: each is shown as a hidden card)")  # fmt: skip
+    whole = _replayed(tmp_path, events, "whole.jsonl")
+    assert told[2:] == whole  # at a real table the referee holds no card: the same game, told the same
+    assert "-- turn 40: " in "\n".join(told) and "the card is " in "\n".join(told)
+
+
+def test_replay_tells_a_digital_game_downloaded_without_the_pin_with_hidden_cards_as_hidden(tmp_path: Path) -> None:
+    from referee import record
+    from referee.coach.selfplay import play_one
+    from referee.rulesets import Ruleset
+
+    game, _ = play_one(Ruleset.preset("basic"), 4, seed=5, bot_name="random")
+    events = game.events[: len(game.events) // 2]  # the game still on
+    whole = _replayed(tmp_path, events, "whole.jsonl")
+    stranger = _replayed(tmp_path, record.redacted(events, None), "stranger.jsonl")
+    draws = [line for line in stranger if " draws " in line]
+    assert draws and all(line.endswith(" draws a hidden card") for line in draws)
+    assert [line for line in stranger[2:] if " draws " not in line] == [line for line in whole if " draws " not in line]
+    blue = _replayed(tmp_path, record.redacted(events, 1), "blue.jsonl")  # a seat sees its own cards
+    own = [line for line in blue if line.startswith("   seat 2 draws ")]
+    assert own and not any(line.endswith("a hidden card") for line in own)
+    assert all(line.endswith("a hidden card") for line in blue if " draws " in line and "seat 2" not in line)
+
+
+def test_a_broken_record_that_leaves_out_cards_is_still_one_line(tmp_path: Path) -> None:
+    from referee import record
+
+    events = _table_game(6)
+    hidden = record.redacted(events, None)
+    moved = next(index for index, event in enumerate(hidden) if event["event"] == "move")
+    hidden[moved] = {**hidden[moved], "text": "5 T0:60-T0:65"}
+    path = tmp_path / "broken.jsonl"
+    record.write(path, hidden)
+    done = run("replay", str(path))
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1

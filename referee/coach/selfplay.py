@@ -5,7 +5,8 @@
 
 With ``--vs``, the first bot takes the even seats (one team, as teams alternate) and the
 second the odd seats; the last line is the first bot's team win rate with its 95% Wilson
-interval, so "better" means the interval lies above 50%.
+interval, so "better" means the interval lies above 50%. Two players sit at seats 0 and 2,
+each a team of one: the first bot plays seat 0 and the second seat 2, and the line says so.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from referee.board import Board
 from referee.cards import JOKER
 from referee.coach.bots import BOTS
 from referee.game import Game
@@ -49,12 +51,15 @@ class Summary:
     vs: str | None = None
 
     def match(self) -> dict[str, Any]:
-        """The first bot's team (even seats) against the second's: wins, rate, 95% interval."""
-        wins = sum(1 for game in self.games if game.winner and game.winner[0] % 2 == 0)
+        """The first bot's team against the second's: wins, rate, 95% interval, and the
+        seats each bot played."""
+        first, second = sides(self.players)
+        wins = sum(1 for game in self.games if game.winner and game.winner[0] in first)
         low, high = wilson(wins, len(self.games))
         return {"bot": self.bot, "vs": self.vs, "games": len(self.games), "wins": wins,
                 "win_rate": round(wins / len(self.games), 4) if self.games else 0.0,
-                "ci95": [round(low, 4), round(high, 4)]}  # fmt: skip
+                "ci95": [round(low, 4), round(high, 4)],
+                "bot_seats": list(first), "vs_seats": list(second)}  # fmt: skip
 
     def as_dict(self) -> dict[str, Any]:
         games, seconds = self.games, sum(g.seconds for g in self.games)
@@ -87,11 +92,19 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def sides(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats of the first bot's team and of the second's, as the board seats teams:
+    even seats against odd ones, and with two players seat 0 against seat 2."""
+    first, *others = Board.for_players(players).teams
+    return first, tuple(sorted(seat for team in others for seat in team))
+
+
 def play_one(rules: Ruleset, players: int, seed: int, bot_name: str, vs: str | None = None) -> tuple[Game, GameStats]:
-    """One digital game: every seat the same kind of bot, or ``bot_name`` on the even seats
-    and ``vs`` on the odd ones."""
+    """One digital game: every seat the same kind of bot, or ``bot_name`` on the first
+    team's seats (``sides``) and ``vs`` on the other's."""
     rng = random.Random(seed)
-    bots = {seat: BOTS[vs if vs is not None and seat % 2 else bot_name](rng) for seat in range(10)}
+    second = sides(players)[1] if vs is not None else ()
+    bots = {seat: BOTS[vs if vs is not None and seat in second else bot_name](rng) for seat in range(10)}
     start = time.perf_counter()
     game = Game(rules, players, seed=seed)
     for _ in range(MAX_ACTIONS):
@@ -135,14 +148,20 @@ def _waiting_on(game: Game) -> int:
 
 def match_line(match: dict[str, Any]) -> str:
     low, high = match["ci95"]
+    if len(match.get("bot_seats", ())) == 1:  # two players: one seat each, no team
+        bot_seat, vs_seat = match["bot_seats"][0], match["vs_seats"][0]
+        return (f"{match['bot']} (seat {bot_seat}) against {match['vs']} (seat {vs_seat}), one against one: "
+                f"{match['bot']} won {match['wins']} of {match['games']} games, {match['win_rate']:.1%} "
+                f"(95% CI {low:.1%} to {high:.1%})")  # fmt: skip
     return (f"{match['bot']} (even seats) against {match['vs']} (odd seats): {match['bot']}'s team won "
             f"{match['wins']} of {match['games']} games, {match['win_rate']:.1%} (95% CI {low:.1%} to {high:.1%})")
 
 
 def table(data: dict[str, Any]) -> str:
     turns, bumps, jokers = data["turns_per_game"], data["bumps_per_game"], data["jokers_per_game"]
+    against = f" against {data['match']['vs']}" if data.get("match") else ""
     lines = [
-        f"{data['games']} games, {data['players']} players, {data['rules']} rules, {data['bot']} bots",
+        f"{data['games']} games, {data['players']} players, {data['rules']} rules, {data['bot']} bots{against}",
         f"turns per game     median {turns['median']}  (min {turns['min']}, max {turns['max']})",
         f"bumps per game     median {bumps['median']}",
         f"jokers per game    median {jokers['median']}",
