@@ -22,7 +22,7 @@ from referee.coach.selfplay import play_one
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
-from referee.table import view
+from referee.table import cli, view
 from referee.table.config import Config
 from referee.table.table import Table
 from referee.words import cards_for, cards_words, say
@@ -123,13 +123,16 @@ def _settle(service: Table, seconds: float = 1.5) -> dict[str, Any]:
     return service.state()
 
 
-def _replay_text(service: Table, game_id: int, tmp_path: Path) -> str:
+def _replay_text(service: Table, game_id: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``pegs replay`` prints for the game's record."""
     path = tmp_path / "game.jsonl"
     path.write_text(service.record(game_id, whole=True), encoding="utf-8")
-    return "\n".join(record.narrate(record.read(path)))
+    capsys.readouterr()
+    assert cli.main(["replay", str(path)]) == 0
+    return capsys.readouterr().out
 
 
-def test_a_king_nobody_named_is_never_written_down_as_an_ace(table: Tables) -> None:
+def test_a_king_nobody_named_is_never_written_down_as_an_ace(table: Tables, capsys: pytest.CaptureFixture[str]) -> None:
     service = table.service
     state = service.sim_events(["lift S0:1", "place T0:8", "done"])  # Red used a king and said nothing
     assert state["moves"] == ["A S0-T0:8"]  # the generator's first card, kept in the notation
@@ -140,11 +143,11 @@ def test_a_king_nobody_named_is_never_written_down_as_an_ace(table: Tables) -> N
     assert UNNAMED in page and "with an ace" not in page and "(S0-T0:8)" in page
     listing = table.client.get("/games").get_data(as_text=True)
     assert "still being played" in listing
-    said = _replay_text(service, game_id, table.path)
+    said = _replay_text(service, game_id, table.path, capsys)
     assert UNNAMED in said and "with an ace" not in said and "A S0-T0:8" not in said
 
 
-def test_a_declared_card_is_named_and_undo_brings_last_card_back(table: Tables) -> None:
+def test_a_declared_card_is_named_and_undo_brings_last_card_back(table: Tables, capsys: pytest.CaptureFixture[str]) -> None:
     service = table.service
     service.declare(0, "K")
     state = service.sim_events(["lift S0:1", "place T0:8", "done"])
@@ -157,7 +160,7 @@ def test_a_declared_card_is_named_and_undo_brings_last_card_back(table: Tables) 
     assert state["last_card"] == "K" and state["last_card_words"] == "a king" and len(state["history"]) == 1
     state = service.undo()
     assert state["last_card"] is None and state["last_card_words"] is None and state["history"] == []
-    said = _replay_text(service, state["game"], table.path)
+    said = _replay_text(service, state["game"], table.path, capsys)
     assert "Red comes out with a king" in said
 
 
@@ -175,7 +178,7 @@ def test_past_games_say_unfinished_and_hide_empty_ones(table: Tables) -> None:
     assert "Unfinished" in page and "Still being played" not in page
 
 
-def test_the_replay_shows_a_turn_that_could_not_move_and_marks_bots(table: Tables) -> None:
+def test_the_replay_shows_a_turn_that_could_not_move_and_marks_bots(table: Tables, capsys: pytest.CaptureFixture[str]) -> None:
     service = table.service
     game_id = service.new_game(4, service.session.game.rules, bots={"1": "greedy"})["game"]
     state = service.cant_move()  # Red could not move
@@ -185,5 +188,5 @@ def test_the_replay_shows_a_turn_that_could_not_move_and_marks_bots(table: Table
     assert service.cant_move()["turn"] == 2  # the bot's seat could not move either
     page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Sky blue could not move <small>(a bot's turn)</small>" in page
-    said = _replay_text(service, game_id, table.path)
+    said = _replay_text(service, game_id, table.path, capsys)
     assert "Red could not move" in said and "Sky blue (bot)" in said
