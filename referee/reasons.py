@@ -12,11 +12,12 @@ generator does. With several pegs moved, or nothing recognisable, it says None.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from referee.board import Board
 from referee.cards import JOKER
+from referee.movegen import mover_seats
 from referee.position import Position
 from referee.rulesets import Ruleset
 
@@ -39,6 +40,18 @@ class Attempt:
             return self.source - self.board.board_holes
         colour = self.position.colour_at(self.source)
         return colour if colour is not None else self.position.turn
+
+
+def _someone_elses_peg(attempt: Attempt) -> bool:
+    """A peg of a colour the seat to play may not move now (its own, or a partner's once its own are home)."""
+    owner, movers = attempt.seat, mover_seats(attempt.position, attempt.rules)
+    return owner not in movers and owner != attempt.position.turn
+
+
+def _partner_too_soon(attempt: Attempt) -> bool:
+    """A partner's peg moved while the seat to play still has pegs of its own out."""
+    owner, turn = attempt.seat, attempt.position.turn
+    return owner != turn and owner in attempt.board.team_of.get(turn, (turn,)) and owner not in mover_seats(attempt.position, attempt.rules)
 
 
 def _steps(attempt: Attempt) -> tuple[int, int]:
@@ -121,6 +134,12 @@ class Reason:
 
 
 REASONS: tuple[Reason, ...] = (
+    Reason(_partner_too_soon,
+           "{mover} can't move {owner}'s peg yet: a partner's pegs move only once all of yours are home "
+           '(the rules page, Endgame)'),
+    Reason(_someone_elses_peg,
+           "{mover} can't move {owner}'s peg: each player moves only her own pegs (the rules page, Movement "
+           "of pegs - general rules)"),
     Reason(_out_of_start_elsewhere,
            "A peg leaves start only onto its own come-out hole (the rules page, Basic Game: an ace "
            "or a face card moves a peg from start to its come-out hole)"),
@@ -149,13 +168,18 @@ REASONS: tuple[Reason, ...] = (
 )
 
 
-def why_not(position: Position, rules: Ruleset, source: int, target: int, card: str | None = None) -> str | None:
-    """The first rule the one-peg move ``source`` -> ``target`` breaks, as a sentence."""
+def why_not(position: Position, rules: Ruleset, source: int, target: int, card: str | None = None,
+            names: Mapping[int, str] | None = None) -> str | None:
+    """The first rule the one-peg move ``source`` -> ``target`` breaks, as a sentence (``names``:
+    the seats' names, for the reasons that name whose peg moved)."""
     attempt = Attempt(position, rules, source, target, card)
     for reason in REASONS:
         try:
             if reason.test(attempt):
-                return reason.says + "."
+                said = (names or {}).get
+                mover, owner = attempt.position.turn, attempt.seat
+                return (reason.says.replace("{mover}", said(mover, "The player to move"))
+                        .replace("{owner}", said(owner, "another player")) + ".")  # fmt: skip
         except (IndexError, ValueError):
             continue
     return None

@@ -236,7 +236,7 @@ def test_seat_links_and_digital_hands(app: Flask) -> None:
     other.get(urlsplit(links[1]["link"]).path)
     assert other.get("/api/hand").get_json()["seat"] == 1
     not_mine = post(other, "/api/declare", {"card": mine["hand"][0]}, csrf(other))
-    assert not_mine.status_code == 403 and "only seat 0's phone" in not_mine.get_json()["error"]
+    assert not_mine.status_code == 403 and "only Red's phone" in not_mine.get_json()["error"]
     card = mine["hand"][0]
     declared = post(phone, "/api/declare", {"card": card}, csrf(phone))
     assert declared.status_code == 200 and declared.get_json()["declared"] is None  # the card stays on the phone

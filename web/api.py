@@ -40,6 +40,7 @@ from web.auth import (
     need_admin,
     need_hand,
     need_player,
+    seat_called,
     seat_token,
     state_changing,
 )
@@ -257,7 +258,7 @@ def hint() -> Response:
     running = table()
     overview = running.overview()
     if body.get("show") is True and not is_admin() and my_seat(overview.game_id) != overview.turn:
-        raise Forbidden(f"the lights are for everyone: only seat {overview.turn}'s own phone may light its hint")
+        raise Forbidden(f"the lights are for everyone: only {seat_called(overview.turn)}'s own phone may light its hint")
     return jsonify(running.hints(show=body.get("show") is True))
 
 
@@ -324,7 +325,7 @@ def _acting_seat(wanted: int | None) -> int:
     if wanted is None:
         raise GameError("nobody is asked to do that now")
     if not is_admin() and my_seat(table().overview().game_id) != wanted:
-        raise Forbidden(f"only seat {wanted}'s phone or the table PIN may do that now")
+        raise Forbidden(f"only {seat_called(wanted)}'s phone or the table PIN may do that now")
     _check_csrf()
     return wanted
 

@@ -397,6 +397,14 @@ def check_csrf() -> None:
         raise Forbidden("missing or wrong X-CSRF-Token: reload the page")
 
 
+def seat_called(seat: int) -> str:
+    """A seat as people see it in a message: its name (its colour, unless the table renamed it)."""
+    for row in current_app.config["TABLE"].seats():
+        if row["seat"] == seat:
+            return str(row["name"])
+    return f"seat {seat}"
+
+
 def need_admin(view: F) -> F:
     @wraps(view)
     def checked(*args: Any, **kwargs: Any) -> Any:
@@ -410,14 +418,14 @@ def need_admin(view: F) -> F:
 
 def need_player(view: F) -> F:
     """The seat to play (from its phone) or whoever holds the table PIN."""
-    return _need_seat(view, lambda overview: (overview.turn,), "only seat {turn}'s phone or the table PIN may do that now")
+    return _need_seat(view, lambda overview: (overview.turn,), "only {turn}'s phone or the table PIN may do that now")
 
 
 def need_hand(view: F) -> F:
     """What the seat to play's cards allow (a hint): its own phone, its partners' in a
     teaching game (the rules page's Note on Table Talk), or whoever holds the table PIN."""
     return _need_seat(view, lambda overview: overview.hand_seen_by,
-                      "only seat {turn}'s phone (a teaching game: its partners' too) or the table PIN may ask")  # fmt: skip
+                      "only {turn}'s phone (a teaching game: its partners' too) or the table PIN may ask")  # fmt: skip
 
 
 def _need_seat(view: F, seats: Callable[[Any], tuple[int, ...]], refusal: str) -> F:
@@ -425,7 +433,7 @@ def _need_seat(view: F, seats: Callable[[Any], tuple[int, ...]], refusal: str) -
     def checked(*args: Any, **kwargs: Any) -> Any:
         overview = current_app.config["TABLE"].overview()
         if not is_admin() and my_seat(overview.game_id) not in seats(overview):
-            raise Forbidden(refusal.format(turn=overview.turn))
+            raise Forbidden(refusal.format(turn=seat_called(overview.turn)))
         check_csrf()
         return view(*args, **kwargs)
 

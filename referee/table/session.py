@@ -35,6 +35,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
+from hardware.signals import SEAT_NAMES
 from referee.cards import parse_card
 from referee.game import Game, GameError, Mode
 from referee.movegen import legal_moves, parse_move
@@ -157,12 +158,26 @@ class Session:
         if accepted or report.status == "synced" and confirmed:
             self._turn_dirty = True
             self.notice = f"{self._whose(self.game.history[-1][0])} move stands." if self.game.history else None
+        elif report.status == "synced" and self.game.phase == "over":
+            self.notice = "The game is over: nothing more to play. New game… on the page starts the next one."
         elif report.status == "synced":
             self.notice = (f"Nothing has moved. If {self._name(self.game.turn)} can't move, press "
                            "\"Can't move\" on the page or hold Done for two seconds.")  # fmt: skip
+        elif self.tracker.restoring:
+            self.notice = self._restoring()
         else:
             self.notice = _NOT_DONE.get(report.status, self.notice)
+            if report.status == "moving":
+                from referee.table.view import why_not_shown  # the view reads this session: imported late
+
+                why = why_not_shown(self)
+                if why:
+                    self.notice = f"This is not a legal move. {why} Put the pegs back where the lights show."
         return self.report
+
+    def _restoring(self) -> str:
+        """After Undo: nobody made a mistake, the board goes back to how it stood."""
+        return f"Put the board back as before {self._whose(self.game.turn)} move: the lights show where."
 
     # -- the page's requests ----------------------------------------------------------
 
@@ -185,7 +200,7 @@ class Session:
                 self.game.undo()
 
         self._change(undo)
-        self.notice = "Undone: put the pegs back where the lights show." if self.tracker.restoring else "Undone."
+        self.notice = f"Undone. {self._restoring()}" if self.tracker.restoring else "Undone."
 
     def declare(self, seat: int, card: str) -> None:
         """The player to move names the card played: only its moves count now, and the
@@ -193,7 +208,7 @@ class Session:
         self._check_turn(seat)
         card = parse_card(card)
         if self.game.mode == "digital" and card not in self.game.hand(seat):
-            raise ValueError(f"seat {seat} does not hold {card}")
+            raise ValueError(f"{self._name(seat)} does not hold {card}")
         if not self._plays(card) and str(seat) not in (self.game.table.get("bots") or {}):
             said = CARD_WORDS.get(card, f"a {card}")
             raise GameError(_UNPLAYABLE[self.game.mode].format(card=said[0].upper() + said[1:]))
@@ -388,12 +403,14 @@ class Session:
         if self.game.phase != "play":
             raise GameError(f"cannot play now: the game is in its {self.game.phase} phase")
         if seat is not None and seat != self.game.turn:
-            raise PermissionError(f"it is seat {self.game.turn}'s turn, not seat {seat}'s")
+            raise PermissionError(f"it is {self._whose(self.game.turn)} turn, not {self._whose(seat)}")
 
     def _name(self, seat: int) -> str:
         names = self.game.table.get("names")
         seats = list(self.game.board.seats)
-        return str(names[seats.index(seat)]) if isinstance(names, list) and len(names) == len(seats) else f"Seat {seat}"
+        if isinstance(names, list) and len(names) == len(seats):
+            return str(names[seats.index(seat)])
+        return SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"Seat {seat + 1}"  # the page's names; people count from 1
 
     def _whose(self, seat: int) -> str:
         return f"{self._name(seat)}'s"

@@ -8,6 +8,7 @@ from typing import Any
 
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee import record
+from referee.board import PEGS_PER_SEAT
 from referee.game import Game
 from referee.moves import Move
 from referee.reasons import why_not
@@ -80,7 +81,8 @@ def session_state(session: Session) -> dict[str, Any]:
         "back": [fix_words(f.action, f.hole, f.seat, colour) for f in report.back],
         "forward": [fix_words(f.action, f.hole, f.seat, colour) for f in report.forward],
         "fixes": fixes(report.back),
-        "why_not": why_not_shown(session) if report.status == "illegal" else None,
+        "why_not": why_not_shown(session) if report.status in ("illegal", "moving") else None,
+        "restoring": session.tracker.restoring,
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
         "move_words": move_words(report.move, said, game.rules, _pending_card(session, report.move)) if report.move else None,
@@ -155,8 +157,13 @@ def table_settings(game: Game) -> list[str]:
 
 
 def why_not_shown(session: Session) -> str | None:
-    """Why the board is not a legal move, when one peg went from one hole to another."""
-    back = session.report.back
+    """Why the board is not a legal move, when one peg went from one hole to another. While a
+    move is on its way (status "moving") only when every peg is down and the one peg's move
+    breaks a rule by itself: what the lights then ask for is a split nobody made."""
+    report = session.report
+    if report.status == "moving" and (session.tracker.restoring or not _all_pegs_down(session)):
+        return None
+    back = report.back
     taken = [fix.hole for fix in back if fix.action == "remove"]
     put = [fix.hole for fix in back if fix.action == "place"]
     if len(taken) != 1 or len(put) != 1:
@@ -168,10 +175,17 @@ def why_not_shown(session: Session) -> str | None:
             return board.board_holes + int(name[1:].split(":")[0])
         return board.hole_index(name)
 
+    names = {seat["seat"]: seat["name"] for seat in seats(session.game)}
+    card = session.declared if report.status == "illegal" else None
     try:
-        return why_not(session.game.position, session.game.rules, index(put[0]), index(taken[0]), session.declared)
+        return why_not(session.game.position, session.game.rules, index(put[0]), index(taken[0]), card, names)
     except ValueError:
         return None
+
+
+def _all_pegs_down(session: Session) -> bool:
+    """No peg in hand: the sensors feel as many pegs as the game has."""
+    return session.tracker.occupied.bit_count() == PEGS_PER_SEAT * len(session.game.board.seats)
 
 
 def _candidates(report: Report, last: int, turn: int, names: tuple[str, ...]) -> list[dict[str, Any]]:

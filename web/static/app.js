@@ -116,15 +116,31 @@ function render() {
   renderRules();
   renderControls();
   renderLesson();
+  renderEnded();
 }
+
+const TEAM_MARKS = ["▲", "■", "●", "◆", "★"];
 
 function renderSeats() {
   const root = document.documentElement.style;
   for (let seat = 0; seat < 10; seat++) root.setProperty(`--seat${seat}`, seatInfo(seat).colour);
   const inPlay = seatsInPlay(state);
+  const teams = teamsOf(state);
   for (const label of svg.querySelectorAll(".seat-label")) {
     const seat = Number(label.dataset.seat);
     label.textContent = inPlay.includes(seat) ? seatName(seat) : "";
+    // Not colour alone: the name, and partners' shape before it
+    const team = teams.findIndex((t) => t.includes(seat));
+    let mark = label.previousElementSibling;
+    if (!mark || mark.getAttribute("class") !== "team-mark") {
+      mark = document.createElementNS(svg.namespaceURI, "text");
+      mark.setAttribute("class", "team-mark");
+      label.before(mark);
+    }
+    const x = label.textContent ? label.getBBox().x : 0;
+    mark.setAttribute("x", x - 2);
+    mark.setAttribute("y", label.getAttribute("y"));
+    mark.textContent = label.textContent && teams.some((t) => t.length > 1) ? TEAM_MARKS[team % 5] : "";
   }
 }
 
@@ -150,12 +166,16 @@ function renderTurn() {
 
 function renderStatus() {
   const who = seatName(state.turn);
+  const restoring = state.restoring && ["illegal", "moving"].includes(state.status);
+  const wrong = state.status === "illegal" || (state.status === "moving" && !!state.why_not);
   const wiring = state.wiring;
   let text;
   if (wiring && wiring.running) text = `Wiring check: ${wiring.step}`;
   else if (state.phase === "over") text = "Game over";
   else if (PHASE_WORDS[state.phase]) text = `${who}: ${PHASE_WORDS[state.phase]}`;
   else if (state.status === "setup") text = "Set up the board for the lesson: the lights show where pegs go";
+  else if (restoring) text = `Put the board back as before ${who}'s move`; // after Undo: nobody erred
+  else if (state.status === "moving" && state.why_not) text = `Not a legal move. ${state.why_not}`;
   else if (state.status === "moving") text = `${who} is moving…`;
   else if (state.status === "move") text = `${state.move_words || state.move} — settling`;
   else if (state.status === "ambiguous" && !(state.candidates || []).length)
@@ -166,14 +186,22 @@ function renderStatus() {
   else if (state.status === "illegal" && (state.back || []).length > 3) // a long list would fill the sticky header
     text = `Not a legal move: put the board back as the lights show (${state.back.length} pegs; the list is by Done)`;
   else if (state.status === "illegal")
-    text = `Not a legal move${state.why_not ? ` — ${state.why_not.replace(/\.$/, "")}` : ""}: ${(state.back || []).join(", ") || "put the board back"}`;
+    text = `Not a legal move. ${state.why_not ? `${state.why_not} ` : ""}Put the board back: ${(state.back || []).join(", ") || "as the lights show"}`;
   else if (lessonStep()) text = lessonStatus();
+  else if (state.mode === "digital" && !me.admin && me.seat !== state.turn) // a watcher holds no hand
+    text = `${who} plays a card, then moves the pegs`;
   else text = state.mode === "digital" ? "Play a card from your hand, then move the pegs" : "Lift a peg to begin the move";
   if (state.declared && state.phase !== "over" && !lessonStep()) text += ` (declared ${cardName(state.declared)})`;
   $("#status").textContent = text;
   const notice = $("#notice");
   notice.hidden = !state.notice;
   notice.textContent = state.notice || "";
+  // A phone's header is short: the refusal and the notice in full under the board
+  const why = $("#why");
+  const reason = restoring ? text : wrong ? `Not a legal move. ${state.why_not || ""}` : "";
+  const noted = state.notice || "";
+  why.textContent = noted.includes(state.why_not || reason.slice(0, 40) || "\0") ? noted : `${reason} ${noted}`.trim();
+  why.hidden = !why.textContent;
   const recovered = $("#store-recovered");
   recovered.hidden = !state.store_recovered;
   recovered.textContent = state.store_recovered || "";
@@ -204,8 +232,8 @@ function renderStatus() {
 
   // The fixes again, one per line, next to the buttons (the header may be far away on a phone).
   const fixes = $("#fixes");
-  const back = state.status === "illegal" ? state.back || [] : [];
-  const forward = state.status === "illegal" ? state.forward || [] : [];
+  const back = wrong || restoring ? state.back || [] : [];
+  const forward = state.status === "illegal" && !restoring ? state.forward || [] : [];
   const items = back.map((fix) => li(fix));
   if (forward.length) {
     const other = li(`or, to finish a legal move: ${forward.join(", ")}`);
@@ -788,17 +816,35 @@ async function post(url, body) {
   return data;
 }
 
+// The seat this phone played (kept over a reload): told live when its game is over
+let seated = JSON.parse(sessionStorage.getItem("pegs-seated") || "null");
+let meFor;
 async function loadMe() {
   try {
     me = Object.assign({ seat: null, admin: false, csrf: "" }, await getJSON("/api/me"));
   } catch {
     me = { seat: null, admin: false, csrf: "" };
   }
+  meFor = state ? state.game : undefined; // the first state's
+  if (state) renderEnded();
   if (state) {
     renderControls();
     renderLesson(); // its buttons, now allowed or not
     refreshPrivate();
   }
+}
+
+function renderEnded() {
+  const mine = me.seat !== null && me.seat !== undefined;
+  if (meFor === undefined) meFor = state.game;
+  if (mine && meFor === state.game) {
+    seated = { game: state.game, name: seatName(me.seat) };
+    sessionStorage.setItem("pegs-seated", JSON.stringify(seated));
+  }
+  const ended = $("#game-ended");
+  const spent = !!seated && !mine && meFor === state.game && seated.game !== state.game;
+  ended.hidden = !spent;
+  if (spent) ended.textContent = `The game this phone played as ${seated.name} has ended. A new game has begun: watch it here, or scan your seat's new QR code to play.`;
 }
 
 function setConnection(ok, text) {
