@@ -136,6 +136,9 @@ def test_after_a_win_the_page_never_says_cant_move(browser: Any, daemon: Daemon)
     click_holes(page, "T3:16", "H0:1")
     page.click("#done")
     expect(page.locator("#turn")).to_contain_text("Red wins")
+    page.fill("#sim-events", "done")  # Done pressed on the board after the win
+    page.press("#sim-events", "Enter")
+    expect(page.locator("#why")).to_contain_text("The game is over")
     for text in ("Can't move", "Can’t move", "can't move"):
         assert text not in page.locator("body").inner_text()
     shot(page, "win")
@@ -147,6 +150,7 @@ def test_a_phone_on_a_finished_games_seat_link_is_told_live(browser: Any, daemon
     link = next(seat for seat in test_browser.seat_links(browser, daemon) if seat["seat"] == 1)
     phone = open_page(browser, daemon, "phone", urllib.parse.urlsplit(link["link"]).path)
     expect(phone.locator("#whoami")).to_contain_text("This phone plays Sky blue")
+    assert box(phone, "#top")["height"] <= 90  # the banner, with the seat's line, stays short
     expect(phone.locator("#game-ended")).to_be_hidden()
     new_game(daemon, {"players": 4, "mode": "digital"})  # the table starts another game: no reload here
     ended = phone.locator("#game-ended")

@@ -194,7 +194,7 @@ function renderStatus() {
   if (state.declared && state.phase !== "over" && !lessonStep()) text += ` (declared ${cardName(state.declared)})`;
   $("#status").textContent = text;
   const notice = $("#notice");
-  notice.hidden = !state.notice;
+  notice.hidden = !state.notice || (!!state.why_not && text.includes(state.why_not) && state.notice.includes(state.why_not)); // said above
   notice.textContent = state.notice || "";
   // A phone's header is short: the refusal and the notice in full under the board
   const why = $("#why");
