@@ -4,10 +4,18 @@ a partner's peg), in the seats' names; the browser side is tests/test_browser_tr
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from referee.board import Board
+from referee.movegen import legal_moves
 from referee.position import Position
 from referee.reasons import why_not
 from referee.rulesets import Ruleset
+from referee.table.session import Session
+from referee.table.store import Store
+from referee.table.view import session_state
 
 BOARD = Board.for_players(4)
 BASIC = Ruleset.preset("basic")
@@ -33,3 +41,35 @@ def test_a_partners_peg_waits_until_yours_are_home() -> None:
 
 def test_your_own_peg_is_unchanged() -> None:
     assert why_not(_position(), BASIC, BOARD.hole_index("T0:10"), BOARD.hole_index("T0:15"), "5", NAMES) is None
+
+
+@pytest.mark.parametrize("mode", ["table", "digital"])
+def test_undo_asks_to_put_the_board_back_and_blames_nobody(tmp_path: Path, mode: str) -> None:
+    """After Undo the board is put back as before the undone move: not "Not a legal move"."""
+    pegs = {"0": ["T0:10", "S", "S", "S", "S"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}
+    session = Session.new(Store.open(tmp_path), BASIC, 4, mode=mode, pegs=pegs, seed=1,
+                          table={"names": list(NAMES.values()), "colours": ["#e53935", "#56b4e9", "#f0e442", "#0028ff"]})  # fmt: skip
+    if mode == "digital":
+        card, move = next((card, move) for card in session.game.hand(0) for move in legal_moves(session.game.position, card, BASIC)
+                          if len(move.steps) == 1 and not move.bumps and session.physical.name(move.steps[0].source) == "T0:10")  # fmt: skip
+        session.declare(0, card)
+        target = session.physical.name(move.steps[0].target)
+    else:
+        target = "T0:15"
+    for ms, (kind, hole) in enumerate([("lift", "T0:10"), ("place", target)], start=1):
+        session.sense(ms * 100, kind, hole)
+    session.done(1000)
+    assert session.game.history and session.game.turn == 1, (session.report, session.notice, card if mode == "digital" else "", target)
+    session.undo()
+    assert session.notice == "Undone. Put the board back as before Red's move: the lights show where."
+    state = session_state(session)
+    assert state["restoring"] is True and state["why_not"] is None
+    session.done(2000)
+    assert session.notice == "Put the board back as before Red's move: the lights show where."
+    assert "not a legal move" not in session.notice.lower()
+
+
+def test_refusals_name_the_seat_not_its_number(tmp_path: Path) -> None:
+    session = Session.new(Store.open(tmp_path), BASIC, 4, seed=1)  # no names given: the page's colours
+    with pytest.raises(PermissionError, match="it is Red's turn, not Sky blue's"):
+        session.discard(1, None)
