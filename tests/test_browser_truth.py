@@ -226,3 +226,18 @@ def test_under_deuteranopia_names_and_team_marks_tell_seats_apart(browser: Any, 
             assert a is b or not overlaps(a, b), (a, b)
     shot(page, f"deuteranopia-{players}")
     page.close()
+
+
+def test_a_refusal_names_the_seat_as_the_page_does(browser: Any, daemon: Daemon) -> None:
+    new_game(daemon, {"players": 4, "mode": "digital"})
+    link = next(seat for seat in test_browser.seat_links(browser, daemon) if seat["seat"] == 1)
+    phone = open_page(browser, daemon, "phone", urllib.parse.urlsplit(link["link"]).path)
+    expect(phone.locator("#whoami")).to_contain_text("This phone plays Sky blue")
+    said = phone.evaluate("""async () => {
+        const me = await (await fetch('/api/me')).json();
+        const reply = await fetch('/api/hint', {method: 'POST', body: JSON.stringify({show: true}),
+            headers: {'Content-Type': 'application/json', 'X-CSRF-Token': me.csrf}});
+        return (await reply.json()).error;
+    }""")
+    assert "Red's" in said and "seat 0" not in said and "seat 1" not in said, said
+    phone.close()
