@@ -100,6 +100,9 @@ def test_passing_your_own_peg_with_no_card_named_says_why(browser: Any, daemon: 
     click_holes(page, "T0:4", "T0:13")  # past Red's own peg on T0:10 and T0:11
     expect(page.locator("#status")).to_contain_text("You can't pass your own peg")
     assert "is moving" not in status_text(page)
+    expect(page.locator('[data-hole="T0:13"]')).to_have_attribute("data-guide", "wrong")  # no split invited
+    expect(page.locator('[data-hole="T0:4"]')).to_have_attribute("data-guide", "put-back")
+    expect(page.locator('[data-guide="destination"]')).to_have_count(0)
     page.click("#done")
     expect(page.locator("#notice")).to_contain_text("You can't pass your own peg")
     assert "not finished yet" not in page.locator("body").inner_text()

@@ -261,7 +261,9 @@ function renderBoard() {
     }
   }
   const full = new Set(occupied);
-  const guidance = state.guidance || {};
+  // A move that breaks a rule by itself: the fixes, not a split nobody made
+  const guidance = state.status === "moving" && state.why_not
+    ? Object.fromEntries((state.fixes || []).map((f) => [f.hole, f.action === "remove" ? "wrong" : "put-back"])) : state.guidance || {};
   const marks = state.move_marks || {};
   const leds = state.leds || {};
   const glyphs = [];
