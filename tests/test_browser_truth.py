@@ -190,9 +190,10 @@ def label_boxes(page: Any) -> list[dict[str, Any]]:
     return found
 
 
-@pytest.mark.parametrize("size", ["desk", "phone"])
-def test_the_last_card_never_covers_a_seats_name(browser: Any, daemon: Daemon, size: str) -> None:
-    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "pegs": RED_FIRST})
+@pytest.mark.parametrize(("size", "players"), [("desk", 4), ("phone", 4), ("phone", 8)])
+def test_the_last_card_never_covers_a_seats_name(browser: Any, daemon: Daemon, size: str, players: int) -> None:
+    pegs = RED_FIRST if players == 4 else {str(seat): (["T0:11"] if seat == 0 else []) + ["S"] * (5 - (seat == 0)) for seat in range(players)}
+    new_game(daemon, {"players": players, "rules": "basic", "mode": "table", "pegs": pegs})
     page = open_page(browser, daemon, size)
     click_holes(page, "T0:11", "T0:16")  # a 5
     page.click("#done")
@@ -201,7 +202,7 @@ def test_the_last_card_never_covers_a_seats_name(browser: Any, daemon: Daemon, s
     card = box(page, "#board-card")
     for label in label_boxes(page):
         assert not overlaps(card, label), (label, card)
-    shot(page, f"last-card-{size}")
+    shot(page, f"last-card-{size}-{players}")
     page.close()
 
 
