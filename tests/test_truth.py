@@ -73,3 +73,24 @@ def test_refusals_name_the_seat_not_its_number(tmp_path: Path) -> None:
     session = Session.new(Store.open(tmp_path), BASIC, 4, seed=1)  # no names given: the page's colours
     with pytest.raises(PermissionError, match="it is Red's turn, not Sky blue's"):
         session.discard(1, None)
+
+
+def test_the_leds_agree_with_the_page_when_no_split_was_made(tmp_path: Path) -> None:
+    """Issue "The page tells the truth in every corner": a peg moved past its own peg with no
+    card named lit the hole of a split nobody made. The LEDs show the same fixes as the page:
+    the peg to take off blinking red, its hole to put it back in pulsing white, nothing else."""
+    from referee.rulesets import Ruleset
+    from referee.table.config import Config
+    from referee.table.table import Table
+
+    table = Table.build(Config.simulated(str(tmp_path)))
+    table.start()
+    try:
+        table.new_game(4, Ruleset.preset("basic"), pegs={"0": ["T0:10", "T0:4", "T0:11", "S", "S"]})
+        state = table.sim_events(["lift T0:4", "place T0:13"])
+        assert state["status"] == "moving" and "You can't pass your own peg" in state["why_not"]
+        lit = {hole for hole, colour in state["leds"].items() if colour != "#000000" and hole != "T0:8"}  # T0:8: whose turn
+        assert lit == {"T0:13", "T0:4"}
+        assert state["leds"]["T0:13"].startswith("#66") and state["leds"]["T0:13"].endswith("0000")  # red: take it off
+    finally:
+        table.stop()

@@ -634,7 +634,10 @@ class Table:
             self._beep("accepted")
         if not self._wiring.running:  # the wiring check lights the holes itself
             turn = None if session.game.phase == "over" else session.game.turn
-            guidance: dict[str, str] = {h: role for h, role in report.guidance.items() if h in self.layout.pixel_of}
+            lit = report.guidance
+            if report.status == "moving" and view.why_not_shown(session):  # a split nobody made: the fixes, as the page
+                lit = {fix.hole: "put-back" if fix.action == "place" else "wrong" for fix in report.back}
+            guidance: dict[str, str] = {h: role for h, role in lit.items() if h in self.layout.pixel_of}
             if self._lesson is not None and self._lesson.progress.phase == "setup":
                 guidance = {}  # the lesson's set-up lights, not the tracker's guesses about moves
             self._move_marks = {**self._plan_lights(guidance), **lesson_lights}  # what the page marks too

@@ -293,7 +293,7 @@ function renderBoard() {
 
   const last = state.last_card;
   $("#board-card").textContent = last ? cardName(last) : "";
-  $("#last-card").textContent = last ? cardName(last) : "—";
+  $("#last-card").textContent = last ? cardName(last) : state.last_card_words || "—"; // no card named: what could have made it
 }
 
 function glyph(circle, symbol) {
