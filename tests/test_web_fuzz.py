@@ -37,6 +37,14 @@ ROUTES = {
     "/api/reveal": ["card"],
     "/api/penalty": ["hole"],
     "/api/games": ["players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs"],
+    "/api/lesson": ["players", "rules", "house_rules", "learners"],  # the first lesson and its buttons
+    "/api/lesson/next": [],
+    "/api/lesson/skip": [],
+    "/api/lesson/repeat": [],
+    "/api/lesson/show": [],
+    "/api/lesson/place": ["place"],
+    "/api/lesson/leave": [],
+    "/api/lesson/resume": [],
 }
 ERRORS = {400, 403, 404, 409, 413, 503}
 
@@ -57,6 +65,8 @@ PLAUSIBLE = {  # values near the ones each key takes, wrong in one small way or 
     "move": st.sampled_from(["A S0-T0:8", "7 T0:8-T0:15", "", None, "x"]),
     "doubt": st.sampled_from([True, False, "yes", 1]),
     "hole": HOLES,
+    "learners": st.sampled_from(["one", "everyone", "all", 1, None, ["0"]]),
+    "place": st.sampled_from(["start", "home", "way-round", "moon", "", None, 3]),
     "players": st.sampled_from([2, 4, 6, 8, 10, 4.0, 3, True, "4", -1, 10**30]),
     "rules": st.sampled_from(["basic", "north-carolina", "arizona", "chess", 4, None]),
     "house_rules": st.sampled_from(['base = "basic"', 'base = "nope"', "[cards.7]\nforward = [99]",
