@@ -414,3 +414,43 @@ def test_the_practice_game_played_to_the_end_finishes_the_lesson(table: Table) -
     assert state["lesson"]["phase"] == "finished" and "won the practice game" in state["lesson"]["feedback"]["words"]
     state = table.undo()
     assert state["winner"] is None and state["lesson"]["phase"] == "practice" and state["lesson"]["feedback"] is None
+
+
+def test_a_lesson_survives_kill_9_of_the_real_daemon(tmp_path: Path) -> None:
+    """"The lesson left and resumed where it stopped (it is stored like a game)": the power
+    goes in the middle of a step, after a wrong try; the daemon comes back on the same step,
+    its try counted, the step's card declared, the wrong try still to be put back."""
+    import http.cookiejar
+    import json
+    import urllib.request
+
+    from test_daemon import Daemon
+
+    daemon = Daemon(tmp_path, extra=["--pin", PIN])
+    daemon.start()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def post(path: str, body: object, headers: dict[str, str] | None = None) -> Any:
+        request = urllib.request.Request(f"http://127.0.0.1:{daemon.port}{path}", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+        with opener.open(request, timeout=10) as response:
+            return json.load(response)
+
+    try:
+        post("/api/login", {"pin": PIN})
+        headers = {"X-CSRF-Token": json.load(opener.open(f"http://127.0.0.1:{daemon.port}/api/me", timeout=10))["csrf"]}
+        post("/api/lesson", {"rules": "north-carolina"}, headers)
+        post("/api/lesson/skip", {}, headers)
+        state = post("/api/lesson/skip", {}, headers)  # moving forward, with a 5
+        assert state["lesson"]["key"] == "forward" and state["declared"] == "5"
+        state = post("/api/sim/events", {"events": ["lift T0:9", "place T0:14", "done"]}, headers)
+        assert state["lesson"]["tries"] == 1
+        daemon.kill()
+        daemon.start()
+        state = daemon.get("/api/state")
+        assert state["lesson"]["key"] == "forward" and state["lesson"]["tries"] == 1
+        assert state["lesson"]["phase"] == "play" and state["status"] == "illegal"
+        state = daemon.post("/api/sim/events", {"events": ["lift T0:14", "place T0:9"]})
+        assert state["status"] == "synced" and state["declared"] == "5"
+    finally:
+        daemon.stop()
