@@ -225,7 +225,7 @@ class LessonRun:
             progress.feedback = {"kind": "praise", "words": f"Well done! {say(move, names)}."}
             self._hold(session)
         else:
-            self._wrong(session, self.step.missed(move, names))
+            self._wrong(self.step.missed(move, names))
             session.undo()
             progress.judged = len(session.game.moves)
             self._hold(session)
@@ -245,7 +245,7 @@ class LessonRun:
             return  # Done pressed again on the same board: the same try
         self._tried = session.tracker.occupied
         reason = why_not_shown(session) or f"That is not a move {the_card(self.step.card or '')} can make here."
-        self._wrong(session, f"{reason} {self.step.task}")
+        self._wrong(f"{reason} {self.step.task}")
         session.notice = None
         self._save()
 
@@ -281,7 +281,7 @@ class LessonRun:
             raise ValueError("this is the last step: play the practice game, or leave the lesson")
         progress.step, progress.turn = progress.step + 1, 0
 
-    def show(self, session: Session) -> None:
+    def show(self) -> None:
         """Light the answer (a patient teacher shows it when asked)."""
         if self.progress.phase != "play":
             raise ValueError("there is no move to show now")
@@ -324,8 +324,7 @@ class LessonRun:
         if progress.phase == "look" and progress.place is not None:
             chosen = next(place for place in places(self.board, {}, self.learner) if place.key == progress.place)
             return dict.fromkeys(chosen.holes, "hint")
-        answer = progress.phase == "play" and (progress.shown or progress.tries >= SHOW_AFTER_TRIES) and self.step.passes
-        if answer and session.game.turn == self.learner and session.game.phase == "play":
+        if self.answer_lit and self.step.passes and session.game.turn == self.learner and session.game.phase == "play":
             return Plan(self.learner, self.step.passes[0].card, self.step.passes[0]).lights(session)
         return {}
 
@@ -340,13 +339,19 @@ class LessonRun:
             "learners": [{"seat": seat, "name": name_of(names, seat)} for seat in progress.learners],
             "setup": _setup_words(self.setup(session, sensed), names) if progress.phase == "setup" else [],
             "feedback": progress.feedback, "tries": progress.tries,
-            "shown": progress.phase == "play" and (progress.shown or progress.tries >= SHOW_AFTER_TRIES),
+            "shown": self.answer_lit,
             "places": [{"key": place.key, "words": place.words} for place in places(self.board, names, learner)]
             if step.key == "board" else [],
             "place": progress.place,
             "last_step": progress.step + 1 == len(self.steps),
             "more_learners": progress.turn + 1 < len(progress.learners),
         }  # fmt: skip
+
+    @property
+    def answer_lit(self) -> bool:
+        """After two tries, or when asked, the lights show the step's move."""
+        progress = self.progress
+        return progress.phase == "play" and (progress.shown or progress.tries >= SHOW_AFTER_TRIES)
 
     def fingerprint(self) -> tuple[object, ...]:
         """What of the lesson the page shows: when it changes, the page is told."""
@@ -361,7 +366,7 @@ class LessonRun:
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _wrong(self, session: Session, words: str) -> None:
+    def _wrong(self, words: str) -> None:
         progress = self.progress
         progress.tries += 1
         shown = " The lights now show the answer." if progress.tries == SHOW_AFTER_TRIES else ""
@@ -399,7 +404,7 @@ def _setup_words(fixes: list[Fix], names: Names) -> list[str]:
         else:
             said.append(fix_words(fix.action, fix.hole, fix.seat, names).replace(" back", ""))
     for (action, seat), count in sorted(starts.items()):
-        pegs, whose = ("a peg", name_of(names, seat)) if count == 1 else (f"{count} pegs", name_of(names, seat))
+        pegs, whose = "a peg" if count == 1 else f"{count} pegs", name_of(names, seat)
         said.insert(0, f"take {pegs} out of {whose}'s start" if action == "remove" else f"put {pegs} back in {whose}'s start")
     return said
 

@@ -389,7 +389,7 @@ class Table:
             elif action == "repeat":
                 self._begin_step()
             elif action == "show":
-                run.show(self.session)
+                run.show()
             elif action == "place":
                 run.show_place(place)
             elif action == "leave":
