@@ -473,9 +473,18 @@ function showSummary(select, where) {
   const option = select.selectedOptions[0];
   where.textContent = option ? option.dataset.summary || "" : "";
 }
-const showRulesSummary = () => showSummary($("#ng-rules"), $("#ng-rules-summary"));
-$("#ng-rules").addEventListener("change", showRulesSummary);
-showRulesSummary();
+// A rule-set picker (templates/index.html rules_picker): its summary kept shown, and a house-rules
+// file, which names its own base, setting the preset list aside. Gives back the summary's refresher.
+function wireRulesPicker(prefix) {
+  const rules = $(`#${prefix}-rules`);
+  const show = () => showSummary(rules, $(`#${prefix}-rules-summary`));
+  rules.addEventListener("change", show);
+  $(`#${prefix}-house`).addEventListener("change", (event) => { rules.disabled = event.currentTarget.files.length > 0; });
+  show();
+  return show;
+}
+wireRulesPicker("ng");
+const showLessonRulesSummary = wireRulesPicker("ls");
 
 // A seat is a person or a bot; a bot chooses, a person moves its pegs (referee/table/seat_bots.py).
 const BOT_KINDS = { random: "random bot", greedy: "greedy bot", strategic: "strategic bot", expert: "expert bot" };
@@ -702,13 +711,9 @@ $("#learn").addEventListener("click", () => {
   $("#ls-error").textContent = "";
   $("#ls-house").value = "";
   rules.disabled = false;
-  showSummary(rules, $("#ls-rules-summary"));
+  showLessonRulesSummary();
   $("#lesson-dialog").showModal();
 });
-$("#ls-house").addEventListener("change", (event) => {
-  $("#ls-rules").disabled = event.currentTarget.files.length > 0;
-});
-$("#ls-rules").addEventListener("change", () => showSummary($("#ls-rules"), $("#ls-rules-summary")));
 
 $("#lesson-form").addEventListener("submit", async (event) => {
   const choice = event.submitter ? event.submitter.value : "";
@@ -1060,10 +1065,6 @@ function seatRows() {
   if (!opposite) document.querySelector('input[name="teams"][value="alternating"]').checked = true;
 }
 playersSelect.addEventListener("change", seatRows);
-// A house-rules file names its own base, so the preset list no longer applies.
-$("#ng-house").addEventListener("change", (event) => {
-  $("#ng-rules").disabled = event.currentTarget.files.length > 0;
-});
 
 $("#new-game").addEventListener("click", () => {
   if (state) {
