@@ -213,12 +213,13 @@ def _ordinal(number: int) -> str:
     return f"{number}{suffix}"
 
 
-def fix_words(action: str, hole: str, seat: int | None, names: Names) -> str:
-    """A correction in colours and places: "put Blue's peg back on Blue's come-out hole"."""
+def fix_words(action: str, hole: str, seat: int | None, names: Names, back: bool = True) -> str:
+    """A correction in colours and places: "put Blue's peg back on Blue's come-out hole";
+    ``back=False`` for a board being set up, where nothing was there before."""
     where = hole_words(hole, names)
     if action == "remove":
         whose = "the" if seat is None else f"{name_of(names, seat)}'s"
         return f"take {whose} peg off {where}"
     whose = "a" if seat is None else f"{name_of(names, seat)}'s"
-    return f"put {whose} peg back on {where}" if not hole.startswith("S") else f"put {whose} peg back in {where}"
+    return f"put {whose} peg{' back' if back else ''} {'in' if hole.startswith('S') else 'on'} {where}"
 

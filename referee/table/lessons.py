@@ -402,7 +402,7 @@ def _setup_words(fixes: list[Fix], names: Names) -> list[str]:
         if fix.hole.startswith("S"):
             starts[fix.action, int(fix.hole[1:].split(":")[0])] += 1
         else:
-            said.append(fix_words(fix.action, fix.hole, fix.seat, names).replace(" back", ""))
+            said.append(fix_words(fix.action, fix.hole, fix.seat, names, back=False))
     for (action, seat), count in sorted(starts.items()):
         pegs, whose = "a peg" if count == 1 else f"{count} pegs", name_of(names, seat)
         said.insert(0, f"take {pegs} out of {whose}'s start" if action == "remove" else f"put {pegs} back in {whose}'s start")
