@@ -33,7 +33,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
-from hardware.layout import Layout
+from hardware.chain import INPUTS_PER_CHIP
+from hardware.layout import SIDES, Layout, default_layout
 
 log = logging.getLogger(__name__)
 
@@ -414,13 +415,12 @@ class SerialSensors(SensorBoard):
             }
 
     def _refused(self, channels: int) -> bool:
-        """Refuse a device that reads fewer channels than the layout wires: its missing
-        holes would read empty for ever, and a peg there would look lifted."""
-        fault = too_few_channels(channels, self.layout)
+        """Refuse a device that is not the one made for the layout (``channel_mismatch``)."""
+        fault = channel_mismatch(channels, self.layout)
         if fault is not None and fault != self._fault:
             log.error("%s", fault)
         elif fault is None and self._fault is not None:
-            log.info("the sensor board now reads %d channels: enough for the layout", channels)
+            log.info("the sensor board now reads %d channels: the ones the layout uses", channels)
         self._fault = fault
         return fault is not None
 
@@ -452,16 +452,40 @@ def channels_needed(layout: Layout) -> int:
     return max(layout.channels.values()) + 1
 
 
-def too_few_channels(channels: int | None, layout: Layout) -> str | None:
-    """What is wrong, and the fix, when a device reading ``channels`` cannot serve ``layout``."""
-    needed = channels_needed(layout)
-    if channels is None or channels >= needed:
+def channels_read(layout: Layout) -> int:
+    """How many channels the firmware made for ``layout`` reads: whole 74HC165 chips."""
+    return -(-channels_needed(layout) // INPUTS_PER_CHIP) * INPUTS_PER_CHIP
+
+
+def firmware_fix(layout: Layout, layout_file: str | None = None) -> str:
+    """The ``pegs firmware`` command that writes the scanner for ``layout`` onto the Pico."""
+    if layout_file is not None:
+        board = f"--layout {layout_file}"
+    elif layout == default_layout(layout.sides, bool(layout.colour_markers), active_low=layout.active_low):
+        board = f"--sides {layout.sides}" + (" --markers" if layout.colour_markers else "")
+    else:
+        board = "--layout YOUR-LAYOUT.toml"  # a calibrated board: the file this layout came from
+    return f"pegs firmware {board} --out /media/$USER/CIRCUITPY"
+
+
+def channel_mismatch(channels: int | None, layout: Layout, layout_file: str | None = None) -> str | None:
+    """What is wrong, and the fix, when a device reading ``channels`` is not the one made for
+    ``layout``: too few and a peg in a missing hole would look lifted for ever; more and the
+    board is most likely bigger than the config says (a 6-sided board set up as 4 sides)."""
+    needed, made = channels_needed(layout), channels_read(layout)
+    if channels is None or needed <= channels <= made:
         return None
-    return (
-        f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses {needed}: "
-        f"copy the firmware made for it onto the Pico (pegs firmware --sides {layout.sides} "
-        "--out /media/$USER/CIRCUITPY, with --layout for a calibrated board)"
-    )
+    fix = firmware_fix(layout, layout_file)
+    if channels < needed:
+        return (f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses "
+                f"{needed}: copy the firmware made for it onto the Pico ({fix})")  # fmt: skip
+    bigger = sorted({n for n in SIDES for markers in (False, True)
+                     if n != layout.sides and channels_read(default_layout(n, markers)) == channels})  # fmt: skip
+    size = (f"; a {bigger[0]}-sided board reads {channels}: if yours has {bigger[0]} sides, set players = "
+            f"{bigger[0]} under [board] in the config" if bigger else "")  # fmt: skip
+    return (f"the sensor board reads {channels} channels ({channels // INPUTS_PER_CHIP} chips), but this "
+            f"{layout.sides}-sided board's layout uses {needed} ({made // INPUTS_PER_CHIP} chips): its firmware "
+            f"was made for another board{size}. Else copy the firmware made for this board onto the Pico ({fix})")  # fmt: skip
 
 
 def parse_vid_pid(text: str) -> tuple[int, int]:

@@ -228,10 +228,10 @@ def test_serial_snapshot_that_differs_is_reported_as_changes() -> None:
 
 
 def test_serial_unmapped_channels_and_short_snapshots() -> None:
-    layout = default_layout(4, active_low=False)
+    layout = default_layout(4, colour_markers=True, active_low=False)  # 116 holes on 15 chips: 120 channels
     sensors = SerialSensors(layout, functools.partial(FakeLink, channels=120))
     link: FakeLink = sensors.link  # type: ignore[assignment]
-    link.change(115, True)  # a channel no hole uses
+    link.change(117, True)  # a channel no hole uses
     assert sensors.snapshot() == frozenset()
     # A device with fewer channels than the layout wires is refused, not read as empty
     # holes (issue 12: "the daemon ... must refuse clearly when the device reports fewer
@@ -239,13 +239,18 @@ def test_serial_unmapped_channels_and_short_snapshots() -> None:
     link.on_snapshot((False,) * 10 + (True,), 3.0)
     assert sensors.snapshot() == frozenset()
     assert sensors.fault is not None and "reads 11 channels" in sensors.fault
-    assert "uses 112" in sensors.fault and "pegs firmware --sides 4" in sensors.fault
+    assert "uses 116" in sensors.fault and "pegs firmware --sides 4 --markers" in sensors.fault
+    # More channels than the firmware made for this layout reads is refused too: a 6-sided
+    # board (21 chips) under a config that says 4 sides (issue 23, item 3).
+    link.on_snapshot((False,) * 168, 3.5)
+    assert sensors.fault is not None and "reads 168 channels (21 chips)" in sensors.fault
+    assert "set players = 6 under [board]" in sensors.fault
     link.on_snapshot((False,) * 10 + (True,) + (False,) * 109, 4.0)
     assert sensors.fault is None
     assert sensors.snapshot() == frozenset({layout.hole(10)})
     health = sensors.health()
     assert health["unmapped_changes"] == 1
-    assert health["snapshots"] == 2  # both were received; only the second was taken
+    assert health["snapshots"] == 3  # all were received; only the last was taken
     assert health["link"]["firmware_version"] == "1.0"
     assert health["backend"] == "serial"
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from hardware.layout import Layout, LayoutError
 from hardware.leds import DMA_ALIGN, spi_frame_bytes
-from hardware.sensors import too_few_channels
+from hardware.sensors import channel_mismatch
 from referee.table.backends import layout_for
 from referee.table.boot_config import BootConfig, pi_family
 from referee.table.config import Config, ConfigError
@@ -287,7 +287,7 @@ def check_firmware(context: Context) -> Finding | None:
     if channels is None:
         return Finding("firmware", False, f"no hello from the sensor board on {config.port}: is CircuitPython running "
                        "our code.py?", f"pegs firmware --sides {layout.sides} --out /media/$USER/CIRCUITPY")  # fmt: skip
-    problem = too_few_channels(channels, layout)
+    problem = channel_mismatch(channels, layout)
     if problem is not None:
         return Finding("firmware", False, problem.split(": copy", 1)[0],
                        f"pegs firmware --sides {layout.sides} --out /media/$USER/CIRCUITPY")  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 
 from hardware.layout import Layout, LayoutError, default_layout
 from hardware.leds import NeoPixelSpiStrip, NeoPixelStrip, PixelStrip
-from hardware.sensors import too_few_channels
+from hardware.sensors import channel_mismatch
 
 
 class WiringError(RuntimeError):
@@ -107,7 +107,7 @@ def _check_free(port: str | None, vid_pid: tuple[int, int] | None) -> None:
 
 
 def _check_channels(channels: int | None, layout: Layout, stop: Any) -> None:
-    problem = too_few_channels(channels, layout)
+    problem = channel_mismatch(channels, layout)
     if problem is not None:
         stop()
         raise WiringError(f"pegs: {problem}")
