@@ -8,7 +8,7 @@ bit flips, dropped frames (a sequence gap), a truncated frame, an unplug and rep
 The pty's slave (``/dev/pts/N``) changes on every replug, like ``/dev/ttyACM0`` may
 become ``/dev/ttyACM1``. So the device also keeps a symlink, ``path``, pointing at the
 current slave: the link opens ``path``, which vanishes while unplugged and comes back
-on replug, just as a udev rule's stable name (``SYMLINK+="pegs-sensors"``) does.
+on replug, just as the udev rule's stable name ``/dev/pegs-board`` does.
 
 Run as a program, it prints the slave path as the first line of stdout (and each new
 one after a replug) and takes commands on stdin; ``help`` lists them.
