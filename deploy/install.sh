@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Install the referee on a Raspberry Pi 3, 4, 5 or Zero 2 W running Raspberry Pi OS Bookworm or
-# Trixie, as root, from a checkout of this repository:
-#   sudo deploy/install.sh             # install, or update: running it again changes nothing more
+# Trixie, as root, from a checkout of this repository (or an unpacked release archive), from any
+# working directory:
+#   sudo ~/pegs/deploy/install.sh --players 6   # install for a board of 6 players (2, 4, 6, 8 or 10)
+#   sudo ~/pegs/deploy/install.sh               # update: the program again, the config kept as it is
+#   sudo /opt/pegs/src/deploy/install.sh --players 8   # the installed copy: the same, without copying
 #   sudo deploy/install.sh --dry-run   # print every step and every line it would write; touch nothing
 #   deploy/install.sh --root DIR       # a fake tree (tests): edit the files under DIR, only print commands
+# Running it again changes nothing more.
 #
-# It creates the `pegs` user (groups gpio, spi, dialout), a virtual environment in /opt/pegs, the
-# config /etc/pegs/pegs.toml (kept if present), the udev rules (/dev/pegs-board for the sensor board,
-# /dev/pio0 for the Pi 5's NeoPixel driver) and the systemd unit; and sets the boot settings the
-# NeoPixels on SPI (GPIO10, leds.backend = "neopixel-spi") need:
+# It copies the checkout to /opt/pegs/src (into /opt/pegs/src.new, then renamed into place; nothing
+# to copy when it runs from /opt/pegs/src itself), creates the `pegs` user (groups gpio, spi,
+# dialout), a virtual environment in /opt/pegs/venv with the link /usr/local/bin/pegs to its `pegs`
+# (so `pegs doctor` works from anywhere), the config /etc/pegs/pegs.toml (kept if present; --players
+# sets its one line `players = N`), the udev rules (/dev/pegs-board for the sensor board, /dev/pio0
+# for the Pi 5's NeoPixel driver) and the systemd unit; and sets the boot settings the NeoPixels on
+# SPI (GPIO10, leds.backend = "neopixel-spi") need:
 #   config.txt   dtparam=spi=on, and a steady core clock, which the SPI clock is divided from:
 #                Pi 4 / 400 / CM4: core_freq=500 + core_freq_min=500; Pi 3 / Zero 2 W: core_freq=250;
 #                Pi 5: nothing (its SPI runs off RP1's own clock). Written under [all], once.
@@ -19,13 +26,18 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 [--dry-run] [--root DIR]"
+    echo "usage: $0 [--players N] [--dry-run] [--root DIR]"
+    echo "  --players N  the players at the board: 2, 4, 6, 8 or 10 (2 and 4 play on a 4-sided board);"
+    echo "               sets players = N in /etc/pegs/pegs.toml, which is otherwise kept as it is"
+    echo "  --dry-run    print every step and every line it would write; change nothing"
+    echo "  --root DIR   install into the fake tree DIR (tests): files written there, commands only printed"
 }
 
-here="$(cd "$(dirname "$0")" && pwd)"
+here="$(dirname "$(realpath "$0")")" # where this script is, from any working directory
 source_dir="$(dirname "$here")"
 dry_run=0
 root=""
+players=""
 while (($# > 0)); do
     case "$1" in
         --dry-run) dry_run=1 ;;
@@ -35,6 +47,12 @@ while (($# > 0)); do
             shift
             ;;
         --root=*) root="${1#--root=}" ;;
+        --players)
+            [[ $# -ge 2 ]] || { usage >&2; exit 2; }
+            players="$2"
+            shift
+            ;;
+        --players=*) players="${1#--players=}" ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -42,8 +60,34 @@ while (($# > 0)); do
 done
 if [[ -n $root ]]; then
     [[ -d $root ]] || { echo "install.sh: --root $root is not a directory" >&2; exit 2; }
-    root="$(cd "$root" && pwd)"
+    root="$(cd "$root" && pwd -P)"
     [[ $root == / ]] && root=""
+fi
+case "$players" in
+    "" | 2 | 4 | 6 | 8 | 10) ;;
+    *)
+        echo "install.sh: --players $players: the players at the board are 2, 4, 6, 8 or 10" \
+            "(2 and 4 play on a 4-sided board); nothing was changed" >&2
+        exit 2
+        ;;
+esac
+if [[ ! -f $source_dir/pyproject.toml || ! -f $here/pegs.service ]]; then
+    echo "install.sh: $source_dir is not a copy of the pegs repository (no pyproject.toml):" \
+        "run the install.sh of a checkout" >&2
+    exit 2
+fi
+# The copy in /opt/pegs/src is made from the checkout this script is in; when it runs from that copy
+# itself, there is nothing to copy. A checkout inside /opt/pegs (or /opt/pegs inside it) would be
+# copied into itself.
+installed_copy=0
+source_real="$(realpath -m "$source_dir")"
+pegs_real="$(realpath -m "$root/opt/pegs")"
+if [[ $source_real == "$(realpath -m "$root/opt/pegs/src")" ]]; then
+    installed_copy=1
+elif [[ $source_real/ == "$pegs_real"/* || $pegs_real/ == "$source_real"/* ]]; then
+    echo "install.sh: $source_dir and /opt/pegs overlap: run the install.sh of a checkout elsewhere" \
+        "(git clone ... ~/pegs), or /opt/pegs/src/deploy/install.sh; nothing was changed" >&2
+    exit 2
 fi
 # Files are written unless --dry-run; commands run only on the real system (no --root, no --dry-run).
 write_files=$((dry_run == 0))
@@ -180,15 +224,52 @@ else
 fi
 run usermod -a -G gpio,spi,dialout pegs
 run mkdir -p /opt/pegs /var/lib/pegs
-# The checkout less what is not the program: git history, a development venv, caches, game records.
-declare -a excludes=(--exclude=./.git --exclude=./.venv --exclude=./data --exclude=./build --exclude=./test-artifacts
-    --exclude='./*.egg-info' --exclude='*/__pycache__' --exclude=./.pytest_cache --exclude=./.mypy_cache
-    --exclude=./.ruff_cache --exclude=./.hypothesis)
-run rm -rf /opt/pegs/src
-run mkdir -p /opt/pegs/src
-echo "+ tar -C $source_dir ${excludes[*]} -cf - . | tar -C /opt/pegs/src -xf -"
-if ((run_commands)); then
-    tar -C "$source_dir" "${excludes[@]}" -cf - . | tar -C /opt/pegs/src -xf -
+
+# The program: the checkout, less what is not the program (git history, a development venv, game
+# records, build output, caches), in /opt/pegs/src. A file step: carried out under --root too.
+declare -a left_out=(./.git ./.venv ./data ./build ./test-artifacts './*.egg-info' '*/__pycache__'
+    ./.pytest_cache ./.mypy_cache ./.ruff_cache ./.hypothesis)
+declare -a prune=(-false)
+for pattern in "${left_out[@]}"; do
+    prune+=(-o -path "$pattern")
+done
+program_files() { # program_files DIR: the program's files in DIR (./name), NUL-terminated, sorted
+    (cd "$1" && find . -mindepth 1 \( "${prune[@]}" \) -prune -o -print0) | LC_ALL=C sort -z
+}
+fingerprint() { # fingerprint DIR: what two copies must agree on: names, types, modes, links, contents
+    (cd "$1" && find . -mindepth 1 \( "${prune[@]}" \) -prune -o -printf '%p %y %m %l\n') | LC_ALL=C sort
+    (cd "$1" && find . -mindepth 1 \( "${prune[@]}" \) -prune -o -type f -print0 | LC_ALL=C sort -z |
+        xargs -0 -r sha256sum)
+}
+if ((installed_copy)); then
+    echo "= /opt/pegs/src (install.sh runs from it: nothing to copy; to update the program," \
+        "run install.sh from your checkout)"
+else
+    target="$(at /opt/pegs/src)"
+    same=0
+    if [[ -d $target ]]; then
+        wanted_print="$(fingerprint "$source_dir")"
+        target_print="$(fingerprint "$target")"
+        [[ $wanted_print == "$target_print" ]] && same=1
+    fi
+    if ((same)); then
+        echo "= /opt/pegs/src (unchanged: the same as $source_dir)"
+    else
+        echo "+ copy $source_dir -> /opt/pegs/src (all but ${left_out[*]}):" \
+            "into /opt/pegs/src.new, then renamed into place"
+        if ((write_files)); then
+            staging="$(at /opt/pegs/src.new)" previous="$(at /opt/pegs/src.old)"
+            rm -rf "$staging" "$previous" # left by a run that was stopped
+            mkdir -p "$staging"
+            program_files "$source_dir" | tar -C "$source_dir" --null --no-recursion -T - -cf - |
+                tar -C "$staging" --no-same-owner -xf -
+            if [[ -e $target || -L $target ]]; then
+                mv "$target" "$previous"
+            fi
+            mv "$staging" "$target"
+            rm -rf "$previous"
+        fi
+    fi
 fi
 if ((run_commands)) && [[ -x /opt/pegs/venv/bin/python ]]; then
     # A venv from before a system upgrade (Bookworm's 3.11, now Trixie's 3.13) is made anew.
@@ -199,12 +280,77 @@ run python3 -m venv "${venv_options[@]}" /opt/pegs/venv
 run "${pip_env[@]}" /opt/pegs/venv/bin/pip install --upgrade "/opt/pegs/src[pi]"
 run chown -R pegs:pegs /var/lib/pegs
 
+# `pegs` on the PATH: a link to the venv's. A file step: carried out under --root too.
+link=/usr/local/bin/pegs
+program=/opt/pegs/venv/bin/pegs
+link_file="$(at "$link")"
+if [[ -L $link_file && "$(readlink "$link_file")" == "$program" ]]; then
+    echo "= $link -> $program (unchanged)"
+elif [[ -e $link_file || -L $link_file ]]; then
+    found="a file"
+    [[ -d $link_file ]] && found="a directory"
+    [[ -L $link_file ]] && found="a link to $(readlink "$link_file")"
+    echo "# warning: $link is there already ($found) and is not install.sh's: left as it is, so" \
+        "\`pegs\` may run another program. If it is an older pegs, remove it (sudo rm $link) and" \
+        "run install.sh again; until then type $program" >&2
+else
+    echo "+ link $link -> $program"
+    if ((write_files)); then
+        mkdir -p "$(dirname "$link_file")"
+        ln -s "$program" "$link_file"
+    fi
+fi
+
 # -- files: config, udev rules, systemd unit -----------------------------------------------------
 
-if [[ -e "$(at /etc/pegs/pegs.toml)" ]]; then
-    echo "= /etc/pegs/pegs.toml (kept: yours)"
+# [board] in a config: mode=get prints its players value, mode=layout its layout value (nothing when
+# there is none); mode=set prints the config with its players line(s) set to n, every other line as
+# it was: the value replaced in place (its spacing and comment kept), or `players = n` added under
+# [board], or a [board] table added at the end. Reads the file twice (awk ... FILE FILE).
+board_awk='
+    function trim(s) { gsub(/^[ \t\r]+|[ \t\r]+$/, "", s); return s }
+    function section_of(line) { sub(/#.*/, "", line); line = trim(line); return trim(substr(line, 2, length(line) - 2)) }
+    FNR == 1 { pass++; board = 0 }
+    /^[ \t]*\[/ { board = section_of($0) == "board"; if (board) seen = 1 }
+    pass == 1 && board && /^[ \t]*players[ \t]*=/ { has = 1 }
+    pass == 1 && board && /^[ \t]*layout[ \t]*=/ { layout = $0 }
+    pass == 1 { next }
+    mode == "get" && board && /^[ \t]*players[ \t]*=/ {
+        value = $0; sub(/^[ \t]*players[ \t]*=/, "", value); sub(/#.*/, "", value); print trim(value); exit
+    }
+    mode == "layout" { if (layout != "") { sub(/^[ \t]*layout[ \t]*=/, "", layout); sub(/#.*/, "", layout); print trim(layout) } exit }
+    mode != "set" { next }
+    board && /^[ \t]*players[ \t]*=/ {
+        match($0, /^[ \t]*players[ \t]*=[ \t]*/); head = substr($0, 1, RLENGTH); rest = substr($0, RLENGTH + 1)
+        match(rest, /^[^ \t#]*/); print head n substr(rest, RLENGTH + 1); next
+    }
+    { print }
+    board && !has && /^[ \t]*\[/ { print "players = " n; has = 1 }
+    END { if (mode == "set" && !seen) { print ""; print "[board]"; print "players = " n } }
+'
+board() { # board MODE FILE [N]
+    awk -v mode="$1" -v n="${3:-}" "$board_awk" "$2" "$2"
+}
+config_path=/etc/pegs/pegs.toml
+config_file="$(at "$config_path")"
+if [[ -e $config_file && -z $players ]]; then
+    echo "= $config_path (kept: yours)"
+elif [[ -e $config_file ]]; then
+    was="$(board get "$config_file")"
+    text="$(board set "$config_file" "$players"; echo x)"
+    if put_text "$config_path" 0644 "${text%x}"; then
+        echo "#   $config_path: [board] players = ${was:-(none)} -> players = $players; every other line kept"
+        kept_layout="$(board layout "$config_file")"
+        if [[ -n $kept_layout ]]; then
+            echo "# note: [board] layout = $kept_layout is kept: it must be a layout of this board size" \
+                "(pegs refuses one of another size); make it anew with pegs calibrate" >&2
+        fi
+    fi
+elif [[ -n $players ]]; then
+    text="$(board set "$here/pegs.toml" "$players"; echo x)"
+    put_text "$config_path" 0644 "${text%x}" || true
 else
-    put_file "$here/pegs.toml" /etc/pegs/pegs.toml 0644
+    put_file "$here/pegs.toml" "$config_path" 0644
 fi
 put_file "$here/99-pegs-board.rules" /etc/udev/rules.d/99-pegs-board.rules 0644
 put_file "$here/99-pegs-pio.rules" /etc/udev/rules.d/99-pegs-pio.rules 0644
@@ -341,6 +487,22 @@ else
     run systemctl enable --now pegs.service
     run systemctl restart pegs.service
 fi
+# The board size in force, and how to change it.
+if [[ -n $players ]]; then
+    board_players="$players"
+elif [[ -f $config_file ]]; then
+    board_players="$(board get "$config_file")"
+else
+    board_players="$(board get "$here/pegs.toml")" # --dry-run: the config it would write
+fi
+case "$board_players" in
+    2 | 4) echo "board: players = $board_players in $config_path: a board of 4 sides" ;;
+    6 | 8 | 10) echo "board: players = $board_players in $config_path: a board of $board_players sides" ;;
+    "") echo "board: no players line in $config_path: 4 players, a board of 4 sides" ;;
+    *) echo "board: players = $board_players in $config_path is not 2, 4, 6, 8 or 10: pegs refuses it" ;;
+esac
+echo "  to change it: sudo /opt/pegs/src/deploy/install.sh --players N  (N = 2, 4, 6, 8 or 10;" \
+    "2 and 4 play on a 4-sided board), or edit that line and sudo systemctl restart pegs"
 echo "installed: the board's page is at http://$(hostname).local:8080/ (journalctl -u pegs -f for the logs)"
 if ((reboot)); then
     echo "REBOOT NEEDED: $boot/config.txt and cmdline.txt (SPI, spidev.bufsiz, the core clock) take effect" \
