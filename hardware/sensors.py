@@ -318,9 +318,11 @@ class SerialSensors(SensorBoard):
 
     backend = "serial"
 
-    def __init__(self, layout: Layout, link: Link | LinkFactory) -> None:
+    def __init__(self, layout: Layout, link: Link | LinkFactory, *, layout_file: str | None = None) -> None:
+        """``layout_file``: the config's layout file, if any, for the fix a refused device shows."""
         super().__init__()
         self.layout = layout
+        self.layout_file = layout_file
         self._hole_of = dict(layout.holes_by_channel)
         self._occupied: set[str] = set()
         self._unmapped = 0
@@ -338,7 +340,13 @@ class SerialSensors(SensorBoard):
 
     @classmethod
     def open(
-        cls, layout: Layout, port: str | None = None, vid_pid: tuple[int, int] | str | None = None, **options: Any
+        cls,
+        layout: Layout,
+        port: str | None = None,
+        vid_pid: tuple[int, int] | str | None = None,
+        *,
+        layout_file: str | None = None,
+        **options: Any,
     ) -> SerialSensors:
         """The real serial link (``firmware_bridge.link.SerialLink``) to ``port`` or to the
         USB device ``vid_pid`` (``(0x239A, 0x80F4)`` or ``"239a:80f4"``); ``options`` go to
@@ -351,7 +359,7 @@ class SerialSensors(SensorBoard):
         def factory(**callbacks: Any) -> Link:
             return cast(Link, SerialLink(port, vid_pid=ids, **options, **callbacks))
 
-        return cls(layout, factory)
+        return cls(layout, factory, layout_file=layout_file)
 
     # -- the link's callbacks ------------------------------------------------------------
 
@@ -416,7 +424,7 @@ class SerialSensors(SensorBoard):
 
     def _refused(self, channels: int) -> bool:
         """Refuse a device that is not the one made for the layout (``channel_mismatch``)."""
-        fault = channel_mismatch(channels, self.layout)
+        fault = channel_mismatch(channels, self.layout, self.layout_file)
         if fault is not None and fault != self._fault:
             log.error("%s", fault)
         elif fault is None and self._fault is not None:
@@ -479,13 +487,19 @@ def channel_mismatch(channels: int | None, layout: Layout, layout_file: str | No
     if channels < needed:
         return (f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses "
                 f"{needed}: copy the firmware made for it onto the Pico ({fix})")  # fmt: skip
-    bigger = sorted({n for n in SIDES for markers in (False, True)
-                     if n != layout.sides and channels_read(default_layout(n, markers)) == channels})  # fmt: skip
+    bigger = boards_reading(channels, but=layout.sides)
     size = (f"; a {bigger[0]}-sided board reads {channels}: if yours has {bigger[0]} sides, set players = "
             f"{bigger[0]} under [board] in the config" if bigger else "")  # fmt: skip
     return (f"the sensor board reads {channels} channels ({channels // INPUTS_PER_CHIP} chips), but this "
             f"{layout.sides}-sided board's layout uses {needed} ({made // INPUTS_PER_CHIP} chips): its firmware "
             f"was made for another board{size}. Else copy the firmware made for this board onto the Pico ({fix})")  # fmt: skip
+
+
+def boards_reading(channels: int, but: int) -> list[int]:
+    """The sides of the standard boards (colour markers or not), other than ``but``, whose firmware
+    reads exactly ``channels``: a device reading more than its layout's was likely made for one."""
+    return sorted({n for n in SIDES for markers in (False, True)
+                   if n != but and channels_read(default_layout(n, markers)) == channels})  # fmt: skip
 
 
 def parse_vid_pid(text: str) -> tuple[int, int]:

@@ -7,10 +7,15 @@ checks what it can; never a traceback."
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -69,9 +74,10 @@ def _by_what(findings: list[Finding]) -> dict[str, Finding]:
     return {finding.what: finding for finding in findings}
 
 
-def _machine(root: Path, channels: int | None = 112, **kwargs: object) -> Machine:
-    machine = Machine(root, run=kwargs.get("run", _systemd()), web_port=1,  # type: ignore[arg-type]
-                      device_channels=lambda port: channels)  # fmt: skip
+def _machine(root: Path, channels: int | str | None = 112, **kwargs: object) -> Machine:
+    """The fake tree stands for the Pi doctor runs on (``here``): its sensor board answers ``channels``."""
+    machine = Machine(root, run=kwargs.get("run", _systemd()), web_port=kwargs.get("web_port", 1),  # type: ignore[arg-type]
+                      device_channels=lambda port: channels, here=True)  # fmt: skip
     return machine
 
 
@@ -177,15 +183,16 @@ def test_garbage_files_never_make_a_traceback(tmp_path_factory: object, files: d
     shutil.rmtree(root)
 
 
-def test_with_the_service_running_the_daemon_is_asked_for_the_channels(tmp_path: Path) -> None:
-    """The port is the service's while it runs: doctor reads the daemon's /api/health instead."""
-    import json
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+# -- who answers the web port, and whose sensor board it is (issue 23, item 3) -------------------
+
+
+@contextmanager
+def _answering(body: bytes, asked: list[str] | None = None) -> Iterator[int]:
+    """A real web server on a free port of 127.0.0.1 whose /api/health answers ``body``; its port."""
 
     class Health(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            body = json.dumps({"sensors": {"link": {"channels": 96}}}).encode()
+            (asked if asked is not None else []).append(self.path)
             self.send_response(200 if self.path == "/api/health" else 404)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
@@ -197,17 +204,136 @@ def test_with_the_service_running_the_daemon_is_asked_for_the_channels(tmp_path:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Health)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        _ready_pi4(tmp_path)
-        toml = tmp_path / "etc/pegs/pegs.toml"
-        toml.write_text(toml.read_text().replace("port = 8080", f"port = {server.server_address[1]}"))
-        asked: list[str] = []
-
-        def device_channels(port: str) -> int:
-            asked.append(port)
-            return 112
-
-        machine = Machine(tmp_path, run=_systemd(), device_channels=device_channels)
-        firmware = _by_what(examine(machine))["firmware"]
-        assert firmware.ok is False and "reads 96 channels" in firmware.words and asked == []
+        yield server.server_address[1]
     finally:
         server.shutdown()
+        server.server_close()
+
+
+def _health(config: str | None, channels: int) -> bytes:
+    """What a pegs daemon's /api/health says (the fields doctor reads)."""
+    return json.dumps({"config": config, "uptime_s": 3.0, "sensors": {"backend": "serial", "link": {"channels": channels}},
+                       "layout": {"sides": 4, "holes": 112, "channels": 112}}).encode()  # fmt: skip
+
+
+def _asking(channels: int | str | None, asked: list[str]):  # type: ignore[no-untyped-def]
+    def device_channels(port: str) -> int | str | None:
+        asked.append(port)
+        return channels
+
+    return device_channels
+
+
+def test_with_the_service_running_the_daemon_is_asked_for_the_channels(tmp_path: Path) -> None:
+    """The port is the service's while it runs: doctor reads its own daemon's /api/health instead."""
+    _ready_pi4(tmp_path)
+    this = str((tmp_path / "etc/pegs/pegs.toml").resolve())
+    for channels, said in ((96, "reads 96 channels"), (168, "reads 168 channels (21 chips)")):
+        asked: list[str] = []
+        with _answering(_health(this, channels)) as port:
+            machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, asked), here=True)
+            found = _by_what(examine(machine))
+        assert found["firmware"].ok is False and said in found["firmware"].words and asked == []
+        assert found["web port"].ok is True and "the pegs daemon of /etc/pegs/pegs.toml answers" in found["web port"].words
+
+
+def test_another_daemon_on_the_port_is_said_and_the_board_itself_is_asked(tmp_path: Path) -> None:
+    """A `pegs serve` of another config or a simulated board answers the port: its 96 channels are
+    not this board's. Doctor says who answered and asks the sensor board itself."""
+    _ready_pi4(tmp_path)
+    for config, who in (("/home/pi/test.toml", "another pegs daemon, running the config /home/pi/test.toml"),
+                        (None, "another pegs daemon, with a simulated board (pegs serve --simulate)")):  # fmt: skip
+        asked: list[str] = []
+        with _answering(_health(config, 96)) as port:
+            machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, asked), here=True)
+            found = _by_what(examine(machine))
+        web = found["web port"]
+        assert web.ok is False and f"port {port} answers {who}, not the pegs daemon of /etc/pegs/pegs.toml" in web.words
+        assert web.fix == "stop that program, or set another port = N under [web] in /etc/pegs/pegs.toml"
+        assert found["firmware"].ok is True and "reads 112 channels (asked on /dev/pegs-board)" in found["firmware"].words
+        assert asked == [str(tmp_path / "dev/pegs-board")]
+
+
+def test_a_program_that_is_not_pegs_on_the_port_is_not_blamed_on_the_firmware(tmp_path: Path) -> None:
+    _ready_pi4(tmp_path)
+    for body, who in ((b"<html>hello</html>", "something whose /api/health is not JSON"),
+                      (b'{"status": "ok", "channels": 96}', "something that is not the pegs daemon")):  # fmt: skip
+        asked: list[str] = []
+        with _answering(body) as port:
+            machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, asked), here=True)
+            found = _by_what(examine(machine))
+        assert found["web port"].ok is False and who in found["web port"].words
+        assert found["firmware"].ok is True and len(asked) == 1
+    # The board's port is held by that other program: not checked, not blamed either.
+    with _answering(b"<html>hello</html>") as port:
+        busy = _asking("is in use by another program (a pegs daemon of another config?)", [])
+        machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=busy, here=True)
+        firmware = _by_what(examine(machine))["firmware"]
+    assert firmware.ok is None and firmware.words.startswith("not checked: /dev/pegs-board is in use by another program")
+
+
+def test_with_root_neither_the_daemon_nor_the_board_here_is_asked(tmp_path: Path) -> None:
+    """--root is another machine's SD card: what answers here is not its daemon nor its board."""
+    _ready_pi4(tmp_path)
+    requests: list[str] = []
+    asked: list[str] = []
+    with _answering(_health(str((tmp_path / "etc/pegs/pegs.toml").resolve()), 96), requests) as port:
+        found = _by_what(examine(Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(96, asked))))
+    firmware = found["firmware"]
+    assert firmware.ok is None and "run pegs doctor on the Pi itself" in firmware.words and not firmware.fix
+    assert "web port" not in found and requests == [] and asked == []
+
+
+def test_a_board_bigger_than_the_config_says_names_the_config_line(tmp_path: Path) -> None:
+    """Issue 23, items 3 and 9: 168 channels (a 6-sided board's firmware) under a 4-player config
+    is a problem too; the fix is the config line, or this board's firmware."""
+    _ready_pi4(tmp_path)
+    found = _by_what(examine(_machine(tmp_path, channels=168)))
+    assert "4 players, a 4-sided board of 112 holes" in found["config"].words
+    firmware = found["firmware"]
+    assert firmware.ok is False and "reads 168 channels (21 chips)" in firmware.words and "uses 112" in firmware.words
+    assert firmware.fix == ("if the board has 6 sides: set players = 6 under [board] in /etc/pegs/pegs.toml; "
+                            "else: pegs firmware --sides 4 --out /media/$USER/CIRCUITPY")  # fmt: skip
+    right = _by_what(examine(_machine(tmp_path, channels=112)))["firmware"]
+    assert right.ok is True and right.words == ("the sensor board reads 112 channels (asked on /dev/pegs-board); "
+                                                "the layout uses 112 for its 112 holes")  # fmt: skip
+    odd = _by_what(examine(_machine(tmp_path, channels=200)))["firmware"]  # no standard board reads 200
+    assert odd.ok is False and odd.fix == "pegs firmware --sides 4 --out /media/$USER/CIRCUITPY"
+
+
+def test_the_firmware_fix_names_the_configs_layout_file_as_the_pi_knows_it(tmp_path: Path) -> None:
+    """Issue 23, item 7: a calibrated board's firmware is made from its layout file; with --root
+    the file is at the same place on the Pi, not under the SD card's mount point."""
+    from hardware.layout import default_layout
+
+    _ready_pi4(tmp_path)
+    (tmp_path / "etc/pegs/layout.toml").write_text(default_layout(4).to_toml())
+    toml = tmp_path / "etc/pegs/pegs.toml"
+    for written in ('"layout.toml"', '"/etc/pegs/layout.toml"'):  # relative to the config, or absolute
+        _config(tmp_path, extra="")
+        toml.write_text(toml.read_text().replace("[board]\n", f"[board]\nlayout = {written}\n", 1))
+        found = _by_what(examine(_machine(tmp_path, channels=96)))
+        assert "(layout /etc/pegs/layout.toml)" in found["config"].words
+        assert found["firmware"].fix == "pegs firmware --layout /etc/pegs/layout.toml --out /media/$USER/CIRCUITPY"
+        bigger = _by_what(examine(_machine(tmp_path, channels=168)))["firmware"]
+        assert "set players = 6 under [board] in /etc/pegs/pegs.toml and a 6-sided layout file" in bigger.fix
+        assert bigger.fix.endswith("else: pegs firmware --layout /etc/pegs/layout.toml --out /media/$USER/CIRCUITPY")
+
+
+def test_a_real_sensor_board_on_a_pseudo_terminal(tmp_path: Path) -> None:
+    """The whole way on this machine (root "/"): a 168-channel board answers its hello on a real
+    pty; while another program holds its port, doctor leaves it alone."""
+    import serial
+
+    from firmware_bridge.fake_device import FakeDevice
+
+    with FakeDevice(168, heartbeat=0.1) as device:
+        text = (DEPLOY / "pegs.toml").read_text().replace('"/dev/pegs-board"', json.dumps(device.path))
+        (tmp_path / "pegs.toml").write_text(text)
+        machine = Machine(Path("/"), run=_systemd(), web_port=1)
+        firmware = _by_what(examine(machine, str(tmp_path / "pegs.toml")))["firmware"]
+        assert firmware.ok is False and "reads 168 channels (21 chips)" in firmware.words
+        assert f"set players = 6 under [board] in {tmp_path / 'pegs.toml'}" in firmware.fix
+        with serial.Serial(device.path, exclusive=True):
+            firmware = _by_what(examine(machine, str(tmp_path / "pegs.toml")))["firmware"]
+        assert firmware.ok is None and "is in use by another program" in firmware.words

@@ -26,7 +26,7 @@ def layout_for(config: Config) -> Layout:
 
 def sensors_for(config: Config, layout: Layout) -> SensorBoard:
     if config.sensors == "serial":
-        return SerialSensors.open(layout, port=config.port, vid_pid=config.vid_pid)
+        return SerialSensors.open(layout, port=config.port, vid_pid=config.vid_pid, layout_file=config.layout)
     if config.sensors == "gpio":
         return _opening(f"sensors.backend = {config.sensors!r}",
                         lambda: GpioSensors(config.pins, active_low=config.active_low))  # fmt: skip
@@ -36,9 +36,9 @@ def sensors_for(config: Config, layout: Layout) -> SensorBoard:
 def strip_for(config: Config, layout: Layout) -> PixelStrip:
     where = f"leds.backend = {config.leds!r}"
     if config.leds == "neopixel":
-        return _opening(where, lambda: NeoPixelStrip(layout.pixels, config.led_pin))
+        return _opening(where, lambda: NeoPixelStrip(layout.pixels, config.led_pin, pixel_order=config.pixel_order))
     if config.leds == "neopixel-spi":
-        return _opening(where, lambda: NeoPixelSpiStrip(layout.pixels))
+        return _opening(where, lambda: NeoPixelSpiStrip(layout.pixels, pixel_order=config.pixel_order))
     return MemoryStrip(layout.pixels)
 
 

@@ -13,6 +13,7 @@
     pin = "D18"
     brightness = 0.4
     max_amps = 2.0                  # the power budget of the LED supply
+    pixel_order = "GRB"             # the NeoPixels' colour order: "GRB" (most), "RGB", "RBG", "GBR", "BRG", "BGR"
 
     [controls]                      # optional buttons and buzzer (BCM pin numbers)
     done_pin = 5
@@ -32,7 +33,9 @@
     [data]
     dir = "/var/lib/pegs"
 
-Every key is checked; a mistake is reported with the key's name.
+Every key is checked; a mistake is reported with the key's name. ``Config.path`` is the
+file a config was read from (absolute; None for the simulated board's defaults): the daemon
+says it in its health view, so ``pegs doctor`` can tell its own daemon from another one.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ class Config:
     led_pin: str = "D18"
     brightness: float = 0.4
     max_amps: float = 2.0
+    pixel_order: str = "GRB"
     done_pin: int | None = None
     undo_pin: int | None = None
     buzzer_pin: int | None = None
@@ -76,6 +80,7 @@ class Config:
     allowed_hosts: tuple[str, ...] = ()  # names for the page besides this machine's own
     data_dir: str = "data"
     simulate: bool = False
+    path: str | None = None  # the file this config was read from (absolute), None when none was
 
     @classmethod
     def simulated(cls, data_dir: str = "data", port: int = 8080, **overrides: Any) -> Config:
@@ -90,9 +95,10 @@ class Config:
         except TextError as error:
             raise ConfigError(str(error)) from None
         try:
-            return cls.from_mapping(data, base=Path(path).parent)
+            config = cls.from_mapping(data, base=Path(path).parent)
         except ConfigError as error:
             raise ConfigError(f"{path}: {error}") from None
+        return replace(config, path=str(Path(path).resolve()))
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], base: Path = Path(".")) -> Config:
@@ -130,7 +136,8 @@ class Config:
 _SECTIONS: dict[str, dict[str, str]] = {
     "board": {"players": "players", "teams": "teams", "layout": "layout"},
     "sensors": {"backend": "sensors", "port": "port", "vid_pid": "vid_pid", "pins": "pins", "active_low": "active_low"},
-    "leds": {"backend": "leds", "pin": "led_pin", "brightness": "brightness", "max_amps": "max_amps"},
+    "leds": {"backend": "leds", "pin": "led_pin", "brightness": "brightness", "max_amps": "max_amps",
+             "pixel_order": "pixel_order"},
     "controls": {"done_pin": "done_pin", "undo_pin": "undo_pin", "buzzer_pin": "buzzer_pin"},
     "game": {"rules": "rules", "mode": "mode", "settle_ms": "settle_ms"},
     "web": {"host": "host", "port": "web_port", "pin": "pin", "allowed_hosts": "allowed_hosts"},
@@ -142,6 +149,7 @@ _CHOICES = {
     "leds": ("memory", "neopixel", "neopixel-spi", "none"),
     "mode": ("table", "digital"),
     "players": (2, 4, 6, 8, 10),
+    "pixel_order": ("GRB", "RGB", "RBG", "GBR", "BRG", "BGR"),  # through-hole NeoPixels are often RGB
 }
 
 

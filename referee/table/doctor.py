@@ -8,23 +8,30 @@ and ``cmdline.txt``, ``/sys/module/spidev``, ``/etc/group``, ``/dev``, systemd) 
 plain words what is missing and the command that fixes it. The checks are the steps of
 ``deploy/install.sh``; ``Machine(root=...)`` reads a fake tree, so each one is tested
 without a Pi. On a machine that is not a Pi the Pi's checks are skipped, and it says so.
+
+The sensor board is asked only on the Pi itself (``--root`` is another machine's SD card):
+through the daemon's /api/health when the daemon answering the config's web port runs
+this very config, else the board itself when its port is free. Another daemon's answer is
+said as such, never taken for this board's.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
 import subprocess
+import urllib.error
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from hardware.layout import Layout, LayoutError
 from hardware.leds import DMA_ALIGN, spi_frame_bytes
-from hardware.sensors import channel_mismatch
+from hardware.sensors import boards_reading, channel_mismatch, channels_needed, firmware_fix
 from referee.table.backends import layout_for
 from referee.table.boot_config import BootConfig, pi_family
 from referee.table.config import Config, ConfigError
@@ -36,6 +43,8 @@ CORE_CLOCK = {  # the steady core clock the SPI NeoPixel timing needs, per Pi fa
     "4": {"core_freq": "500", "core_freq_min": "500"},
     "3": {"core_freq": "250"},
 }
+MAX_HEALTH = 1 << 20  # bytes of /api/health read at most
+NOT_HTTP = "something that does not answer like a web server"
 INSTALL = "sudo deploy/install.sh  (in the pegs checkout; once installed, also /opt/pegs/src/deploy/install.sh)"
 
 
@@ -56,6 +65,7 @@ class Finding:
 
 
 RunCommand = Callable[[list[str]], "tuple[int, str] | None"]
+Health = dict[str, Any] | str | None  # the web port's health view; words for another answer; None: nobody there
 
 
 def _run(argv: list[str]) -> tuple[int, str] | None:
@@ -71,12 +81,23 @@ def _run(argv: list[str]) -> tuple[int, str] | None:
 
 @dataclass
 class Machine:
-    """What doctor looks at: files under ``root``, commands, and the daemon's health page."""
+    """What doctor looks at: files under ``root``, commands, and the daemon's health page.
+
+    ``device_channels(port)`` is the channel count in the sensor board's hello, None when it
+    says none, or words saying why it could not be asked (its port in use). ``here``: whether
+    ``root`` is this machine's own system, whose daemon and sensor board can be asked (None:
+    when ``root`` is "/"; tests set it for a fake tree)."""
 
     root: Path = Path("/")
     run: RunCommand = _run
     web_port: int | None = None  # the daemon's page; None: the config's [web] port
-    device_channels: Callable[[str], int | None] = field(default=lambda port: _ask_device(port))
+    device_channels: Callable[[str], int | str | None] = field(default=lambda port: _ask_device(port))
+    here: bool | None = None
+
+    @property
+    def local(self) -> bool:
+        """Whether the daemon and the sensor board of the checked system are reachable from here."""
+        return self.here if self.here is not None else self.root.resolve() == Path("/")
 
     def path(self, name: str) -> Path:
         """``name`` inside the checked system (a relative name: from the working directory)."""
@@ -92,19 +113,40 @@ class Machine:
     def exists(self, name: str) -> bool:
         return os.path.lexists(self.path(name))
 
-    def daemon_health(self, port: int) -> dict[str, Any] | None:
+    def daemon_health(self, port: int) -> Health:
+        """What answers /api/health on the web port: a JSON object, or words for another answer
+        (a program that is not the pegs daemon may hold the port), or None when nothing listens."""
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.web_port or port}/api/health", timeout=2) as answer:
-                health = json.load(answer)
-        except (OSError, ValueError):
-            return None
-        return health if isinstance(health, dict) else None
+                body = answer.read(MAX_HEALTH)
+        except urllib.error.HTTPError as error:
+            return f"something that answers /api/health with HTTP {error.code}"
+        except urllib.error.URLError as error:
+            return None if isinstance(error.reason, ConnectionRefusedError) else NOT_HTTP
+        except (OSError, http.client.HTTPException):
+            return NOT_HTTP
+        try:
+            health = json.loads(body)
+        except ValueError:
+            return "something whose /api/health is not JSON"
+        return health if isinstance(health, dict) else "something whose /api/health is not a health view"
 
 
-def _ask_device(port: str) -> int | None:
-    """The channel count the sensor board says in its hello (the port must be free)."""
+def _ask_device(port: str) -> int | str | None:
+    """The channel count the sensor board says in its hello; words when its port cannot be
+    had (never read a port another program reads: each would steal the other's lines)."""
+    import errno
+
+    import serial
+
     from firmware_bridge.link import SerialLink
 
+    try:
+        serial.Serial(port, exclusive=True).close()
+    except (serial.SerialException, OSError, ValueError) as error:
+        if "lock" in str(error).lower() or getattr(error, "errno", None) == errno.EBUSY:
+            return "is in use by another program (a pegs daemon of another config?)"
+        return "cannot be opened: " + (" ".join(str(error).split())[:120] or type(error).__name__)
     link = SerialLink(port)
     link.start()
     try:
@@ -120,6 +162,9 @@ class Context:
     layout: Layout | None
     family: str | None  # "5", "4", "3", "old", or None when not a Pi
     boot: BootConfig
+    config_path: str = "/etc/pegs/pegs.toml"  # as named on the checked system
+    layout_file: str | None = None  # the config's layout file as named on the checked system
+    health: Health = None  # what answers the config's web port (asked on this machine only)
 
 
 def examine(machine: Machine, config_path: str = "/etc/pegs/pegs.toml") -> list[Finding]:
@@ -135,7 +180,9 @@ def examine(machine: Machine, config_path: str = "/etc/pegs/pegs.toml") -> list[
                                 f"{model}: too slow for the referee; use a Pi 3, 4, 5 or Zero 2 W"))  # fmt: skip
     config, layout = _load(machine, config_path, family, findings)
     boot = BootConfig.read(machine.read, model)
-    context = Context(machine, config, layout, family, boot)
+    layout_file = _pi_path(machine, config.layout) if config is not None and config.layout else None
+    health = machine.daemon_health(config.web_port) if config is not None and machine.local else None
+    context = Context(machine, config, layout, family, boot, config_path, layout_file, health)
     for check in CHECKS:
         finding = check(context)
         if finding is not None:
@@ -156,20 +203,33 @@ def _load(
     try:
         config = Config.from_toml(machine.path(config_path))
         if config.layout:
-            config = _rooted_layout(machine, config)
+            config = replace(config, layout=str(machine.path(_pi_path(machine, config.layout))))
         layout = layout_for(config)
     except (ConfigError, LayoutError, ValueError) as error:
         findings.append(Finding("config", False, str(error), f"edit {config_path}"))
         return None, None
-    findings.append(Finding("config", True, f"{config_path}: {config.players} players, {len(layout.hole_names)} holes, "
-                            f"sensors {config.sensors}, LEDs {config.leds}"))  # fmt: skip
+    findings.append(Finding("config", True, f"{config_path}: {config.players} players, {_board_words(machine, config, layout)}"))  # fmt: skip
     return config, layout
 
 
-def _rooted_layout(machine: Machine, config: Config) -> Config:
-    from dataclasses import replace
+def _board_words(machine: Machine, config: Config, layout: Layout) -> str:
+    """The board the daemon expects, and its parts, as the config says them."""
+    board = f"a {layout.sides}-sided board of {len(layout.hole_names)} holes"
+    if config.layout:
+        board += f" (layout {_pi_path(machine, config.layout)})"
+    sensors = f"sensors {config.sensors}" + (f" on {config.port}" if config.sensors == "serial" and config.port else "")
+    leds = f"LEDs {config.leds}" + (f", colour order {config.pixel_order}" if config.leds.startswith("neopixel") else "")
+    return f"{board}, {sensors}, {leds}"
 
-    return replace(config, layout=str(machine.path(config.layout or "")))
+
+def _pi_path(machine: Machine, name: str) -> str:
+    """``name`` as the checked system names it: a layout path the config made relative to the
+    config file points into ``--root``; the Pi knows it without that prefix."""
+    root = machine.root.resolve()
+    path = Path(name)
+    if root != Path("/") and path.is_absolute() and path.is_relative_to(root):
+        return "/" + str(path.relative_to(root))
+    return name
 
 
 # -- the checks, in order ----------------------------------------------------------------
@@ -273,26 +333,58 @@ def check_sensor_port(context: Context) -> Finding | None:
     return Finding("sensor board", False, f"{config.port} is missing", fix)
 
 
+def check_web_port(context: Context) -> Finding | None:
+    """Who answers the config's web port: this config's daemon, or someone this config's daemon
+    cannot serve its page beside (another pegs daemon, or another program)."""
+    config, health = context.config, context.health
+    if config is None or health is None:
+        return None  # not asked (--root), or nothing listens: the service check says whether pegs runs
+    port = context.machine.web_port or config.web_port
+    who = _who(health, _config_file(context))
+    if who is None:
+        return Finding("web port", True, f"{port}: the pegs daemon of {context.config_path} answers")
+    return Finding("web port", False, f"port {port} answers {who}, not the pegs daemon of {context.config_path}, "
+                   "which cannot serve its page there",
+                   f"stop that program, or set another port = N under [web] in {context.config_path}")  # fmt: skip
+
+
 def check_firmware(context: Context) -> Finding | None:
     config, layout = context.config, context.layout
     if config is None or layout is None or config.sensors != "serial" or not config.port:
         return None
-    health = context.machine.daemon_health(config.web_port)
-    if health is not None:
-        channels = ((health.get("sensors") or {}).get("link") or {}).get("channels")
-    elif context.machine.exists(config.port):
-        channels = context.machine.device_channels(str(context.machine.path(config.port)))
-    else:
+    if not context.machine.local:
+        return Finding("firmware", None, "not checked: with --root the sensor board and its daemon are another "
+                       "machine's; run pegs doctor on the Pi itself to check the firmware")  # fmt: skip
+    health, machine = context.health, context.machine
+    if isinstance(health, dict) and _who(health, _config_file(context)) is None:
+        channels = _dig(health, "sensors", "link", "channels")  # the daemon holds the port: its link knows
+        return _channels_finding(context, channels if isinstance(channels, int) else None, "the pegs daemon says")
+    if not machine.exists(config.port):
         return None  # the missing port is said above
+    answer = machine.device_channels(str(machine.path(config.port)))
+    if isinstance(answer, str):
+        return Finding("firmware", None, f"not checked: {config.port} {answer}")
+    return _channels_finding(context, answer, f"asked on {config.port}")
+
+
+def _channels_finding(context: Context, channels: int | None, source: str) -> Finding:
+    """The firmware's verdict from the channel count in the sensor board's hello (None: no hello)."""
+    config, layout = context.config, context.layout
+    assert config is not None and layout is not None
+    fix = firmware_fix(layout, context.layout_file)
     if channels is None:
-        return Finding("firmware", False, f"no hello from the sensor board on {config.port}: is CircuitPython running "
-                       "our code.py?", f"pegs firmware --sides {layout.sides} --out /media/$USER/CIRCUITPY")  # fmt: skip
-    problem = channel_mismatch(channels, layout)
-    if problem is not None:
-        return Finding("firmware", False, problem.split(": copy", 1)[0],
-                       f"pegs firmware --sides {layout.sides} --out /media/$USER/CIRCUITPY")  # fmt: skip
-    return Finding("firmware", True, f"the sensor board reads {channels} channels; the layout uses "
-                   f"{len(layout.hole_names)} holes")  # fmt: skip
+        return Finding("firmware", False, f"no hello from the sensor board on {config.port} ({source}): is "
+                       "CircuitPython running our code.py?", fix)  # fmt: skip
+    problem = channel_mismatch(channels, layout, context.layout_file)
+    if problem is None:
+        return Finding("firmware", True, f"the sensor board reads {channels} channels ({source}); the layout uses "
+                       f"{channels_needed(layout)} for its {len(layout.hole_names)} holes")  # fmt: skip
+    sizes = boards_reading(channels, but=layout.sides)
+    if sizes:  # the board may be bigger than the config says: the config line, or this board's firmware
+        other = f"a {sizes[0]}-sided layout file in layout = under [board] too" if context.layout_file else ""
+        fix = (f"if the board has {sizes[0]} sides: set players = {sizes[0]} under [board] in {context.config_path}"
+               + (f" and {other}" if other else "") + f"; else: {fix}")  # fmt: skip
+    return Finding("firmware", False, problem.removesuffix(f" ({firmware_fix(layout, context.layout_file)})"), fix)
 
 
 def check_service(context: Context) -> Finding | None:
@@ -313,7 +405,7 @@ def check_service(context: Context) -> Finding | None:
 
 CHECKS: tuple[Callable[[Context], Finding | None], ...] = (
     check_os, check_spi, check_spi_buffer, check_core_clock, check_pwm_leds, check_groups,
-    check_sensor_port, check_firmware, check_service,
+    check_sensor_port, check_web_port, check_firmware, check_service,
 )  # fmt: skip
 
 
@@ -347,3 +439,30 @@ def _node_access(context: Context, node: str, what: str) -> Finding:
         return Finding(what, True, f"{node} (group {group}): the pegs user can open it")
     return Finding(what, False, f"{node} belongs to group {group}, mode {status.st_mode & 0o777:o}: the pegs user "
                    "cannot open it", "sudo /opt/pegs/src/deploy/install.sh  (it adds the udev rules), then unplug and replug the device")  # fmt: skip
+
+
+def _config_file(context: Context) -> str:
+    """The config's absolute path, as the daemon running it says it in its health view."""
+    return str(context.machine.path(context.config_path).resolve())
+
+
+def _who(health: Health, config_file: str) -> str | None:
+    """None when ``health`` is the answer of the pegs daemon running ``config_file``; else what answered."""
+    if health is None or isinstance(health, str):
+        return health or "nothing"
+    if not {"sensors", "uptime_s"} <= health.keys():
+        return "something that is not the pegs daemon (its /api/health is another program's)"
+    if "config" not in health:
+        return "a pegs daemon that does not say its config (an older version: update it)"
+    if health["config"] is None:
+        return "another pegs daemon, with a simulated board (pegs serve --simulate)"
+    if health["config"] != config_file:
+        return f"another pegs daemon, running the config {health['config']}"
+    return None
+
+
+def _dig(data: Any, *keys: str) -> Any:
+    """``data[k1][k2]...``, or None where a level is missing or not a mapping."""
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data

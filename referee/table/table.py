@@ -565,9 +565,18 @@ class Table:
         return record.dumps(record.redacted(events, seat))
 
     def health(self) -> dict[str, Any]:
+        """The parts' state, and who this daemon is: its config file (None when simulated) and
+        its board, so ``pegs doctor`` takes only its own daemon's word for the sensor board."""
+        from hardware.sensors import channels_needed
+
         sensors = self.sensors.health()  # not under our lock: sensor threads call us holding theirs
         with self._lock:
+            layout = self.layout
+            board = {"sides": layout.sides, "holes": len(layout.hole_names), "channels": channels_needed(layout),
+                     "file": self.config.layout}  # fmt: skip
             return {
+                "config": self.config.path,
+                "layout": board,
                 "uptime_s": round(time.time() - self.started, 1),
                 "game": self.session.game_id,
                 "sensors": sensors,
