@@ -174,6 +174,34 @@ def test_a_firmware_too_short_for_the_board_is_refused_until_reflashed(tmp_path:
             service.stop()
 
 
+def test_a_sensor_board_bigger_than_the_config_is_refused_with_both_fixes(tmp_path: Path) -> None:
+    """Issue 23, items 3 and 7: the config says 4 players, the sensor board reads 168 channels (a
+    6-sided board's firmware). The daemon built from that config believes nothing the board says,
+    and its page and health view say so with both fixes: the config line, or the firmware made
+    from the config's own layout file. Its health view says which config it runs."""
+    layout = default_layout(4)
+    (tmp_path / "layout.toml").write_text(layout.to_toml())
+    config_file = tmp_path / "pegs.toml"
+    with FakeDevice(168, heartbeat=0.1) as device:
+        config_file.write_text(f'[board]\nplayers = 4\nlayout = "layout.toml"\n[sensors]\nbackend = "serial"\n'
+                               f'port = {json.dumps(device.path)}\n[leds]\nbackend = "memory"\n'
+                               f'[data]\ndir = "data"\n')  # fmt: skip
+        service = Table.build(Config.from_toml(config_file))
+        service.start()
+        try:
+            _wait(lambda: service.state()["sensor_error"] is not None)
+            error = service.state()["sensor_error"]
+            assert "reads 168 channels (21 chips)" in error and "uses 112" in error
+            assert "set players = 6 under [board]" in error
+            assert f"pegs firmware --layout {tmp_path / 'layout.toml'} --out" in error
+            health = service.health()
+            assert health["sensors"]["fault"] == error and health["config"] == str(config_file.resolve())
+            assert health["layout"] == {"sides": 4, "holes": 112, "channels": 112, "file": str(tmp_path / "layout.toml")}
+            assert json.dumps(health)
+        finally:
+            service.stop()
+
+
 def test_a_read_only_or_missing_data_dir_is_a_clear_error_at_start(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
@@ -222,6 +250,14 @@ def test_config_file_errors_name_the_key(tmp_path: Path) -> None:
     path.write_text('[web]\nallowed_hosts = "pegs.example"\n')
     with pytest.raises(ConfigError, match="web.allowed_hosts must be a list"):
         Config.from_toml(path)
+    # Issue 23, item 7: through-hole NeoPixels are often RGB; the colour order is a config key.
+    path.write_text("[leds]\n")
+    assert Config.from_toml(path).pixel_order == "GRB"
+    path.write_text('[leds]\npixel_order = "RGB"\n')
+    assert Config.from_toml(path).pixel_order == "RGB"
+    path.write_text('[leds]\npixel_order = "RGBW"\n')
+    with pytest.raises(ConfigError, match="leds.pixel_order must be one of 'GRB', 'RGB', 'RBG', 'GBR', 'BRG', 'BGR', not 'RGBW'"):
+        Config.from_toml(path)
 
 
 def _wait(condition: object, seconds: float = 5.0) -> None:
@@ -237,6 +273,8 @@ def test_health_reports_the_parts(service: Table) -> None:
     service.sim_events(["lift S0:1", "place T0:8"])
     health = service.health()
     assert health["sensors"]["backend"] == "simulated" and health["leds"]["backend"] == "MemoryStrip"
+    assert health["config"] is None  # a simulated daemon runs no config file (pegs doctor tells them apart)
+    assert health["layout"] == {"sides": 4, "holes": 112, "channels": 112, "file": None}
     assert health["latency_ms"]["p99"] is not None and health["rss_mb"] > 0
     assert json.dumps(health)
 
