@@ -38,6 +38,7 @@ source_dir="$(dirname "$here")"
 dry_run=0
 root=""
 players=""
+players_given=0
 while (($# > 0)); do
     case "$1" in
         --dry-run) dry_run=1 ;;
@@ -49,10 +50,10 @@ while (($# > 0)); do
         --root=*) root="${1#--root=}" ;;
         --players)
             [[ $# -ge 2 ]] || { usage >&2; exit 2; }
-            players="$2"
+            players="$2" players_given=1
             shift
             ;;
-        --players=*) players="${1#--players=}" ;;
+        --players=*) players="${1#--players=}" players_given=1 ;;
         -h | --help) usage; exit 0 ;;
         *) echo "install.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -63,8 +64,8 @@ if [[ -n $root ]]; then
     root="$(cd "$root" && pwd -P)"
     [[ $root == / ]] && root=""
 fi
-case "$players" in
-    "" | 2 | 4 | 6 | 8 | 10) ;;
+case "$players_given:$players" in
+    0: | 1:2 | 1:4 | 1:6 | 1:8 | 1:10) ;;
     *)
         echo "install.sh: --players $players: the players at the board are 2, 4, 6, 8 or 10" \
             "(2 and 4 play on a 4-sided board); nothing was changed" >&2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 
 from referee.table.config import Config
 
-DEPLOY = Path(__file__).parent.parent / "deploy"
+REPO = Path(__file__).parent.parent
+DEPLOY = REPO / "deploy"
 
 
 def test_example_config_is_valid_and_uses_the_udev_name() -> None:
@@ -102,11 +104,38 @@ def _boot(root: Path, name: str) -> str:
     return (root / "boot/firmware" / name).read_text()
 
 
-def _install(root: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--root", str(root), *options],
-                          capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stderr
+def _install(root: Path, *options: str, script: Path | str = DEPLOY / "install.sh", cwd: Path | None = None,
+             status: int = 0) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    done = subprocess.run([str(script), "--root", str(root), *options], capture_output=True, text=True, timeout=30,
+                          check=False, cwd=cwd)  # fmt: skip
+    assert done.returncode == status, done.stdout + done.stderr
     return done
+
+
+# What install.sh must leave out of /opt/pegs/src: git history, a development venv, game records, build
+# output, caches.
+LEFT_OUT = (".git/HEAD", ".venv/bin/python", "data/games/1.json", "build/lib/x.py", "test-artifacts/shot.png",
+            "pegs_referee.egg-info/PKG-INFO", "referee/__pycache__/board.cpython-311.pyc", ".pytest_cache/README.md",
+            ".hypothesis/examples/x", ".mypy_cache/x", ".ruff_cache/x")  # fmt: skip
+
+
+def _checkout(where: Path) -> Path:
+    """A checkout as a builder clones it, small: this repository's deploy/ and pyproject.toml, a few modules,
+    and the left-out folders a working checkout has."""
+    source = where / "pegs"
+    shutil.copytree(DEPLOY, source / "deploy")
+    for name in ("pyproject.toml", "README.md", "referee/__init__.py", "referee/board.py"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, source / name)
+    for name in LEFT_OUT:
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text("not the program\n")
+    return source
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _checkout(tmp_path_factory.mktemp("checkout"))
 
 
 def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
@@ -120,23 +149,25 @@ def _steps(output: str, command: str) -> list[str]:
 
 @pytest.mark.parametrize("os_name", sorted(OSES))
 @pytest.mark.parametrize("model", sorted(MODELS))
-def test_install_sets_each_pi_up_once(tmp_path: Path, model: str, os_name: str) -> None:
+def test_install_sets_each_pi_up_once(tmp_path: Path, checkout: Path, model: str, os_name: str) -> None:
     root = _fake_pi(tmp_path, model, OSES[os_name])
-    first = _install(root).stdout
+    install = checkout / "deploy/install.sh"
+    first = _install(root, script=install).stdout
     assert _boot(root, "config.txt") == STOCK_CONFIG + _block(*MODELS[model])  # the user's lines untouched
     assert _boot(root, "cmdline.txt") == STOCK_CMDLINE + " spidev.bufsiz=65536\n"  # still one line
     assert (root / "etc/udev/rules.d/99-pegs-board.rules").read_text() == (DEPLOY / "99-pegs-board.rules").read_text()
     assert (root / "etc/udev/rules.d/99-pegs-pio.rules").read_text() == (DEPLOY / "99-pegs-pio.rules").read_text()
     assert (root / "etc/pegs/pegs.toml").read_text() == (DEPLOY / "pegs.toml").read_text()
     assert (root / "etc/systemd/system/pegs.service").read_text() == (DEPLOY / "pegs.service").read_text()
-    assert not (root / "opt").exists() and not (root / "var").exists()  # the commands were only printed
+    # The commands were only printed: no venv, no /var/lib/pegs; the file steps were carried out.
+    assert os.listdir(root / "opt/pegs") == ["src"] and not (root / "var").exists()
     # The boot settings need a reboot: it says so last, and does not start the daemon before it.
     assert first.splitlines()[-1].startswith("REBOOT NEEDED:") and "sudo reboot" in first.splitlines()[-1]
     assert _steps(first, "systemctl enable") == ["+ systemctl enable pegs.service"]
     assert _steps(first, "reboot") == [] and "shutdown" not in first
 
     before = _snapshot(root)
-    second = _install(root).stdout
+    second = _install(root, script=install).stdout
     assert _snapshot(root) == before  # a second run changes nothing
     assert "+ write" not in second and "= /boot/firmware/config.txt (unchanged)" in second
     assert second.splitlines()[-1].startswith("REBOOT NEEDED:")  # written, but not in force until the reboot
@@ -265,3 +296,208 @@ def test_install_script_is_clean_bash() -> None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
     done = subprocess.run(["shellcheck", str(DEPLOY / "install.sh")], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout
+
+
+# -- the program in /opt/pegs/src, `pegs` on the PATH, the board size (issue 23, items 1-3) -----------------
+
+
+def _program(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """The files of a copy of the program, the left-out folders left out."""
+    return {name: entry for name, entry in _snapshot(folder).items() if name not in LEFT_OUT}
+
+
+def _changes(output: str) -> list[str]:
+    """The steps of an install.sh run that changed, or would change, a file: written, copied or linked."""
+    return [line for line in output.splitlines() if line.startswith(("+ write", "+ copy", "+ link"))]
+
+
+def test_install_copies_the_checkout_from_any_directory_and_again_changes_nothing(tmp_path: Path) -> None:
+    """Issue 23 item 1: installed from a checkout (not from /opt/pegs/src, which a fresh Pi lacks), run from
+    any working directory; a second and third run from the checkout change nothing."""
+    source = _checkout(tmp_path)
+    root = _fake_pi(tmp_path / "pi", "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    elsewhere = tmp_path / "home"
+    elsewhere.mkdir()
+    output = _install(root, script=source / "deploy/install.sh", cwd=elsewhere).stdout
+    installed = root / "opt/pegs/src"
+    assert _program(installed) == _program(source) and len(_program(source)) > 8
+    assert not any((installed / name).exists() for name in LEFT_OUT) and os.access(installed / "deploy/install.sh", os.X_OK)
+    assert sorted(os.listdir(root / "opt/pegs")) == ["src"]  # no staging folder left behind
+    assert f"+ copy {source} -> /opt/pegs/src" in output
+    before = _snapshot(root)
+    for _ in range(2):
+        again = _install(root, script="../pegs/deploy/install.sh", cwd=elsewhere).stdout  # a relative path
+        assert _snapshot(root) == before
+        assert _changes(again) == [], again
+        assert f"= /opt/pegs/src (unchanged: the same as {source})" in again
+        assert "= /usr/local/bin/pegs -> /opt/pegs/venv/bin/pegs (unchanged)" in again
+
+
+def test_an_update_swaps_the_new_copy_in(tmp_path: Path) -> None:
+    """Issue 23 item 1: a changed checkout replaces the installed copy whole: changed files updated, files the
+    checkout no longer has gone, the old copy removed only once the new one is in place."""
+    source = _checkout(tmp_path)
+    root = _fake_pi(tmp_path / "pi", "Raspberry Pi 5 Model B Rev 1.0", BOOKWORM)
+    _install(root, script=source / "deploy/install.sh")
+    (source / "referee/board.py").write_text("# a newer board.py\n")
+    (source / "README.md").unlink()
+    (source / "referee/new.py").write_text("NEW = 1\n")
+    output = _install(root, script=source / "deploy/install.sh").stdout
+    assert _changes(output) == [f"+ copy {source} -> /opt/pegs/src (all but ./.git ./.venv ./data ./build "
+                                "./test-artifacts ./*.egg-info */__pycache__ ./.pytest_cache ./.mypy_cache ./.ruff_cache "
+                                "./.hypothesis): into /opt/pegs/src.new, then renamed into place"]  # fmt: skip
+    assert _program(root / "opt/pegs/src") == _program(source)
+    assert not (root / "opt/pegs/src/README.md").exists() and sorted(os.listdir(root / "opt/pegs")) == ["src"]
+
+
+@pytest.mark.parametrize("where", ["elsewhere", "deploy", "src"])
+def test_the_installed_copy_runs_again_and_stays_whole(tmp_path: Path, where: str) -> None:
+    """Issue 23 item 1: `sudo /opt/pegs/src/deploy/install.sh` once emptied /opt/pegs/src (rm -rf, then a copy
+    from the folder just removed). Run from the installed copy, from any working directory, it copies nothing,
+    deletes nothing, and still does the rest (here: a new board size)."""
+    source = _checkout(tmp_path)
+    root = _fake_pi(tmp_path / "pi", "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    _install(root, script=source / "deploy/install.sh")
+    installed = root / "opt/pegs/src"
+    before = _snapshot(root)
+    cwd = {"elsewhere": tmp_path, "deploy": installed / "deploy", "src": installed}[where]
+    script = {"elsewhere": installed / "deploy/install.sh", "deploy": "./install.sh", "src": "deploy/install.sh"}[where]
+    output = _install(root, "--players", "6", script=script, cwd=cwd).stdout
+    after = _snapshot(root)
+    assert {name: after[name] for name in before if name != "etc/pegs/pegs.toml"} == {
+        name: entry for name, entry in before.items() if name != "etc/pegs/pegs.toml"}  # nothing else changed
+    assert set(after) == set(before)  # nothing deleted, nothing added
+    assert _program(installed) == _program(source)
+    assert "= /opt/pegs/src (install.sh runs from it: nothing to copy" in output
+    assert _changes(output) == ["+ write /etc/pegs/pegs.toml"]
+    assert Config.from_toml(root / "etc/pegs/pegs.toml").players == 6
+
+
+def test_pegs_is_on_the_path(tmp_path: Path, checkout: Path) -> None:
+    """Issue 23 item 2: the guide and `pegs doctor` say `pegs doctor`, `pegs selftest`: /usr/local/bin/pegs
+    is a link to the venv's pegs, the program the service runs."""
+    root = _fake_pi(tmp_path, "Raspberry Pi Zero 2 W Rev 1.0", BOOKWORM)
+    output = _install(root, script=checkout / "deploy/install.sh").stdout
+    link = root / "usr/local/bin/pegs"
+    assert link.is_symlink() and os.readlink(link) == "/opt/pegs/venv/bin/pegs"
+    assert "+ link /usr/local/bin/pegs -> /opt/pegs/venv/bin/pegs" in output
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(DEPLOY / "pegs.service")
+    assert unit["Service"]["ExecStart"].split()[0] == os.readlink(link)
+    assert 'pegs = "referee.table.cli:main"' in (REPO / "pyproject.toml").read_text()  # the venv has bin/pegs
+
+
+@pytest.mark.parametrize("foreign", ["file", "link"])
+def test_a_pegs_on_the_path_that_is_not_ours_is_left_alone(tmp_path: Path, checkout: Path, foreign: str) -> None:
+    """Issue 23 item 2: an older `sudo pip install` left its own /usr/local/bin/pegs: not overwritten, and
+    the builder is told why and what to do."""
+    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    link = root / "usr/local/bin/pegs"
+    link.parent.mkdir(parents=True)
+    if foreign == "file":
+        link.write_text("#!/usr/bin/python3\nfrom referee.table.cli import main\nmain()\n")
+    else:
+        link.symlink_to("/home/pi/.local/bin/pegs")
+    done = _install(root, script=checkout / "deploy/install.sh")
+    if foreign == "file":
+        assert not link.is_symlink() and link.read_text().startswith("#!/usr/bin/python3\n")
+        assert "/usr/local/bin/pegs is there already (a file)" in done.stderr
+    else:
+        assert os.readlink(link) == "/home/pi/.local/bin/pegs"
+        assert "(a link to /home/pi/.local/bin/pegs)" in done.stderr
+    assert "sudo rm /usr/local/bin/pegs" in done.stderr and "/opt/pegs/venv/bin/pegs" in done.stderr
+    assert "+ link" not in done.stdout
+
+
+def test_players_on_a_fresh_pi(tmp_path: Path, checkout: Path) -> None:
+    """Issue 23 item 3: the board size is set at install: players = 6 and nothing else differs from
+    deploy/pegs.toml; install.sh ends by saying the size in force and how to change it."""
+    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    output = _install(root, "--players", "6", script=checkout / "deploy/install.sh").stdout
+    config = root / "etc/pegs/pegs.toml"
+    assert Config.from_toml(config).players == 6
+    template = (DEPLOY / "pegs.toml").read_text().splitlines()
+    written = config.read_text().splitlines()
+    assert len(written) == len(template)
+    assert [(old, new) for old, new in zip(template, written, strict=True) if old != new] == [("players = 4", "players = 6")]
+    assert "board: players = 6 in /etc/pegs/pegs.toml: a board of 6 sides" in output
+    assert "to change it: sudo /opt/pegs/src/deploy/install.sh --players N" in output
+    # Without --players: the template's 4, said the same way.
+    root = _fake_pi(tmp_path / "b", "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    output = _install(root, script=checkout / "deploy/install.sh").stdout
+    assert Config.from_toml(root / "etc/pegs/pegs.toml").players == 4
+    assert "board: players = 4 in /etc/pegs/pegs.toml: a board of 4 sides" in output
+
+
+def test_players_on_a_rerun_changes_that_line_only(tmp_path: Path, checkout: Path) -> None:
+    """Issue 23 item 3: the builder's config, with their own edits, keeps every line but `players`."""
+    install = checkout / "deploy/install.sh"
+    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    _install(root, script=install)
+    config = root / "etc/pegs/pegs.toml"
+    mine = config.read_text().replace("brightness = 0.4", "brightness = 0.25   # my room is dark")
+    config.write_text(mine + "# my own note\n")
+    output = _install(root, "--players", "8", script=install).stdout
+    assert config.read_text() == mine.replace("\nplayers = 4\n", "\nplayers = 8\n") + "# my own note\n"
+    assert Config.from_toml(config).players == 8 and Config.from_toml(config).brightness == 0.25
+    assert "#   /etc/pegs/pegs.toml: [board] players = 4 -> players = 8; every other line kept" in output
+    assert "board: players = 8 in /etc/pegs/pegs.toml: a board of 8 sides" in output
+    changed = config.read_text()
+    output = _install(root, script=install).stdout  # without --players: kept as it is
+    assert config.read_text() == changed and "= /etc/pegs/pegs.toml (kept: yours)" in output
+    assert "board: players = 8 in /etc/pegs/pegs.toml" in output
+    output = _install(root, "--players", "8", script=install).stdout  # the same size again: nothing to write
+    assert config.read_text() == changed and _changes(output) == []
+
+
+@pytest.mark.parametrize(("mine", "expected"), [
+    ("[board]\nplayers=4   # two teams of two\n", "[board]\nplayers=10   # two teams of two\n"),
+    ("[board] # the board\n# no size yet\n\n[web]\nport = 8080\n",
+     "[board] # the board\nplayers = 10\n# no size yet\n\n[web]\nport = 8080\n"),
+    ("[web]\nport = 8080\n", "[web]\nport = 8080\n\n[board]\nplayers = 10\n"),
+    ("[web]\nplayers = 4\n[board]\nplayers = 6\n", "[web]\nplayers = 4\n[board]\nplayers = 10\n"),
+])  # fmt: skip
+def test_players_is_set_in_any_config(tmp_path: Path, checkout: Path, mine: str, expected: str) -> None:
+    """Issue 23 item 3: a config written by hand: its players line, or one added under [board], or a [board]."""
+    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    (root / "etc/pegs").mkdir(parents=True)
+    (root / "etc/pegs/pegs.toml").write_text(mine)
+    _install(root, "--players", "10", script=checkout / "deploy/install.sh")
+    assert (root / "etc/pegs/pegs.toml").read_text() == expected
+
+
+@pytest.mark.parametrize("players", ["5", "0", "12", "four", "6.0", ""])
+def test_a_board_size_that_is_not_one_is_refused(tmp_path: Path, checkout: Path, players: str) -> None:
+    """Issue 23 item 3: --players 5 stops install.sh before it changes anything, fresh or installed."""
+    install = checkout / "deploy/install.sh"
+    fresh = _fake_pi(tmp_path / "fresh", "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    installed = _fake_pi(tmp_path / "installed", "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    _install(installed, script=install)
+    for root in (fresh, installed):
+        before = _snapshot(root)
+        done = _install(root, "--players", players, script=install, status=2)
+        assert _snapshot(root) == before and done.stdout == ""
+        assert f"--players {players}: the players at the board are 2, 4, 6, 8 or 10" in done.stderr
+        assert "nothing was changed" in done.stderr
+        assert Config.from_toml(installed / "etc/pegs/pegs.toml").players == 4
+
+
+def test_dry_run_with_players_shows_the_size_and_writes_nothing(tmp_path: Path, checkout: Path) -> None:
+    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    before = _snapshot(root)
+    output = _install(root, "--players", "6", "--dry-run", script=checkout / "deploy/install.sh").stdout
+    assert _snapshot(root) == before
+    assert "+ write /etc/pegs/pegs.toml" in output and "+ link /usr/local/bin/pegs" in output
+    assert f"+ copy {checkout} -> /opt/pegs/src" in output
+    assert "board: players = 6 in /etc/pegs/pegs.toml: a board of 6 sides" in output
+
+
+def test_the_config_names_the_board_size_and_the_colour_order() -> None:
+    """Issue 23 item 3: the players line says how to set it; [leds] has the colour order, commented out."""
+    lines = (DEPLOY / "pegs.toml").read_text().splitlines()
+    board = lines.index("players = 4")
+    assert "install.sh --players N" in "\n".join(lines[board - 3 : board])
+    leds = lines.index("[leds]")
+    (order,) = [line for line in lines[leds:] if line.startswith("# pixel_order = ")]
+    assert lines.index(order) < lines.index("[controls]")
+    assert all(f'"{name}"' in "\n".join(lines[leds:]) for name in ("GRB", "RGB", "RBG", "GBR", "BRG", "BGR"))
