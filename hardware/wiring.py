@@ -32,7 +32,8 @@ the polarity from the empty board (lines idle high: active low), and returns a L
 whose pixels are the default chain's, ready for ``layout.to_toml()``.
 
 ``prompt``/``progress`` callbacks get a ``Step``; they may block until the person is ready
-(the checks start waiting for the sensors when the callback returns).
+(the checks start waiting for the sensors when the callback returns). The colour-order
+question and the magnet checks (``pegs selftest --magnets``) are in ``hardware.bench_checks``.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from hardware.layout import Layout, LayoutError, board_holes, default_layout, la
 from hardware.leds import BLACK, RGB, PixelStrip
 from hardware.sensors import Change, SensorBoard
 
-Action = Literal["led", "empty", "place", "remove"]
+Action = Literal["colour", "led", "empty", "place", "remove", "peg", "hole"]
 LIT: RGB = (48, 48, 48)  # a dim white: visible on the board, far below any power budget
 
 
