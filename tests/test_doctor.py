@@ -252,6 +252,11 @@ def test_another_daemon_on_the_port_is_said_and_the_board_itself_is_asked(tmp_pa
         assert web.fix == "stop that program, or set another port = N under [web] in /etc/pegs/pegs.toml"
         assert found["firmware"].ok is True and "reads 112 channels (asked on /dev/pegs-board)" in found["firmware"].words
         assert asked == [str(tmp_path / "dev/pegs-board")]
+    older = json.dumps({"uptime_s": 3.0, "sensors": {"link": {"channels": 96}}}).encode()  # no "config": not trusted
+    with _answering(older) as port:
+        found = _by_what(examine(Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, []), here=True)))
+    assert "a pegs daemon that does not say which config it runs" in found["web port"].words
+    assert found["web port"].fix.startswith("sudo systemctl restart pegs") and found["firmware"].ok is True
 
 
 def test_a_program_that_is_not_pegs_on_the_port_is_not_blamed_on_the_firmware(tmp_path: Path) -> None:
@@ -282,6 +287,16 @@ def test_with_root_neither_the_daemon_nor_the_board_here_is_asked(tmp_path: Path
     firmware = found["firmware"]
     assert firmware.ok is None and "run pegs doctor on the Pi itself" in firmware.words and not firmware.fix
     assert "web port" not in found and requests == [] and asked == []
+    # Nor is this machine's systemd the card's: its unit files say whether pegs is installed and enabled.
+    ran: list[list[str]] = []
+    card = Machine(tmp_path, run=lambda argv: ran.append(argv) or (0, "active"), web_port=1)
+    assert _by_what(examine(card))["service"].ok is False and ran == []
+    _tree(tmp_path, {"/etc/systemd/system/pegs.service": "[Unit]\n"})
+    assert "does not start at boot" in _by_what(examine(card))["service"].words
+    wants = tmp_path / "etc/systemd/system/multi-user.target.wants"
+    wants.mkdir()
+    (wants / "pegs.service").symlink_to("/etc/systemd/system/pegs.service")  # as systemctl enable makes it
+    assert _by_what(examine(card))["service"].ok is True and ran == []
 
 
 def test_a_board_bigger_than_the_config_says_names_the_config_line(tmp_path: Path) -> None:
@@ -316,7 +331,7 @@ def test_the_firmware_fix_names_the_configs_layout_file_as_the_pi_knows_it(tmp_p
         assert "(layout /etc/pegs/layout.toml)" in found["config"].words
         assert found["firmware"].fix == "pegs firmware --layout /etc/pegs/layout.toml --out /media/$USER/CIRCUITPY"
         bigger = _by_what(examine(_machine(tmp_path, channels=168)))["firmware"]
-        assert "set players = 6 under [board] in /etc/pegs/pegs.toml and a 6-sided layout file" in bigger.fix
+        assert "set players = 6 under [board] in /etc/pegs/pegs.toml and a 6-sided layout file on its layout = line;" in bigger.fix
         assert bigger.fix.endswith("else: pegs firmware --layout /etc/pegs/layout.toml --out /media/$USER/CIRCUITPY")
 
 

@@ -45,6 +45,7 @@ CORE_CLOCK = {  # the steady core clock the SPI NeoPixel timing needs, per Pi fa
 }
 MAX_HEALTH = 1 << 20  # bytes of /api/health read at most
 NOT_HTTP = "something that does not answer like a web server"
+OLDER = "a pegs daemon that does not say which config it runs (one started before an update)"
 INSTALL = "sudo deploy/install.sh  (in the pegs checkout; once installed, also /opt/pegs/src/deploy/install.sh)"
 
 
@@ -343,51 +344,57 @@ def check_web_port(context: Context) -> Finding | None:
     who = _who(health, _config_file(context))
     if who is None:
         return Finding("web port", True, f"{port}: the pegs daemon of {context.config_path} answers")
+    fix = ("sudo systemctl restart pegs (if that is the pegs service), else stop it; then pegs doctor again"
+           if who == OLDER else f"stop that program, or set another port = N under [web] in {context.config_path}")  # fmt: skip
     return Finding("web port", False, f"port {port} answers {who}, not the pegs daemon of {context.config_path}, "
-                   "which cannot serve its page there",
-                   f"stop that program, or set another port = N under [web] in {context.config_path}")  # fmt: skip
+                   "which cannot serve its page there", fix)  # fmt: skip
 
 
 def check_firmware(context: Context) -> Finding | None:
-    config, layout = context.config, context.layout
-    if config is None or layout is None or config.sensors != "serial" or not config.port:
+    """The channels the sensor board reads against the layout: from this config's daemon, which
+    holds the board's port while it runs, else from the board itself (never another's answer)."""
+    config, layout, machine = context.config, context.layout, context.machine
+    if config is None or layout is None or config.sensors != "serial":
         return None
-    if not context.machine.local:
+    if not machine.local:
         return Finding("firmware", None, "not checked: with --root the sensor board and its daemon are another "
                        "machine's; run pegs doctor on the Pi itself to check the firmware")  # fmt: skip
-    health, machine = context.health, context.machine
-    if isinstance(health, dict) and _who(health, _config_file(context)) is None:
-        channels = _dig(health, "sensors", "link", "channels")  # the daemon holds the port: its link knows
-        return _channels_finding(context, channels if isinstance(channels, int) else None, "the pegs daemon says")
-    if not machine.exists(config.port):
-        return None  # the missing port is said above
+    where = config.port or f"USB {config.vid_pid}"
+    if isinstance(context.health, dict) and _who(context.health, _config_file(context)) is None:
+        channels = _dig(context.health, "sensors", "link", "channels")  # the daemon holds the port: its link knows
+        return _channels_finding(context, layout, channels if isinstance(channels, int) else None,
+                                 f"{where}, the pegs daemon says")  # fmt: skip
+    if not config.port or not machine.exists(config.port):
+        return None  # the missing port is said above; a USB id is looked up by the daemon's link only
     answer = machine.device_channels(str(machine.path(config.port)))
     if isinstance(answer, str):
         return Finding("firmware", None, f"not checked: {config.port} {answer}")
-    return _channels_finding(context, answer, f"asked on {config.port}")
+    return _channels_finding(context, layout, answer, f"asked on {config.port}")
 
 
-def _channels_finding(context: Context, channels: int | None, source: str) -> Finding:
+def _channels_finding(context: Context, layout: Layout, channels: int | None, source: str) -> Finding:
     """The firmware's verdict from the channel count in the sensor board's hello (None: no hello)."""
-    config, layout = context.config, context.layout
-    assert config is not None and layout is not None
     fix = firmware_fix(layout, context.layout_file)
     if channels is None:
-        return Finding("firmware", False, f"no hello from the sensor board on {config.port} ({source}): is "
-                       "CircuitPython running our code.py?", fix)  # fmt: skip
+        return Finding("firmware", False, f"no hello from the sensor board ({source}): is CircuitPython running "
+                       "our code.py?", fix)  # fmt: skip
     problem = channel_mismatch(channels, layout, context.layout_file)
     if problem is None:
         return Finding("firmware", True, f"the sensor board reads {channels} channels ({source}); the layout uses "
                        f"{channels_needed(layout)} for its {len(layout.hole_names)} holes")  # fmt: skip
+    words = problem.removesuffix(f" ({fix})")
     sizes = boards_reading(channels, but=layout.sides)
-    if sizes:  # the board may be bigger than the config says: the config line, or this board's firmware
-        other = f"a {sizes[0]}-sided layout file in layout = under [board] too" if context.layout_file else ""
-        fix = (f"if the board has {sizes[0]} sides: set players = {sizes[0]} under [board] in {context.config_path}"
-               + (f" and {other}" if other else "") + f"; else: {fix}")  # fmt: skip
-    return Finding("firmware", False, problem.removesuffix(f" ({firmware_fix(layout, context.layout_file)})"), fix)
+    if sizes:  # the board may be bigger than the config says: its config line, or this board's firmware
+        line = f"set players = {sizes[0]} under [board] in {context.config_path}"
+        if context.layout_file:
+            line += f" and a {sizes[0]}-sided layout file on its layout = line"
+        fix = f"if the board has {sizes[0]} sides: {line}; else: {fix}"
+    return Finding("firmware", False, words, fix)
 
 
 def check_service(context: Context) -> Finding | None:
+    if not context.machine.local:
+        return _service_on_card(context)
     active = context.machine.run(["systemctl", "is-active", SERVICE])
     if active is None or not active[1]:
         return Finding("service", None, "systemd is not running here: not checked")
@@ -401,6 +408,21 @@ def check_service(context: Context) -> Finding | None:
         return Finding("service", False, "the pegs service is not installed", INSTALL)
     return Finding("service", False, f"pegs is {state} ({starts} at boot)",
                    "sudo systemctl enable --now pegs; journalctl -u pegs -n 30 says why it stopped")  # fmt: skip
+
+
+def _service_on_card(context: Context) -> Finding | None:
+    """With --root this machine's systemd knows nothing of the card's: its unit files say whether
+    the service is installed and starts at boot; whether it runs is seen on the Pi itself."""
+    machine = context.machine
+    if not machine.exists(f"/etc/systemd/system/{SERVICE}.service"):
+        if context.family is None:
+            return Finding("service", None, "the pegs service is not installed (deploy/install.sh installs it on a Pi)")
+        return Finding("service", False, "the pegs service is not installed", INSTALL)
+    if not machine.exists(f"/etc/systemd/system/multi-user.target.wants/{SERVICE}.service"):
+        return Finding("service", False, "the pegs service is installed but does not start at boot",
+                       "on the Pi: sudo systemctl enable --now pegs")  # fmt: skip
+    return Finding("service", True, "the pegs service is installed and starts at boot (whether it runs now is "
+                   "seen on the Pi itself)")  # fmt: skip
 
 
 CHECKS: tuple[Callable[[Context], Finding | None], ...] = (
@@ -453,7 +475,7 @@ def _who(health: Health, config_file: str) -> str | None:
     if not {"sensors", "uptime_s"} <= health.keys():
         return "something that is not the pegs daemon (its /api/health is another program's)"
     if "config" not in health:
-        return "a pegs daemon that does not say its config (an older version: update it)"
+        return OLDER
     if health["config"] is None:
         return "another pegs daemon, with a simulated board (pegs serve --simulate)"
     if health["config"] != config_file:
