@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from hardware.layout import Layout, Wire, board_holes, default_layout, layout_from_channels
+from hardware.layout import Layout, Wire, board_holes, default_layout, layout_from_channels, parse_hole
 from referee.table.template import PAPERS, Template
+from web import geometry as page
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).parent.parent / "docs"
@@ -133,7 +134,138 @@ def test_the_command_writes_the_board_and_its_sheets_and_refuses_bad_sizes(tmp_p
     assert not (tmp_path / "x.svg").exists()
 
 
-@pytest.mark.parametrize("sides", [4, 6, 8])
+def _text_boxes(root: ET.Element) -> list[tuple[float, float, float, float]]:
+    """Each text's box, measured generously (0.6 of the font size a character), the way
+    docs/building.md's readers see it: left, top, right, bottom."""
+    boxes = []
+    for text in root.iter(f"{SVG}text"):
+        size, words = float(text.attrib["font-size"]), text.text or ""
+        width, x, y = 0.6 * size * len(words), float(text.attrib["x"]), float(text.attrib["y"])
+        left = {"middle": x - width / 2, "end": x - width}.get(text.attrib.get("text-anchor", ""), x)
+        boxes.append((left, y - 0.8 * size, left + width, y + 0.25 * size))
+    return boxes
+
+
+def _leds(root: ET.Element) -> dict[str, tuple[float, float, float, int]]:
+    """hole -> (x, y, radius, pixel) of its LED mark; fails on a hole marked twice."""
+    found: dict[str, tuple[float, float, float, int]] = {}
+    for group in root.iter(f"{SVG}g"):
+        if "data-led" in group.attrib:
+            assert group.attrib["data-led"] not in found, f"two LED marks for {group.attrib['data-led']}"
+            circle = group.find(f"{SVG}circle")
+            assert circle is not None
+            found[group.attrib["data-led"]] = (float(circle.attrib["cx"]), float(circle.attrib["cy"]),
+                                               float(circle.attrib["r"]), int(group.attrib["data-pixel"]))  # fmt: skip
+    return found
+
+
+def _segments(points: str) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    xy = [tuple(float(v) for v in point.split(",")) for point in points.split()]
+    return [((a[0], a[1]), (b[0], b[1])) for a, b in itertools.pairwise(xy)]
+
+
+def _near(point: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    (px, py), (ax, ay), (bx, by) = point, a, b
+    length = (bx - ax) ** 2 + (by - ay) ** 2
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / length))
+    return math.dist(point, (ax + t * (bx - ax), ay + t * (by - ay)))
+
+
+def _shuffled(sides: int) -> Layout:
+    names = list(board_holes(sides))
+    channels = list(range(len(names)))
+    random.Random(sides).shuffle(channels)
+    return layout_from_channels(sides, dict(zip(names, channels, strict=True)))
+
+
+BOARDS = [default_layout(4), default_layout(6, True), default_layout(8), default_layout(10, True), _shuffled(4)]
+
+
+@pytest.mark.parametrize("layout", BOARDS, ids=["4", "6+markers", "8", "10+markers", "4-calibrated"])
+def test_every_pixel_has_one_mark_clear_of_the_chains_holes_and_labels(layout: Layout) -> None:
+    """Issue 23 item 5: the guide says to drill each pixel where the template shows it, so each
+    wired hole has one LED mark with its pixel number, the same offset from its peg hole on every
+    side (in the side's own directions), and no chain line, peg hole, label or other mark on it."""
+    drawing = Template(layout)
+    root = ET.fromstring(drawing.svg())
+    holes, leds = _holes(drawing.svg()), _leds(root)
+    assert set(leds) == set(holes) == set(layout.hole_names)
+    board = page.geometry(layout.sides)
+    offsets = set()
+    for name, (x, y, radius, pixel) in leds.items():
+        assert radius == 2.5 and pixel == layout.pixel(name)
+        (hx, hy), (ax, ay), (nx, ny) = _centre(holes[name]), *(f(parse_hole(name)[1]) for f in (board.along, board.inward))
+        offsets.add((round((x - hx) * ax + (y - hy) * ay, 1), round((x - hx) * nx + (y - hy) * ny, 1)))
+    assert offsets == {(-8.5, -8.5)}  # 12 mm: back against play and out towards the edge, 45 degrees
+    lines = [s for e in root.iter(f"{SVG}polyline") if e.attrib["class"].endswith("-chain") for s in _segments(e.attrib["points"])]
+    assert len(lines) >= 2 * (len(holes) - 1)
+    for name, (x, y, radius, _) in leds.items():
+        assert all(_near((x, y), a, b) > radius + 0.25 for a, b in lines), f"a chain line runs over {name}'s LED mark"
+        assert all(math.dist((x, y), _centre(h)) > radius + float(h["r"]) + 1.2 for h in holes.values())
+        assert all(math.dist((x, y), other[:2]) > 2 * radius for other in leds.values() if other != leds[name])
+    labels = [box for box in _text_boxes(root) if box[3] - box[1] > 2.2]  # the holes' labels, not the marks' numbers
+    for name, (x, y, radius, _) in leds.items():
+        for left, top, right, bottom in labels:
+            nearest = (min(max(x, left), right), min(max(y, top), bottom))
+            assert math.dist((x, y), nearest) > radius, f"{name}'s LED mark covers a label"
+
+
+@pytest.mark.parametrize("sides", [4, 6, 8, 10])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_sheet_has_its_own_true_scale_bar_inside_the_margins(sides: int, paper: str) -> None:
+    """Issue 23 item 6: a builder checks the printer's scale on the sheet in hand, so each sheet
+    has a bar 100 mm long in the sheet's own millimetres, printable (inside the margins), and off
+    every hole, pixel mark and label."""
+    drawing = Template(default_layout(sides))
+    size = PAPERS[paper]
+    for name, svg in drawing.sheets(size):
+        root = ET.fromstring(svg)
+        width = float(root.attrib["width"].removesuffix("mm"))
+        left, top, view_width, view_height = (float(v) for v in root.attrib["viewBox"].split())
+        assert view_width == width  # one user unit is one printed mm
+        bars = [p for p in root.iter(f"{SVG}path") if p.attrib.get("class") == "sheet-scale-bar"]
+        assert len(bars) == 1, name
+        move, rest = bars[0].attrib["d"].removeprefix("M").split("h", 1)
+        x, y = (float(v) for v in move.split(","))
+        assert rest.startswith("100M")
+        ticks = [float(t.split(",")[0]) for t in rest.split("M")[1:]]
+        assert min(ticks) == pytest.approx(x, abs=0.01) and max(ticks) == pytest.approx(x + 100, abs=0.01)
+        bar = (x - 1, y - 6, x + 101, y + 5)  # the ticks above, "100 mm" below
+        assert left + size.margin <= bar[0] and bar[2] <= left + view_width - size.margin, name
+        assert top + size.margin <= bar[1] and bar[3] <= top + view_height - size.margin, name
+        for hole in [*drawing.places.values(), *drawing.leds.values()]:
+            nearest = (min(max(hole[0], bar[0]), bar[2]), min(max(hole[1], bar[1]), bar[3]))
+            assert math.dist(hole, nearest) > 2.5, f"{name}'s scale bar covers a hole"
+
+
+@pytest.mark.parametrize("layout", BOARDS[:4], ids=["4", "6+markers", "8", "10+markers"])
+def test_the_chain_ends_are_tagged_off_every_label(layout: Layout) -> None:
+    """Issue 23 item 10: the rings that marked where the chains start and end printed over the
+    names of T0:0 and T3:17; now each end is a tag with a leader, and no text box meets a tag."""
+    root = ET.fromstring(Template(layout).svg())
+    tags = [g for g in root.iter(f"{SVG}g") if g.attrib.get("class") == "chain-end"]
+    ends = [layout.hole(0), layout.hole(max(layout.channels.values())), layout.hole_names[0]]
+    assert sorted(g.attrib["data-end"] for g in tags) == sorted(ends)
+    words = {text.text for g in tags for text in g.iter(f"{SVG}text")}
+    assert words == {"sensors start", "sensors end", "pixels start"}
+    boxes = []
+    for g in tags:
+        rect = g.find(f"{SVG}rect")
+        assert rect is not None
+        x, y = float(rect.attrib["x"]), float(rect.attrib["y"])
+        boxes.append((x, y, x + float(rect.attrib["width"]), y + float(rect.attrib["height"])))
+    tag_words = {id(t) for g in tags for t in g.iter(f"{SVG}text")}
+    others = [box for box, text in zip(_text_boxes(root), root.iter(f"{SVG}text"), strict=True) if id(text) not in tag_words]
+    for a in boxes:
+        assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for b in others + [t for t in boxes if t != a])
+    holes = _holes(Template(layout).svg())
+    for a in boxes:
+        for hole in holes.values():
+            (x, y), r = _centre(hole), float(hole["r"]) + 1.2
+            assert math.dist((x, y), (min(max(x, a[0]), a[2]), min(max(y, a[1]), a[3]))) > r
+
+
+@pytest.mark.parametrize("sides", [4, 6, 8, 10])
 def test_the_guides_wiring_drawings_are_the_templates(sides: int) -> None:
     """docs/building.md shows docs/wiring-N.svg: made by `pegs template --paper none`, never by hand."""
     assert (DOCS / f"wiring-{sides}.svg").read_text() == Template(default_layout(sides)).svg()

@@ -22,12 +22,17 @@ from xml.sax.saxutils import escape, quoteattr
 
 from hardware.chain import chain_input
 from hardware.layout import COME_OUT, IN_SPOT, Layout, parse_hole
+from referee.table.clearance import Box, Circle, circle_meets_box, free_spot, route, text_box
 from web import geometry as page
 
 Point = tuple[float, float]
 EDGE = 1.0  # the board's edge lies this many pitches outside the track
 SCALE_BAR = 100.0  # mm
 OVERLAP = 15.0  # mm that neighbouring sheets share, to line them up on the drill crosses
+LED = 5.0  # mm, the pixel hole's mark (a through-hole WS2812B's 5 mm hole)
+LED_GAP = 7.0  # mm from the peg hole's edge to the pixel hole's centre: 4.5 mm of wood between them
+LEGEND_BAR = 14.0  # mm from the legend's last line to the scale bar under it
+NAME, WIRING = 2.8, 2.0  # font sizes of the hole's name and of its sensor input
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ KINDS = {
     "marker": ("#b36b00", "0.6 0.8", "none"),
 }
 RINGS = {0: "corner", IN_SPOT: "in-spot", COME_OUT: "come-out"}  # track holes drawn with a second ring
+HALO = ' stroke="#fff" stroke-width="0.6" paint-order="stroke"'  # a chain line under a label stays readable
 
 
 def hole_kind(hole: str) -> str:
@@ -123,7 +129,7 @@ class Template:
         printable = (paper.width - 2 * paper.margin, paper.height - 2 * paper.margin)
         step = (printable[0] - OVERLAP, printable[1] - OVERLAP)
         columns, rows = _grid(width, height, paper)
-        body = self._drawing()
+        body = self._drawing(scale_bar=False)
         for row in range(rows):
             for column in range(columns):
                 x, y = column * step[0], row * step[1]
@@ -135,12 +141,26 @@ class Template:
                 box = f"{x - paper.margin:.2f} {y - paper.margin:.2f} {paper.width:.2f} {paper.height:.2f}"
                 clip = (f'<clipPath id="printable"><rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" '
                         f'height="{printable[1]:.2f}"/></clipPath><g clip-path="url(#printable)">{body}</g>')  # fmt: skip
-                yield f"sheet-{row + 1}-{column + 1}", _svg(paper.width, paper.height, box, clip + frame)
+                bar = self._sheet_bar((x, y, x + printable[0], y + printable[1] - 6.0))
+                yield f"sheet-{row + 1}-{column + 1}", _svg(paper.width, paper.height, box, clip + frame + bar)
 
-    def _drawing(self) -> str:
+    def _sheet_bar(self, printable: Box) -> str:
+        """A scale bar inside the sheet's printable part, off the holes and labels where it fits
+        (nearest the sheet's foot first); else at the foot over whatever is there."""
+        size = (SCALE_BAR + 2.0, 11.0)  # the ticks rise 5 mm above the line, the words hang 5 mm below it
+        left, top, right, bottom = printable
+        near = [(x, y) for y in _steps(bottom - size[1], top + 1.0, -4.0) for x in _steps(left + 1.0, right - size[0], 8.0)]
+        legend = [text_box(x, y, 3.0, line) for x, y, line in self.legend]
+        tags = [box for _, _, box in self.chain_ends]
+        inside = [box for box in [*self.text_boxes, *legend, *tags] if box[2] > left and box[0] < right and box[3] > top and box[1] < bottom]
+        circles = [c for c in self.circles if circle_meets_box(c, printable)]
+        x, y = free_spot(size, near, inside, circles, printable) or near[0]
+        return _scale_bar(x + 1.0, y + 6.0, "sheet-scale-bar")
+
+    def _drawing(self, scale_bar: bool = True) -> str:
         parts = [self._edge(), self._chain("pixel", "#2a9d2a", "4 2", 1.2), self._chain("channel", "#c0392b", "", -1.2)]
         parts += [self._hole(hole, place) for hole, place in self.places.items()]
-        parts += [self._chain_ends(), self._legend()]
+        parts += [self._chain_ends(), self._legend(scale_bar)]
         return "\n".join(parts)
 
     def _edge(self) -> str:
@@ -151,22 +171,100 @@ class Template:
         wires = sorted(self.layout.wires, key=lambda wire: getattr(wire, by))
         return [wire.hole for wire in wires if wire.hole in self.places]
 
+    # -- the pixel holes and the labels ------------------------------------------------------
+
+    @cached_property
+    def leds(self) -> dict[str, Point]:
+        """Each pixel hole's centre: LED_GAP mm outside its peg hole's edge, diagonally towards the
+        board's edge and back against the way pegs travel, the same on every side. (Track holes'
+        chains run along the side and home rows' across it: a diagonal clears both.)"""
+        board = page.geometry(self.layout.sides)
+        distance = self.hole / 2 + LED_GAP
+        found = {}
+        for hole, (x, y) in self.places.items():
+            _, side, _ = parse_hole(hole)
+            (ax, ay), (nx, ny) = board.along(side), board.inward(side)
+            dx, dy = -ax - nx, -ay - ny
+            norm = math.hypot(dx, dy)
+            found[hole] = (round(x + distance * dx / norm, 3), round(y + distance * dy / norm, 3))
+        return found
+
+    def labels(self, hole: str) -> list[tuple[float, float, float, str]]:
+        """``(x, baseline, size, text)`` of a hole's name and its sensor input: the short name on
+        the pixel's side of the hole (above or below), the longer input on the other, unless
+        the pixel is straight above or below, where only the other way round keeps it clear."""
+        x, y = self.places[hole]
+        wire = chain_input(self.layout.channel(hole))
+        radius = self.hole / 2
+        led = (self.leds[hole], LED / 2 + 0.3)
+        found: list[tuple[float, float, float, str]] = []
+        for name_below in (self.leds[hole][1] > y, self.leds[hole][1] <= y):
+            name_y = y + radius + 1.6 + 0.8 * NAME if name_below else y - radius - 1.6
+            wiring_y = y - radius - 1.4 if name_below else y + radius + 1.4 + 0.8 * WIRING
+            found = [(x, name_y, NAME, hole), (x, wiring_y, WIRING, f"{wire.label} pin {wire.pin}")]
+            if not any(circle_meets_box(led, text_box(*label)) for label in found):
+                break
+        return found
+
+    @cached_property
+    def text_boxes(self) -> list[Box]:
+        """Every hole label's box, for keeping other marks off them."""
+        return [text_box(x, y, size, text) for hole in self.places for x, y, size, text in self.labels(hole)]
+
+    @cached_property
+    def circles(self) -> list[Circle]:
+        """Every peg hole (with its ring) and every pixel hole."""
+        return [(place, self.hole / 2 + 1.5) for place in self.places.values()] + [
+            (place, LED / 2) for place in self.leds.values()
+        ]
+
     def _chain(self, by: str, colour: str, dash: str, shift: float) -> str:
-        """The chain in wiring order, shifted a little so that the two chains stay apart."""
-        points = " ".join(f"{x + shift:.2f},{y + shift:.2f}" for x, y in (self.places[h] for h in self._order(by)))
+        """The chain in wiring order, shifted a little so that the two chains stay apart, and bent
+        round every pixel hole so that no line runs over a mark the builder drills."""
+        shifted = [(x + shift, y + shift) for x, y in (self.places[h] for h in self._order(by))]
+        avoid = [(place, LED / 2 + 0.8) for place in self.leds.values()]
+        points = " ".join(f"{x:.2f},{y:.2f}" for x, y in route(shifted, avoid))
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
         return (f'<polyline class="{by}-chain" points="{points}" fill="none" stroke="{colour}" '
                 f'stroke-width="0.5"{dashes}/>')  # fmt: skip
 
+    @cached_property
+    def chain_ends(self) -> list[tuple[str, str, Box]]:
+        """``(hole, words, box)`` of the tags that say where the chains start and end: each in the
+        first free place near its hole, off every label, hole and pixel mark."""
+        sensors, pixels = self._order("channel"), self._order("pixel")
+        ends = [(sensors[0], "sensors start"), (sensors[-1], "sensors end"), (pixels[0], "pixels start")]
+        width, height = self.size
+        taken: list[Box] = list(self.text_boxes)
+        found = []
+        for hole, words in ends:
+            x, y = self.places[hole]
+            size = (0.6 * 2.5 * len(words) + 2.0, 4.4)
+            near = [(x + r * math.cos(a) - size[0] / 2, y + r * math.sin(a) - size[1] / 2)
+                    for r in range(12, 60, 2) for a in (math.radians(d) for d in range(0, 360, 15))
+                    if not _crosses((x, y), (x + r * math.cos(a), y + r * math.sin(a)), self.hole / 2, taken)]  # fmt: skip
+            spot = free_spot(size, near, taken, self.circles, (1.0, 1.0, width - 1.0, height - 1.0)) or near[0]
+            box = (spot[0], spot[1], spot[0] + size[0], spot[1] + size[1])
+            taken.append(box)
+            found.append((hole, words, box))
+        return found
+
     def _chain_ends(self) -> str:
-        """A thick ring on the holes where the chains start and end (the legend says which)."""
-        ends = {self._order("channel")[0]: "#c0392b", self._order("channel")[-1]: "#c0392b", self._order("pixel")[0]: "#2a9d2a"}
-        radius = self.hole / 2 + 2.2
-        return "\n".join(
-            f'<circle class="chain-end" cx="{self.places[hole][0]:.3f}" cy="{self.places[hole][1]:.3f}" '
-            f'r="{radius:.3f}" fill="none" stroke="{colour}" stroke-width="0.8"/>'
-            for hole, colour in ends.items()
-        )
+        """The tags, each with a leader to the rim of its hole."""
+        parts = []
+        for hole, words, (left, top, right, bottom) in self.chain_ends:
+            colour = "#2a9d2a" if words.startswith("pixels") else "#c0392b"
+            (x, y), (cx, cy) = self.places[hole], ((left + right) / 2, (top + bottom) / 2)
+            reach = self.hole / 2 + 0.5
+            angle = math.atan2(cy - y, cx - x)
+            parts.append(
+                f'<g class="chain-end" data-end="{hole}"><path d="M{x + reach * math.cos(angle):.2f},'
+                f'{y + reach * math.sin(angle):.2f}L{cx:.2f},{cy:.2f}" stroke="{colour}" stroke-width="0.5"/>'
+                f'<rect x="{left:.2f}" y="{top:.2f}" width="{right - left:.2f}" height="{bottom - top:.2f}" rx="1" '
+                f'fill="#fff" stroke="{colour}" stroke-width="0.5"/><text x="{cx:.2f}" y="{bottom - 1.3:.2f}" '
+                f'font-size="2.5" text-anchor="middle" fill="{colour}">{words}</text></g>'
+            )
+        return "\n".join(parts)
 
     def _hole(self, hole: str, place: Point) -> str:
         x, y = place
@@ -181,19 +279,23 @@ class Template:
             f'data-chip="{wire.chip}" data-input="{wire.input}">'),
             f'<circle cx="{x:.3f}" cy="{y:.3f}" r="{radius:.3f}" fill="{fill}" stroke="{stroke}" stroke-width="0.3"{dashes}/>',
             f'<path d="M{x - 2:.3f},{y:.3f}h4M{x:.3f},{y - 2:.3f}v4" stroke="#000" stroke-width="0.15"/>',
-            f'<text x="{x:.2f}" y="{y - radius - 1:.2f}" font-size="2.8" text-anchor="middle">{hole}</text>',
-            (f'<text x="{x:.2f}" y="{y + radius + 2.4:.2f}" font-size="2" text-anchor="middle">'
-            f"{wire.label} pin {wire.pin} · px {pixel}</text>"),
         ]
+        parts += [f'<text x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="middle"{HALO}>{escape(text)}</text>'
+                  for tx, ty, size, text in self.labels(hole)]  # fmt: skip
         _, _, number = parse_hole(hole)
         if kind == "track" and number in RINGS:
             parts.insert(2, f'<circle class="{RINGS[number]}" cx="{x:.3f}" cy="{y:.3f}" r="{radius + 1.2:.3f}" '
                          'fill="none" stroke="#000" stroke-width="0.3"/>')  # fmt: skip
-        parts.append("</g>")
+        lx, ly = self.leds[hole]
+        parts.append(f'</g><g class="led" data-led="{hole}" data-pixel="{pixel}"><circle cx="{lx:.3f}" cy="{ly:.3f}" '
+                     f'r="{LED / 2:g}" fill="#fff" stroke="#2a9d2a" stroke-width="0.3"/><text x="{lx:.2f}" '
+                     f'y="{ly + 0.6:.2f}" font-size="1.7" text-anchor="middle">{pixel}</text></g>')  # fmt: skip
         return "".join(parts)
 
-    def _legend(self) -> str:
-        """The legend and the scale bar, in the empty middle of the board (the edges stay narrow)."""
+    @cached_property
+    def legend(self) -> list[tuple[float, float, str]]:
+        """``(x, baseline, text)`` of the legend's lines, in the empty middle of the board (the
+        edges stay narrow); the scale bar goes LEGEND_BAR mm under the last baseline."""
         sensors, pixels = self._order("channel"), self._order("pixel")
         last = chain_input(self.layout.channel(sensors[-1]))
         lines = [
@@ -201,8 +303,10 @@ class Template:
             f"holes {self.hole:g} mm, track pitch {self.pitch:g} mm. Print at 100 % (actual size)",
             "and measure the bar below before you drill.",
             "",
-            "Under each hole: its sensor's 74HC165 input and pin (U1 = the chip",
-            "next to the Pico), then its pixel. Double ring: corner, in-spot, come-out.",
+            "By each hole: its name and its sensor's 74HC165 input and pin",
+            "(U1 = the chip next to the Pico). Small numbered circle: its pixel's",
+            f"{LED:g} mm hole, centre {self.hole / 2 + LED_GAP:g} mm from the peg hole's centre.",
+            "Double ring: corner, in-spot, come-out.",
             "Blue: home. Green, dashed: start. Orange dots: colour marker.",
             "",
             "Red line: the sensor chain. U1's QH (pin 9) goes to the Pico's GP4;",
@@ -214,15 +318,39 @@ class Template:
         cx = sum(x for x, _ in self.outline) / len(self.outline)
         cy = sum(y for _, y in self.outline) / len(self.outline)
         top = cy - 4.2 * len(lines) / 2 - 8
-        text = "\n".join(
-            f'<text x="{cx:.2f}" y="{top + 4.2 * i:.2f}" font-size="3" text-anchor="middle">{escape(line)}</text>'
-            for i, line in enumerate(lines) if line
-        )
-        x, y = cx - SCALE_BAR / 2, top + 4.2 * len(lines) + 10
-        ticks = "".join(f"M{x + i * 10:.2f},{y:.2f}v-{3 if i % 5 else 5}" for i in range(11))
-        return (f'{text}\n<path class="scale-bar" d="M{x:.2f},{y:.2f}h{SCALE_BAR:g}{ticks}" stroke="#000" '
-                f'stroke-width="0.3" fill="none"/><text x="{cx:.2f}" y="{y + 5:.2f}" font-size="3" '
-                f'text-anchor="middle">{SCALE_BAR:g} mm</text>')  # fmt: skip
+        return [(cx, top + 4.2 * i, line) for i, line in enumerate(lines)]
+
+    def _legend(self, scale_bar: bool = True) -> str:
+        """The legend, and the whole drawing's scale bar under it. A sheet has its own bar
+        (``_sheet_bar``): this one may be cut by the sheet's edge."""
+        text = "\n".join(f'<text x="{x:.2f}" y="{y:.2f}" font-size="3" text-anchor="middle">{escape(line)}</text>'
+                         for x, y, line in self.legend if line)  # fmt: skip
+        if not scale_bar:
+            return text
+        x, y, _ = self.legend[-1]
+        return f"{text}\n{_scale_bar(x - SCALE_BAR / 2, y + LEGEND_BAR)}"
+
+
+def _scale_bar(x: float, y: float, kind: str = "scale-bar") -> str:
+    """A bar SCALE_BAR mm long from ``(x, y)``, ticks every 10 mm above it, its length below."""
+    ticks = "".join(f"M{x + i * 10:.2f},{y:.2f}v-{3 if i % 5 else 5}" for i in range(11))
+    return (f'<path class="{kind}" d="M{x:.2f},{y:.2f}h{SCALE_BAR:g}{ticks}" stroke="#000" stroke-width="0.3" '
+            f'fill="none"/><text x="{x + SCALE_BAR / 2:.2f}" y="{y + 5:.2f}" font-size="3" '
+            f'text-anchor="middle">{SCALE_BAR:g} mm</text>')  # fmt: skip
+
+
+def _crosses(hole: Point, tag: Point, radius: float, boxes: list[Box]) -> bool:
+    """Whether the leader from the rim of the hole at ``hole`` to ``tag`` runs over a label."""
+    length = math.dist(hole, tag)
+    points = [(hole[0] + (tag[0] - hole[0]) * t / length, hole[1] + (tag[1] - hole[1]) * t / length)
+              for t in _steps(radius, length, 0.5)]  # fmt: skip
+    return any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in points for box in boxes)
+
+
+def _steps(first: float, last: float, step: float) -> list[float]:
+    """``first``, ``first + step``, ... up to ``last`` (``step`` may be negative); at least ``first``."""
+    count = max(0, math.floor((last - first) / step))
+    return [first + i * step for i in range(count + 1)]
 
 
 def _grid(width: float, height: float, paper: Paper) -> tuple[int, int]:
