@@ -21,7 +21,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.table.doctor import Finding, Machine, examine
+from referee.table.doctor import Finding, Machine, RunCommand, examine
 
 DEPLOY = Path(__file__).parent.parent / "deploy"
 PI4 = "Raspberry Pi 4 Model B Rev 1.4\0"
@@ -76,9 +76,8 @@ def _by_what(findings: list[Finding]) -> dict[str, Finding]:
 
 def _machine(root: Path, channels: int | str | None = 112, **kwargs: object) -> Machine:
     """The fake tree stands for the Pi doctor runs on (``here``): its sensor board answers ``channels``."""
-    machine = Machine(root, run=kwargs.get("run", _systemd()), web_port=kwargs.get("web_port", 1),  # type: ignore[arg-type]
-                      device_channels=lambda port: channels, here=True)  # fmt: skip
-    return machine
+    run: RunCommand = kwargs.get("run", _systemd())  # type: ignore[assignment]
+    return Machine(root, run=run, web_port=1, device_channels=lambda port: channels, here=True)
 
 
 def test_a_pi_set_up_by_install_sh_has_nothing_to_fix(tmp_path: Path) -> None:
@@ -212,8 +211,9 @@ def _answering(body: bytes, asked: list[str] | None = None) -> Iterator[int]:
 
 def _health(config: str | None, channels: int) -> bytes:
     """What a pegs daemon's /api/health says (the fields doctor reads)."""
-    return json.dumps({"config": config, "uptime_s": 3.0, "sensors": {"backend": "serial", "link": {"channels": channels}},
-                       "layout": {"sides": 4, "holes": 112, "channels": 112}}).encode()  # fmt: skip
+    sensors = {"backend": "serial", "link": {"channels": channels}}
+    board = {"sides": 4, "holes": 112, "channels": 112}
+    return json.dumps({"config": config, "uptime_s": 3.0, "sensors": sensors, "layout": board}).encode()
 
 
 def _asking(channels: int | str | None, asked: list[str]):  # type: ignore[no-untyped-def]
@@ -234,7 +234,8 @@ def test_with_the_service_running_the_daemon_is_asked_for_the_channels(tmp_path:
             machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, asked), here=True)
             found = _by_what(examine(machine))
         assert found["firmware"].ok is False and said in found["firmware"].words and asked == []
-        assert found["web port"].ok is True and "the pegs daemon of /etc/pegs/pegs.toml answers" in found["web port"].words
+        web = found["web port"]
+        assert web.ok is True and "the pegs daemon of /etc/pegs/pegs.toml answers" in web.words
 
 
 def test_another_daemon_on_the_port_is_said_and_the_board_itself_is_asked(tmp_path: Path) -> None:
@@ -250,11 +251,13 @@ def test_another_daemon_on_the_port_is_said_and_the_board_itself_is_asked(tmp_pa
         web = found["web port"]
         assert web.ok is False and f"port {port} answers {who}, not the pegs daemon of /etc/pegs/pegs.toml" in web.words
         assert web.fix == "stop that program, or set another port = N under [web] in /etc/pegs/pegs.toml"
-        assert found["firmware"].ok is True and "reads 112 channels (asked on /dev/pegs-board)" in found["firmware"].words
+        firmware = found["firmware"]
+        assert firmware.ok is True and "reads 112 channels (asked on /dev/pegs-board)" in firmware.words
         assert asked == [str(tmp_path / "dev/pegs-board")]
     older = json.dumps({"uptime_s": 3.0, "sensors": {"link": {"channels": 96}}}).encode()  # no "config": not trusted
     with _answering(older) as port:
-        found = _by_what(examine(Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, []), here=True)))
+        machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, []), here=True)
+        found = _by_what(examine(machine))
     assert "a pegs daemon that does not say which config it runs" in found["web port"].words
     assert found["web port"].fix.startswith("sudo systemctl restart pegs") and found["firmware"].ok is True
 
@@ -274,7 +277,8 @@ def test_a_program_that_is_not_pegs_on_the_port_is_not_blamed_on_the_firmware(tm
         busy = _asking("is in use by another program (a pegs daemon of another config?)", [])
         machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=busy, here=True)
         firmware = _by_what(examine(machine))["firmware"]
-    assert firmware.ok is None and firmware.words.startswith("not checked: /dev/pegs-board is in use by another program")
+    assert firmware.ok is None
+    assert firmware.words.startswith("not checked: /dev/pegs-board is in use by another program")
 
 
 def test_with_root_neither_the_daemon_nor_the_board_here_is_asked(tmp_path: Path) -> None:
@@ -289,7 +293,12 @@ def test_with_root_neither_the_daemon_nor_the_board_here_is_asked(tmp_path: Path
     assert "web port" not in found and requests == [] and asked == []
     # Nor is this machine's systemd the card's: its unit files say whether pegs is installed and enabled.
     ran: list[list[str]] = []
-    card = Machine(tmp_path, run=lambda argv: ran.append(argv) or (0, "active"), web_port=1)
+
+    def systemctl(argv: list[str]) -> tuple[int, str]:
+        ran.append(argv)
+        return 0, "active"
+
+    card = Machine(tmp_path, run=systemctl, web_port=1)
     assert _by_what(examine(card))["service"].ok is False and ran == []
     _tree(tmp_path, {"/etc/systemd/system/pegs.service": "[Unit]\n"})
     assert "does not start at boot" in _by_what(examine(card))["service"].words
@@ -331,7 +340,8 @@ def test_the_firmware_fix_names_the_configs_layout_file_as_the_pi_knows_it(tmp_p
         assert "(layout /etc/pegs/layout.toml)" in found["config"].words
         assert found["firmware"].fix == "pegs firmware --layout /etc/pegs/layout.toml --out /media/$USER/CIRCUITPY"
         bigger = _by_what(examine(_machine(tmp_path, channels=168)))["firmware"]
-        assert "set players = 6 under [board] in /etc/pegs/pegs.toml and a 6-sided layout file on its layout = line;" in bigger.fix
+        line = "players = 6 under [board] in /etc/pegs/pegs.toml and a 6-sided layout file on its layout = line;"
+        assert line in bigger.fix
         assert bigger.fix.endswith("else: pegs firmware --layout /etc/pegs/layout.toml --out /media/$USER/CIRCUITPY")
 
 

@@ -196,7 +196,8 @@ def test_a_sensor_board_bigger_than_the_config_is_refused_with_both_fixes(tmp_pa
             assert f"pegs firmware --layout {tmp_path / 'layout.toml'} --out" in error
             health = service.health()
             assert health["sensors"]["fault"] == error and health["config"] == str(config_file.resolve())
-            assert health["layout"] == {"sides": 4, "holes": 112, "channels": 112, "file": str(tmp_path / "layout.toml")}
+            board = {"sides": 4, "holes": 112, "channels": 112, "file": str(tmp_path / "layout.toml")}
+            assert health["layout"] == board
             assert json.dumps(health)
         finally:
             service.stop()
@@ -256,7 +257,8 @@ def test_config_file_errors_name_the_key(tmp_path: Path) -> None:
     path.write_text('[leds]\npixel_order = "RGB"\n')
     assert Config.from_toml(path).pixel_order == "RGB"
     path.write_text('[leds]\npixel_order = "RGBW"\n')
-    with pytest.raises(ConfigError, match="leds.pixel_order must be one of 'GRB', 'RGB', 'RBG', 'GBR', 'BRG', 'BGR', not 'RGBW'"):
+    choices = "'GRB', 'RGB', 'RBG', 'GBR', 'BRG', 'BGR'"
+    with pytest.raises(ConfigError, match=f"leds.pixel_order must be one of {choices}, not 'RGBW'"):
         Config.from_toml(path)
 
 

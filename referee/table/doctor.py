@@ -209,7 +209,8 @@ def _load(
     except (ConfigError, LayoutError, ValueError) as error:
         findings.append(Finding("config", False, str(error), f"edit {config_path}"))
         return None, None
-    findings.append(Finding("config", True, f"{config_path}: {config.players} players, {_board_words(machine, config, layout)}"))  # fmt: skip
+    board = _board_words(machine, config, layout)
+    findings.append(Finding("config", True, f"{config_path}: {config.players} players, {board}"))
     return config, layout
 
 
@@ -219,7 +220,8 @@ def _board_words(machine: Machine, config: Config, layout: Layout) -> str:
     if config.layout:
         board += f" (layout {_pi_path(machine, config.layout)})"
     sensors = f"sensors {config.sensors}" + (f" on {config.port}" if config.sensors == "serial" and config.port else "")
-    leds = f"LEDs {config.leds}" + (f", colour order {config.pixel_order}" if config.leds.startswith("neopixel") else "")
+    neopixels = config.leds.startswith("neopixel")
+    leds = f"LEDs {config.leds}" + (f", colour order {config.pixel_order}" if neopixels else "")
     return f"{board}, {sensors}, {leds}"
 
 
@@ -344,8 +346,9 @@ def check_web_port(context: Context) -> Finding | None:
     who = _who(health, _config_file(context))
     if who is None:
         return Finding("web port", True, f"{port}: the pegs daemon of {context.config_path} answers")
-    fix = ("sudo systemctl restart pegs (if that is the pegs service), else stop it; then pegs doctor again"
-           if who == OLDER else f"stop that program, or set another port = N under [web] in {context.config_path}")  # fmt: skip
+    fix = f"stop that program, or set another port = N under [web] in {context.config_path}"
+    if who == OLDER:
+        fix = "sudo systemctl restart pegs (if that is the pegs service), else stop it; then pegs doctor again"
     return Finding("web port", False, f"port {port} answers {who}, not the pegs daemon of {context.config_path}, "
                    "which cannot serve its page there", fix)  # fmt: skip
 
