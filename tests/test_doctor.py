@@ -362,3 +362,36 @@ def test_a_real_sensor_board_on_a_pseudo_terminal(tmp_path: Path) -> None:
         with serial.Serial(device.path, exclusive=True):
             firmware = _by_what(examine(machine, str(tmp_path / "pegs.toml")))["firmware"]
         assert firmware.ok is None and "is in use by another program" in firmware.words
+
+
+def test_a_real_pegs_daemon_is_told_from_another_configs(tmp_path: Path) -> None:
+    """The health view of a real `pegs serve --config` is what doctor reads: it is this config's
+    daemon for its own file, and another config's daemon for any other file (issue 23, item 3)."""
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ours, other = tmp_path / "pegs.toml", tmp_path / "other.toml"
+    ours.write_text(f'[web]\nport = {port}\n[data]\ndir = "data"\n')
+    other.write_text(f'[sensors]\nbackend = "serial"\nport = "/dev/pegs-none"\n[web]\nport = {port}\n')
+    daemon = subprocess.Popen([sys.executable, "-m", "referee.table.cli", "serve", "--config", str(ours)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        machine = Machine(Path("/"), run=_systemd())
+        web = _by_what(examine(machine, str(ours)))["web port"]
+        assert web.ok is True and web.words == f"{port}: the pegs daemon of {ours} answers"
+        web = _by_what(examine(machine, str(other)))["web port"]
+        assert web.ok is False and f"answers another pegs daemon, running the config {ours.resolve()}" in web.words
+    finally:
+        daemon.terminate()
+        daemon.wait(10)
