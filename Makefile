@@ -26,3 +26,13 @@ $(STAMP): pyproject.toml
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
+
+# A release archive of the last commit, for a Pi without git: build/pegs-<version>.tar.gz unpacks
+# into pegs/ (then, on the Pi: sudo pegs/deploy/install.sh --players N). Uncommitted changes are not in it.
+DIST_DIR ?= build
+.PHONY: dist
+dist:
+	mkdir -p $(DIST_DIR)
+	git archive --format=tar.gz --prefix=pegs/ -o $(DIST_DIR)/pegs-$$(git describe --tags --always).tar.gz HEAD
+	@git diff --quiet HEAD || echo "note: uncommitted changes are not in the archive"
+	@echo "$(DIST_DIR)/pegs-$$(git describe --tags --always).tar.gz"
