@@ -127,6 +127,19 @@ def test_settings_in_force_need_a_reboot_and_other_boards_sections_do_not_count(
         assert _by_what(examine(_machine(tmp_path)))["core clock"].ok is True
 
 
+def test_a_4k_screen_at_60_hz_on_a_pi4_is_named(tmp_path: Path) -> None:
+    """The guide (building.md, "The LEDs") says doctor checks that hdmi_enable_4kp60 is off on a
+    Pi 4: it wants the core faster than the 500 MHz the SPI timing is held at (issue 23, item 10)."""
+    _ready_pi4(tmp_path)
+    config_txt = tmp_path / "boot/firmware/config.txt"
+    config_txt.write_text("hdmi_enable_4kp60=1\n" + config_txt.read_text())
+    clock = _by_what(examine(_machine(tmp_path)))["core clock"]
+    assert clock.ok is False and "hdmi_enable_4kp60" in clock.words
+    assert "sed -i '/^hdmi_enable_4kp60/d' /boot/firmware/config.txt" in clock.fix
+    config_txt.write_text(config_txt.read_text().replace("hdmi_enable_4kp60=1", "hdmi_enable_4kp60=0"))
+    assert _by_what(examine(_machine(tmp_path)))["core clock"].ok is True
+
+
 def test_gpio18_and_the_pi5_driver(tmp_path: Path) -> None:
     """rpi_ws281x (GPIO18, PWM) needs root; the Pi 5's NeoPixel driver needs /dev/pio0."""
     _ready_pi4(tmp_path)

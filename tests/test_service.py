@@ -203,6 +203,39 @@ def test_a_sensor_board_bigger_than_the_config_is_refused_with_both_fixes(tmp_pa
             service.stop()
 
 
+def test_a_board_with_colour_markers_set_by_one_config_line(tmp_path: Path) -> None:
+    """Issue 23, item 3: the board's shape is set in the config, not by a layout file only.
+    ``markers = true`` under [board] is the standard layout with a colour hole per side (116
+    holes on 15 chips: 120 channels, what ``pegs firmware --sides 4 --markers`` writes); a peg
+    in a colour hole is no move, and the game plays on beside it."""
+    layout = default_layout(4, colour_markers=True)
+    levels = [True] * 120
+    for hole in [f"S{side}:{i}" for side in range(4) for i in range(1, 6)] + ["C0", "C1", "C2", "C3"]:
+        levels[layout.channel(hole)] = False
+    config_file = tmp_path / "pegs.toml"
+    with FakeDevice(120, heartbeat=0.1, levels=levels) as device:
+        config_file.write_text(f'[board]\nplayers = 4\nmarkers = true\n[sensors]\nbackend = "serial"\n'
+                               f'port = {json.dumps(device.path)}\n[leds]\nbackend = "memory"\n'
+                               f'[data]\ndir = "data"\n')  # fmt: skip
+        service = Table.build(Config.from_toml(config_file))
+        service.start()
+        try:
+            _wait(lambda: service.health()["sensors"]["link"]["channels"] == 120)
+            assert service.state()["sensor_error"] is None
+            assert service.health()["layout"]["holes"] == 116
+            device.set(layout.channel("C2"), True)  # a colour peg taken out and put back
+            device.set(layout.channel("C2"), False)
+            device.set(layout.channel("S0:3"), True)
+            device.set(layout.channel("T0:8"), False)
+            _wait(lambda: service.state()["moves"] == ["A S0-T0:8"], 8)
+        finally:
+            service.stop()
+    for line, error in (("markers = 1", "board.markers must be true or false"),):
+        config_file.write_text(f"[board]\n{line}\n")
+        with pytest.raises(ConfigError, match=error):
+            Config.from_toml(config_file)
+
+
 def test_a_read_only_or_missing_data_dir_is_a_clear_error_at_start(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

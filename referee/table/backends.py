@@ -18,7 +18,7 @@ from referee.table.config import Config, ConfigError
 
 def layout_for(config: Config) -> Layout:
     sides = 4 if config.players == 2 else config.players
-    layout = Layout.from_toml(config.layout) if config.layout else default_layout(sides)
+    layout = Layout.from_toml(config.layout) if config.layout else default_layout(sides, config.markers)
     if layout.sides != sides:
         raise ConfigError(f"the layout is for {layout.sides} sides, the game for {config.players} players")
     return layout

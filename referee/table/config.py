@@ -3,6 +3,7 @@
     [board]
     players = 4                     # 2, 4, 6, 8 or 10; a two-player game uses a 4-sided board
     layout = "/etc/pegs/layout.toml"   # optional: the standard layout for the sides
+    markers = true                  # the standard layout with a colour-marker hole per side
 
     [sensors]
     backend = "serial"              # "serial", "gpio" or "simulated"
@@ -58,6 +59,7 @@ class Config:
     players: int = 4
     teams: list[list[int]] | None = None
     layout: str | None = None
+    markers: bool = False  # the standard layout with a colour-marker hole per side
     sensors: str = "simulated"
     port: str | None = None
     vid_pid: str | None = None
@@ -134,7 +136,7 @@ class Config:
 
 
 _SECTIONS: dict[str, dict[str, str]] = {
-    "board": {"players": "players", "teams": "teams", "layout": "layout"},
+    "board": {"players": "players", "teams": "teams", "layout": "layout", "markers": "markers"},
     "sensors": {"backend": "sensors", "port": "port", "vid_pid": "vid_pid", "pins": "pins", "active_low": "active_low"},
     "leds": {"backend": "leds", "pin": "led_pin", "brightness": "brightness", "max_amps": "max_amps",
              "pixel_order": "pixel_order"},
@@ -174,7 +176,7 @@ def _check(where: str, name: str, value: Any) -> Any:
         if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 60:
             raise ConfigError(f"{where} must be a number of amps above 0")
         return float(value)
-    if name == "active_low":
+    if name in ("active_low", "markers"):
         if not isinstance(value, bool):
             raise ConfigError(f"{where} must be true or false")
         return value

@@ -289,6 +289,11 @@ def check_core_clock(context: Context) -> Finding | None:
     if not _spi_leds(context) or wanted is None:
         return None  # the Pi 5's SPI runs off its own clock (RP1)
     wrong = {key: value for key, value in wanted.items() if context.boot.value(key) != value}
+    if context.family == "4" and context.boot.value("hdmi_enable_4kp60") not in (None, "0"):
+        # A 4K screen at 60 Hz wants the Pi 4's core at 550 MHz, not the 500 the SPI timing is held at.
+        return Finding("core clock", False, "hdmi_enable_4kp60 is set: it asks a Pi 4 for a faster core clock "
+                       "than the 500 MHz the NeoPixel timing on SPI is held at",
+                       f"sudo sed -i '/^hdmi_enable_4kp60/d' {context.boot.path} && sudo reboot")  # fmt: skip
     if not wrong:
         return Finding("core clock", True, ", ".join(f"{key}={value}" for key, value in wanted.items())
                        + ": the NeoPixel timing on SPI holds")  # fmt: skip
