@@ -199,7 +199,8 @@ def _load(
         if family is None:  # not a Pi: nothing to fix here, and install.sh is for a Pi
             findings.append(Finding("config", None, f"{missing}; on the Pi, deploy/install.sh puts it there"))
         else:
-            findings.append(Finding("config", False, missing, INSTALL))
+            findings.append(Finding("config", False, missing, "sudo deploy/install.sh --players N  (in the pegs "
+                                    "checkout; N = 2, 4, 6, 8 or 10, the board's size)"))  # fmt: skip
         return None, None
     try:
         config = Config.from_toml(machine.path(config_path))
