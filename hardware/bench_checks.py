@@ -212,17 +212,21 @@ def check_pegs(
     unsubscribe = sensors.subscribe(events.put)
     results: list[MagnetResult] = []
     try:
+        was_in = hole in sensors.snapshot()  # then followed change by change: a change is a level, not a toggle
+        carry: list[Change] = []  # changes read after the last window: the next peg's
         for number in itertools.count(1) if pegs is None else range(1, pegs + 1):
-            was_in = hole in sensors.snapshot()
             text = f"Put peg {number} in {hole}, then press Enter"
             if prompt(Step("peg", text, hole, number, pegs or 0)) is False:
                 break
             start = time.monotonic()
-            before, during, also = _watch(events, hole, start + GRACE, start + window, cancel)
+            before, during, after, also = _watch(events, hole, start + GRACE, start + window, cancel)
+            before = carry + before
             result = _judge_peg(f"peg {number}", hole, was_in, before, during, start, window, also)
             results.append(result)
             if on_result is not None:
                 on_result(result)
+            was_in = (before + during)[-1].occupied if before or during else was_in
+            carry = after
     finally:
         unsubscribe()
     return MagnetReport("pegs", tuple(results), hole)
@@ -268,19 +272,20 @@ def check_holes(
 
 def _watch(
     events: queue.Queue[Change], hole: str, split: float, end: float, cancel: threading.Event
-) -> tuple[list[Change], list[Change], tuple[str, ...]]:
-    """The hole's changes before ``split`` and from ``split`` to ``end``; the other holes that
-    went occupied meanwhile."""
+) -> tuple[list[Change], list[Change], list[Change], tuple[str, ...]]:
+    """The hole's changes before ``split``, from ``split`` to ``end``, and after ``end`` (read while
+    emptying the queue); the other holes that went occupied meanwhile."""
     before: list[Change] = []
     during: list[Change] = []
+    after: list[Change] = []
     also: list[str] = []
     while (change := _get(events, end, cancel)) is not None:
         if change.hole != hole:
             if change.occupied and change.hole not in also:
                 also.append(change.hole)
-        elif change.at <= end:
-            (before if change.at < split else during).append(change)
-    return before, during, tuple(also)
+        else:
+            (before if change.at < split else during if change.at <= end else after).append(change)
+    return before, during, after, tuple(also)
 
 
 def _judge_peg(
@@ -324,6 +329,6 @@ def _judge_hole(
             break
     else:
         return MagnetResult(hole, "not seen", window=window, hole=hole)
-    _, during, _ = _watch(events, hole, change.at, change.at + window, cancel)
+    _, during, _, _ = _watch(events, hole, change.at, change.at + window, cancel)
     verdict: Verdict = "flickers" if len(during) >= 2 else "drops out" if during else "steady"
     return MagnetResult(hole, verdict, len(during), 0.0, window, (), hole)

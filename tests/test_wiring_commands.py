@@ -295,3 +295,24 @@ def test_bad_magnet_options_are_one_line() -> None:
                               capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
         assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, done.stderr
 
+
+
+def test_calibrate_with_markers_asks_for_the_colour_holes(tmp_path: Path) -> None:
+    """--markers as for ``pegs firmware --markers``: the calibration asks for the colour-marker
+    holes too and writes a 116-hole layout (the old --colour-markers still works)."""
+    chain = default_layout(4, colour_markers=True)
+    out = tmp_path / "layout.toml"
+    with FakeDevice(120, heartbeat=0.1, levels=[True] * 120) as device:
+        tool = Tool("calibrate", "--port", device.path, "--markers", "--out", str(out), "--timeout", "5",
+                    stdin=subprocess.DEVNULL)  # fmt: skip
+        asked: list[str] = []
+        while len(asked) < len(chain.hole_names):
+            asked.append(tool.line("Put a peg in ").removeprefix("Put a peg in "))
+            if len(asked) > 1:
+                device.set(chain.channel(asked[-2]), True)
+            device.set(chain.channel(asked[-1]), False)
+        status, rest, err = tool.finish()
+    assert status == 0, err
+    assert asked == list(chain.hole_names) and "C0" in asked
+    assert rest[-1] == f"wrote {out}: 116 holes, active_low = true"
+    assert cli._build_parser().parse_args(["calibrate", "--port", "x", "--colour-markers"]).markers is True
