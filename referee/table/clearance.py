@@ -87,3 +87,11 @@ def free_spot(size: Point, near: Iterable[Point], boxes: Sequence[Box], circles:
             continue
         return (x, y)
     return None
+
+
+def crosses(hole: Point, tag: Point, radius: float, boxes: list[Box]) -> bool:
+    """Whether the leader from the rim of the hole at ``hole`` to ``tag`` runs over a label."""
+    length = math.dist(hole, tag)
+    points = [(hole[0] + (tag[0] - hole[0]) * t / length, hole[1] + (tag[1] - hole[1]) * t / length)
+              for t in [radius + 0.5 * i for i in range(max(0, math.floor((length - radius) / 0.5)) + 1)]]  # fmt: skip
+    return any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in points for box in boxes)

@@ -1,7 +1,8 @@
-"""``pegs firmware``, ``pegs template`` and ``pegs doctor``: the builder's kit.
+"""``pegs firmware``, ``pegs template``, ``pegs schematic`` and ``pegs doctor``: the builder's kit.
 
     pegs firmware --sides 6 --out /media/$USER/CIRCUITPY    # the scanner for a 6-sided board
     pegs template --sides 4 --out board.svg                  # a 1:1 drilling template
+    pegs schematic --sides 4 --out circuit.svg               # circuit-hookup.svg, circuit-side-0.svg, ...
     pegs doctor                                              # is this Pi ready for the config?
 
 Each is made from the same layout the daemon uses, so a board built from them needs no
@@ -40,6 +41,11 @@ def add_commands(commands: Any) -> None:
     template.add_argument("--paper", choices=("a4", "letter", "none"), default="a4",
                           help="also cut it into sheets of this paper (default a4)")  # fmt: skip
     template.set_defaults(func=template_command)
+
+    schematic = commands.add_parser("schematic", help="write the board's circuit as A4 sheets (SVG)")
+    _board_options(schematic)
+    schematic.add_argument("--out", required=True, help="FILE.svg: writes FILE-hookup.svg and FILE-side-N.svg beside it")
+    schematic.set_defaults(func=schematic_command)
 
     doctor = commands.add_parser("doctor", help="check this Pi for everything the config needs, and say the fixes")
     doctor.add_argument("--config", default="/etc/pegs/pegs.toml", help="the daemon's config (default: %(default)s)")
@@ -101,6 +107,28 @@ def template_command(args: argparse.Namespace) -> int:
           + (f", and {len(sheets)} {PAPERS[args.paper].name} sheets {out.stem}-sheet-R-C{out.suffix or '.svg'}"
              if sheets else "") + ".")  # fmt: skip
     print("Print at 100 % (actual size, no fit to page) and check the 100 mm bar before you drill.")
+    return 0
+
+
+def schematic_command(args: argparse.Namespace) -> int:
+    from referee.table.schematic import schematic_sheets
+
+    layout = board_layout(args)
+    out = Path(args.out)
+    if out.suffix.lower() not in ("", ".svg"):
+        raise KitError(f"pegs: schematic: --out {out} is not an .svg file name")
+    if not out.parent.is_dir():
+        raise KitError(f"pegs: cannot write the schematic: {out.parent} is not a directory")
+    written = []
+    try:
+        for name, text in schematic_sheets(layout):
+            path = out.with_name(f"{out.stem}-{name}.svg")
+            path.write_text(text, encoding="utf-8")
+            written.append(path.name)
+    except OSError as error:
+        raise KitError(f"pegs: cannot write the schematic {out}: {error.strerror or error}") from None
+    print(f"wrote {len(written)} A4 sheets for {len(layout.hole_names)} holes: {', '.join(written)}.")
+    print("Print at 100 % on A4 (landscape).")
     return 0
 
 

@@ -16,34 +16,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cached_property
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from hardware.chain import chain_input
 from hardware.layout import COME_OUT, IN_SPOT, Layout, parse_hole
-from referee.table.clearance import Box, Circle, circle_meets_box, free_spot, route, text_box
+from referee.table.clearance import Box, Circle, circle_meets_box, crosses, free_spot, route, text_box
+from referee.table.template_paper import OVERLAP, PAPERS, SCALE_BAR, Paper, grid, scale_bar, steps, svg_document
 from web import geometry as page
 
+__all__ = ["PAPERS", "Paper", "Template", "hole_kind"]  # PAPERS and Paper: what `pegs template --paper` offers
 Point = tuple[float, float]
 EDGE = 1.0  # the board's edge lies this many pitches outside the track
-SCALE_BAR = 100.0  # mm
-OVERLAP = 15.0  # mm that neighbouring sheets share, to line them up on the drill crosses
 LED = 5.0  # mm, the pixel hole's mark (a through-hole WS2812B's 5 mm hole)
 LED_GAP = 7.0  # mm from the peg hole's edge to the pixel hole's centre: 4.5 mm of wood between them
 LEGEND_BAR = 14.0  # mm from the legend's last line to the scale bar under it
 NAME, WIRING = 2.8, 2.0  # font sizes of the hole's name and of its sensor input
 
 
-@dataclass(frozen=True)
-class Paper:
-    name: str
-    width: float  # mm, portrait
-    height: float
-    margin: float = 10.0  # what most printers cannot print on
-
-
-PAPERS = {"a4": Paper("A4", 210.0, 297.0), "letter": Paper("Letter", 215.9, 279.4)}
 # How each kind of hole is drawn: stroke colour, dash pattern, fill (it prints in grey too).
 KINDS = {
     "track": ("#000", "", "none"),
@@ -118,18 +108,18 @@ class Template:
     def svg(self) -> str:
         """The whole board as one SVG at 1:1 (width and height in mm)."""
         width, height = self.size
-        return _svg(width, height, f"0 0 {width:.2f} {height:.2f}", self._drawing())
+        return svg_document(width, height, f"0 0 {width:.2f} {height:.2f}", self._drawing())
 
     def sheets(self, paper: Paper) -> Iterator[tuple[str, str]]:
         """``(name, svg)`` per printable page: ``sheet-R-C`` (row 1 at the top), overlapping by
         OVERLAP mm so that the crosses of the shared holes line the pages up."""
         width, height = self.size
         paper = min((paper, Paper(paper.name, paper.height, paper.width, paper.margin)),
-                    key=lambda sheet: math.prod(_grid(width, height, sheet)))  # portrait or landscape: fewer sheets
+                    key=lambda sheet: math.prod(grid(width, height, sheet)))  # portrait or landscape: fewer sheets
         printable = (paper.width - 2 * paper.margin, paper.height - 2 * paper.margin)
         step = (printable[0] - OVERLAP, printable[1] - OVERLAP)
-        columns, rows = _grid(width, height, paper)
-        body = self._drawing(scale_bar=False)
+        columns, rows = grid(width, height, paper)
+        body = self._drawing(with_bar=False)
         for row in range(rows):
             for column in range(columns):
                 x, y = column * step[0], row * step[1]
@@ -142,25 +132,25 @@ class Template:
                 clip = (f'<clipPath id="printable"><rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" '
                         f'height="{printable[1]:.2f}"/></clipPath><g clip-path="url(#printable)">{body}</g>')  # fmt: skip
                 bar = self._sheet_bar((x, y, x + printable[0], y + printable[1] - 6.0))
-                yield f"sheet-{row + 1}-{column + 1}", _svg(paper.width, paper.height, box, clip + frame + bar)
+                yield f"sheet-{row + 1}-{column + 1}", svg_document(paper.width, paper.height, box, clip + frame + bar)
 
     def _sheet_bar(self, printable: Box) -> str:
         """A scale bar inside the sheet's printable part, off the holes and labels where it fits
         (nearest the sheet's foot first); else at the foot over whatever is there."""
         size = (SCALE_BAR + 2.0, 11.0)  # the ticks rise 5 mm above the line, the words hang 5 mm below it
         left, top, right, bottom = printable
-        near = [(x, y) for y in _steps(bottom - size[1], top + 1.0, -4.0) for x in _steps(left + 1.0, right - size[0], 8.0)]
+        near = [(x, y) for y in steps(bottom - size[1], top + 1.0, -4.0) for x in steps(left + 1.0, right - size[0], 8.0)]
         legend = [text_box(x, y, 3.0, line) for x, y, line in self.legend]
         tags = [box for _, _, box in self.chain_ends]
         inside = [box for box in [*self.text_boxes, *legend, *tags] if box[2] > left and box[0] < right and box[3] > top and box[1] < bottom]
         circles = [c for c in self.circles if circle_meets_box(c, printable)]
         x, y = free_spot(size, near, inside, circles, printable) or near[0]
-        return _scale_bar(x + 1.0, y + 6.0, "sheet-scale-bar")
+        return scale_bar(x + 1.0, y + 6.0, "sheet-scale-bar")
 
-    def _drawing(self, scale_bar: bool = True) -> str:
+    def _drawing(self, with_bar: bool = True) -> str:
         parts = [self._edge(), self._chain("pixel", "#2a9d2a", "4 2", 1.2), self._chain("channel", "#c0392b", "", -1.2)]
         parts += [self._hole(hole, place) for hole, place in self.places.items()]
-        parts += [self._chain_ends(), self._legend(scale_bar)]
+        parts += [self._chain_ends(), self._legend(with_bar)]
         return "\n".join(parts)
 
     def _edge(self) -> str:
@@ -242,7 +232,7 @@ class Template:
             size = (0.6 * 2.5 * len(words) + 2.0, 4.4)
             near = [(x + r * math.cos(a) - size[0] / 2, y + r * math.sin(a) - size[1] / 2)
                     for r in range(12, 60, 2) for a in (math.radians(d) for d in range(0, 360, 15))
-                    if not _crosses((x, y), (x + r * math.cos(a), y + r * math.sin(a)), self.hole / 2, taken)]  # fmt: skip
+                    if not crosses((x, y), (x + r * math.cos(a), y + r * math.sin(a)), self.hole / 2, taken)]  # fmt: skip
             spot = free_spot(size, near, taken, self.circles, (1.0, 1.0, width - 1.0, height - 1.0)) or near[0]
             box = (spot[0], spot[1], spot[0] + size[0], spot[1] + size[1])
             taken.append(box)
@@ -320,49 +310,12 @@ class Template:
         top = cy - 4.2 * len(lines) / 2 - 8
         return [(cx, top + 4.2 * i, line) for i, line in enumerate(lines)]
 
-    def _legend(self, scale_bar: bool = True) -> str:
+    def _legend(self, with_bar: bool = True) -> str:
         """The legend, and the whole drawing's scale bar under it. A sheet has its own bar
         (``_sheet_bar``): this one may be cut by the sheet's edge."""
         text = "\n".join(f'<text x="{x:.2f}" y="{y:.2f}" font-size="3" text-anchor="middle">{escape(line)}</text>'
                          for x, y, line in self.legend if line)  # fmt: skip
-        if not scale_bar:
+        if not with_bar:
             return text
         x, y, _ = self.legend[-1]
-        return f"{text}\n{_scale_bar(x - SCALE_BAR / 2, y + LEGEND_BAR)}"
-
-
-def _scale_bar(x: float, y: float, kind: str = "scale-bar") -> str:
-    """A bar SCALE_BAR mm long from ``(x, y)``, ticks every 10 mm above it, its length below."""
-    ticks = "".join(f"M{x + i * 10:.2f},{y:.2f}v-{3 if i % 5 else 5}" for i in range(11))
-    return (f'<path class="{kind}" d="M{x:.2f},{y:.2f}h{SCALE_BAR:g}{ticks}" stroke="#000" stroke-width="0.3" '
-            f'fill="none"/><text x="{x + SCALE_BAR / 2:.2f}" y="{y + 5:.2f}" font-size="3" '
-            f'text-anchor="middle">{SCALE_BAR:g} mm</text>')  # fmt: skip
-
-
-def _crosses(hole: Point, tag: Point, radius: float, boxes: list[Box]) -> bool:
-    """Whether the leader from the rim of the hole at ``hole`` to ``tag`` runs over a label."""
-    length = math.dist(hole, tag)
-    points = [(hole[0] + (tag[0] - hole[0]) * t / length, hole[1] + (tag[1] - hole[1]) * t / length)
-              for t in _steps(radius, length, 0.5)]  # fmt: skip
-    return any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in points for box in boxes)
-
-
-def _steps(first: float, last: float, step: float) -> list[float]:
-    """``first``, ``first + step``, ... up to ``last`` (``step`` may be negative); at least ``first``."""
-    count = max(0, math.floor((last - first) / step))
-    return [first + i * step for i in range(count + 1)]
-
-
-def _grid(width: float, height: float, paper: Paper) -> tuple[int, int]:
-    """Columns and rows of ``paper`` that cover ``width`` x ``height`` mm, OVERLAP mm shared."""
-    steps = (paper.width - 2 * paper.margin - OVERLAP, paper.height - 2 * paper.margin - OVERLAP)
-    return (max(1, math.ceil((width - OVERLAP) / steps[0])), max(1, math.ceil((height - OVERLAP) / steps[1])))
-
-
-def _svg(width: float, height: float, view_box: str, body: str) -> str:
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.2f}mm" height="{height:.2f}mm" '
-        f"viewBox={quoteattr(view_box)} font-family=\"sans-serif\">\n"
-        f'<rect x="-10000" y="-10000" width="20000" height="20000" fill="#fff"/>\n{body}\n</svg>\n'
-    )
+        return f"{text}\n{scale_bar(x - SCALE_BAR / 2, y + LEGEND_BAR)}"
