@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -121,7 +122,8 @@ def test_the_tools_agree_with_pegs_firmware_markers() -> None:
         watcher.line("occupied now")
         device.set(layout.channel("C2"), False)
         status, out, err = watcher.finish()
-    assert "reads 120 channels (15 chips)" in plain.stderr  # without --markers: the warning
+    assert "reads 120 channels (15 chips)" in plain.stderr  # without --markers: the warning, and the likely fix
+    assert plain.stderr.strip().endswith("If the board has colour-marker holes, run this again with --markers")
     assert status == 0 and err == ""  # with it: none
     assert any(line.endswith(f"channel {layout.channel('C2'):4d}  level 0      C2 peg") for line in out), out
 
@@ -316,3 +318,13 @@ def test_calibrate_with_markers_asks_for_the_colour_holes(tmp_path: Path) -> Non
     assert asked == list(chain.hole_names) and "C0" in asked
     assert rest[-1] == f"wrote {out}: 116 holes, active_low = true"
     assert cli._build_parser().parse_args(["calibrate", "--port", "x", "--colour-markers"]).markers is True
+
+
+def test_ctrl_c_stops_selftest_with_a_line() -> None:
+    """No traceback ever reaches the builder: Ctrl-C while the tool waits for Enter."""
+    with FakeDevice(112, heartbeat=0.1, levels=[True] * 112) as device:
+        tool = Tool("selftest", "--port", device.path, "--magnets")
+        tool.line("Put peg 1")
+        tool.process.send_signal(signal.SIGINT)
+        status, _, err = tool.finish()
+    assert status == 130 and err == "\npegs: selftest stopped (Ctrl-C)\n"

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ def add_commands(commands: Any) -> None:
     watch = commands.add_parser("watch", help="show every sensor change live, for wiring checks")
     _link_options(watch)
     watch.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
-    watch.set_defaults(func=watch_command)
+    watch.set_defaults(func=watch_command)  # Ctrl-C is how a watch ends: it prints the link's counts
 
     selftest = commands.add_parser("selftest", help="ask the LEDs' colour order, walk the LEDs, then ask for a peg "
                                    "in every hole; --magnets checks the pegs' magnets")  # fmt: skip
@@ -71,14 +72,28 @@ def add_commands(commands: Any) -> None:
     selftest.add_argument("--test-hole", default="T0:0", help="a hole known to work, for --magnets pegs (T0:0)")
     selftest.add_argument("--window", type=_seconds, default=1.5,
                           help="seconds each resting peg is watched for --magnets (default 1.5)")
-    selftest.set_defaults(func=selftest_command)
+    selftest.set_defaults(func=_stoppable(selftest_command))
 
     calibrate = commands.add_parser("calibrate", help="learn the sensor channels hole by hole; writes a layout")
     _link_options(calibrate)
     calibrate.add_argument("--out", default="layout.toml", help="where to write the layout (TOML)")
     calibrate.add_argument("--colour-markers", dest="markers", action="store_true", help=argparse.SUPPRESS)
     calibrate.add_argument("--timeout", type=_seconds, default=60.0, help="seconds to wait for each hole")
-    calibrate.set_defaults(func=calibrate_command)
+    calibrate.set_defaults(func=_stoppable(calibrate_command))
+
+
+def _stoppable(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Ctrl-C stops a wiring tool with one line, never a traceback; exit 130, as a shell counts it."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except KeyboardInterrupt:
+            print(f"\npegs: {args.command} stopped (Ctrl-C)", file=sys.stderr)
+            return 130
+
+    return run
 
 
 def _link_options(parser: argparse.ArgumentParser) -> None:
@@ -154,10 +169,24 @@ def _check_free(port: str | None, vid_pid: tuple[int, int] | None) -> None:
 
 
 def _check_channels(channels: int | None, layout: Layout, stop: Any, layout_file: str | None) -> None:
-    problem = channel_mismatch(channels, layout, layout_file)
+    problem = _mismatch(channels, layout, layout_file)
     if problem is not None:
         stop()
         raise WiringError(f"pegs: {problem}")
+
+
+def _mismatch(channels: int | None, layout: Layout, layout_file: str | None) -> str | None:
+    """``channel_mismatch``, and when the standard board with (or without) colour-marker holes
+    would fit, that --markers is the likelier fix: the firmware was made with it, these tools without."""
+    problem = channel_mismatch(channels, layout, layout_file)
+    if problem is None or layout_file is not None:
+        return problem
+    markers = bool(layout.colour_markers)
+    if channel_mismatch(channels, default_layout(layout.sides, not markers, active_low=layout.active_low)) is None:
+        fix = "has no colour-marker holes, run this without --markers" if markers else \
+            "has colour-marker holes, run this again with --markers"  # fmt: skip
+        return f"{problem}. If the board {fix}"
+    return problem
 
 
 def watch_command(args: argparse.Namespace) -> int:
@@ -173,7 +202,7 @@ def watch_command(args: argparse.Namespace) -> int:
         print(f"{at - started:9.3f}  channel {channel:4d}  level {int(level)}  {what}", flush=True)
 
     link = _link(args, on_change=show)  # a board that is not the layout's is watched all the same: with a warning
-    problem = channel_mismatch(link.health.channels, layout, args.layout)
+    problem = _mismatch(link.health.channels, layout, args.layout)
     if problem is not None:
         print(f"pegs: warning: {problem}", file=sys.stderr, flush=True)
     try:
@@ -205,9 +234,6 @@ def selftest_command(args: argparse.Namespace) -> int:
         if args.magnets:
             return _magnets(args, layout, sensors, strip, holes)
         return _selftest(args, layout, sensors, strip, holes)
-    except KeyboardInterrupt:
-        print("\npegs: selftest stopped (Ctrl-C)", file=sys.stderr)
-        return 130
     finally:
         sensors.close()
         if strip is not None:
@@ -315,9 +341,6 @@ def calibrate_command(args: argparse.Namespace) -> int:
         layout = calibrate(link, args.sides, _say, colour_markers=args.markers, timeout=args.timeout)
     except CalibrationError as error:
         raise WiringError(f"pegs: calibration stopped: {error}") from None
-    except KeyboardInterrupt:
-        print("\npegs: calibration stopped (Ctrl-C); nothing written", file=sys.stderr)
-        return 130
     finally:
         link.stop()
     Path(args.out).write_text(layout.to_toml(), encoding="utf-8")
