@@ -163,8 +163,13 @@ class MagnetResult:
                             if peg else "read a peg before it went in: take the other pegs off; if the hole is "
                             "empty, its sensor is stuck"),
         }[self.verdict]  # fmt: skip
-        also = f" ({', '.join(self.also)} went occupied too: a peg there, or a magnet strong enough to reach it)"
-        return f"{self.name}: {text}" + (also if self.also else "")
+        others = ", ".join(self.also)
+        if not self.also:
+            return f"{self.name}: {text}"
+        if self.verdict == "not seen" and not peg:
+            return (f"{self.name}: NOT SEEN; {others} answered instead: the two holes' sensor wires are swapped "
+                    "(pegs calibrate learns the real order), or the peg went there")  # fmt: skip
+        return f"{self.name}: {text} ({others} went occupied too: a peg there, or a magnet strong enough to reach it)"
 
 
 @dataclass(frozen=True)
@@ -187,7 +192,8 @@ class MagnetReport:
         if not self.results:
             return f"no {self.part} were tried"
         if not bad:
-            return f"all {len(self.results)} {self.part} seen, steady"
+            tried = f"all {len(self.results)} {self.part}" if len(self.results) > 1 else f"the {self.part[:-1]}"
+            return f"{tried} seen, steady"
         lines = [f"{len(bad)} of {len(self.results)} {self.part} need a fix: {', '.join(bad)}"]
         if self.part == "pegs" and all(result.verdict == "not seen" for result in self.results):
             lines.append(f"no peg was seen in {self.hole}: if their magnets are all the same way up, turn them all "
@@ -324,11 +330,14 @@ def _judge_hole(
     if was_in:
         return MagnetResult(hole, "not emptied", window=window, hole=hole)
     deadline = time.monotonic() + timeout
+    others: list[str] = []  # holes that answered instead: swapped wires, or the peg put elsewhere
     while (change := _get(events, deadline, cancel)) is not None:
         if change.hole == hole and change.occupied:
             break
+        if change.occupied and change.hole not in others:
+            others.append(change.hole)
     else:
-        return MagnetResult(hole, "not seen", window=window, hole=hole)
+        return MagnetResult(hole, "not seen", window=window, also=tuple(others), hole=hole)
     _, during, _, _ = _watch(events, hole, change.at, change.at + window, cancel)
     verdict: Verdict = "flickers" if len(during) >= 2 else "drops out" if during else "steady"
     return MagnetResult(hole, verdict, len(during), 0.0, window, (), hole)
