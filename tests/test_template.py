@@ -185,7 +185,8 @@ BOARDS = [default_layout(4), default_layout(6, True), default_layout(8), default
 def test_every_pixel_has_one_mark_clear_of_the_chains_holes_and_labels(layout: Layout) -> None:
     """Issue 23 item 5: the guide says to drill each pixel where the template shows it, so each
     wired hole has one LED mark with its pixel number, the same offset from its peg hole on every
-    side (in the side's own directions), and no chain line, peg hole, label or other mark on it."""
+    side (in the side's own directions), and no chain line, peg hole, label or other mark on it;
+    on the standard chain no chain line crosses a hole's label either."""
     drawing = Template(layout)
     root = ET.fromstring(drawing.svg())
     holes, leds = _holes(drawing.svg()), _leds(root)
@@ -203,11 +204,17 @@ def test_every_pixel_has_one_mark_clear_of_the_chains_holes_and_labels(layout: L
         assert all(_near((x, y), a, b) > radius + 0.25 for a, b in lines), f"a chain line runs over {name}'s LED mark"
         assert all(math.dist((x, y), _centre(h)) > radius + float(h["r"]) + 1.2 for h in holes.values())
         assert all(math.dist((x, y), other[:2]) > 2 * radius for other in leds.values() if other != leds[name])
-    labels = [box for box in _text_boxes(root) if box[3] - box[1] > 2.2]  # the holes' labels, not the marks' numbers
+    labels = [box for g in root.iter(f"{SVG}g") if "data-hole" in g.attrib for box in _text_boxes(g)]
+    assert len(labels) == 2 * len(holes)  # each hole's name and its sensor's input
     for name, (x, y, radius, _) in leds.items():
         for left, top, right, bottom in labels:
             nearest = (min(max(x, left), right), min(max(y, top), bottom))
             assert math.dist((x, y), nearest) > radius, f"{name}'s LED mark covers a label"
+    if layout.wires == default_layout(layout.sides, bool(layout.colour_markers)).wires:
+        for a, b in lines:  # the standard chain leaves room for every label beside its line
+            for box in labels:
+                steps = [(a[0] + (b[0] - a[0]) * t / 200, a[1] + (b[1] - a[1]) * t / 200) for t in range(201)]
+                assert not any(box[0] < x < box[2] and box[1] < y < box[3] for x, y in steps), f"a chain line runs over {box}"
 
 
 @pytest.mark.parametrize("sides", [4, 6, 8, 10])

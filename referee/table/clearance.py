@@ -92,6 +92,24 @@ def free_spot(size: Point, near: Iterable[Point], boxes: Sequence[Box], circles:
 def crosses(hole: Point, tag: Point, radius: float, boxes: list[Box]) -> bool:
     """Whether the leader from the rim of the hole at ``hole`` to ``tag`` runs over a label."""
     length = math.dist(hole, tag)
-    points = [(hole[0] + (tag[0] - hole[0]) * t / length, hole[1] + (tag[1] - hole[1]) * t / length)
-              for t in [radius + 0.5 * i for i in range(max(0, math.floor((length - radius) / 0.5)) + 1)]]  # fmt: skip
-    return any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in points for box in boxes)
+    rim = (hole[0] + (tag[0] - hole[0]) * radius / length, hole[1] + (tag[1] - hole[1]) * radius / length)
+    return any(segment_meets_box(rim, tag, box) for box in boxes)
+
+
+def segment_meets_box(a: Point, b: Point, box: Box) -> bool:
+    """Whether the segment ``a``-``b`` runs through ``box`` (Liang-Barsky clipping)."""
+    (ax, ay), (dx, dy) = a, (b[0] - a[0], b[1] - a[1])
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, ax - box[0]), (dx, box[2] - ax), (-dy, ay - box[1]), (dy, box[3] - ay)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
