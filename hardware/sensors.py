@@ -484,15 +484,29 @@ def channel_mismatch(channels: int | None, layout: Layout, layout_file: str | No
     if channels is None or needed <= channels <= made:
         return None
     fix = firmware_fix(layout, layout_file)
+    shape = _marker_hint(channels, layout) if layout_file is None else ""
     if channels < needed:
         return (f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses "
-                f"{needed}: copy the firmware made for it onto the Pico ({fix})")  # fmt: skip
+                f"{needed}: copy the firmware made for it onto the Pico ({fix}){shape}")  # fmt: skip
     bigger = boards_reading(channels, but=layout.sides)
-    size = (f"; a {bigger[0]}-sided board reads {channels}: if yours has {bigger[0]} sides, set players = "
-            f"{bigger[0]} under [board] in the config" if bigger else "")  # fmt: skip
+    size = shape or (f"; a {bigger[0]}-sided board reads {channels}: if yours has {bigger[0]} sides, set players = "
+                     f"{bigger[0]} under [board] in the config" if bigger else "")  # fmt: skip
     return (f"the sensor board reads {channels} channels ({channels // INPUTS_PER_CHIP} chips), but this "
             f"{layout.sides}-sided board's layout uses {needed} ({made // INPUTS_PER_CHIP} chips): its firmware "
             f"was made for another board{size}. Else copy the firmware made for this board onto the Pico ({fix})")  # fmt: skip
+
+
+def _marker_hint(channels: int, layout: Layout) -> str:
+    """The config line to change when ``channels`` is what the same standard board reads with (or
+    without) a colour-marker hole per side."""
+    has = bool(layout.colour_markers)
+    if layout != default_layout(layout.sides, has, active_low=layout.active_low):
+        return ""  # a calibrated layout: its file says what the board has
+    if channels_read(default_layout(layout.sides, not has)) != channels:
+        return ""
+    if has:
+        return "; if the board has no colour-marker holes, take markers = true out of the config"
+    return "; if the board has a colour-marker hole per side, set markers = true under [board] in the config"
 
 
 def boards_reading(channels: int, but: int) -> list[int]:

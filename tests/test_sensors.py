@@ -11,7 +11,15 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.layout import default_layout
-from hardware.sensors import Change, GpioSensors, SensorBoard, SerialSensors, SimulatedSensors, parse_vid_pid
+from hardware.sensors import (
+    Change,
+    GpioSensors,
+    SensorBoard,
+    SerialSensors,
+    SimulatedSensors,
+    channel_mismatch,
+    parse_vid_pid,
+)
 
 LAYOUT = default_layout(4)
 
@@ -354,3 +362,17 @@ def test_serial_through_the_real_link_and_fake_device() -> None:
             assert sensors.health()["link"]["channels"] == 112
         finally:
             sensors.close()
+
+
+def test_a_mismatch_names_the_config_line_for_colour_marker_holes() -> None:
+    """Issue 23, item 3: the board's size and shape are set in the config. A sensor board made
+    with --markers under a config without them (120 channels against 112) is told to set
+    ``markers = true``; the other way round, to take it out."""
+    plain, marked = default_layout(4), default_layout(4, colour_markers=True)
+    more = channel_mismatch(120, plain)
+    assert more is not None and "set markers = true under [board]" in more and "players =" not in more
+    fewer = channel_mismatch(112, marked)
+    assert fewer is not None and "take markers = true out of the config" in fewer and "--markers" in fewer
+    # A calibrated layout's file says what the board has: no config line to suggest.
+    assert "markers = true" not in (channel_mismatch(120, plain, "/etc/pegs/layout.toml") or "")
+    assert channel_mismatch(120, marked) is None and channel_mismatch(112, plain) is None
