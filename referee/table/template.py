@@ -22,28 +22,17 @@ from xml.sax.saxutils import escape
 
 from hardware.chain import chain_input
 from hardware.layout import COME_OUT, IN_SPOT, Layout, parse_hole
-from referee.table.clearance import (
-    Box,
-    Circle,
-    boxes_overlap,
-    circle_meets_box,
-    crosses,
-    free_spot,
-    route,
-    segment_meets_box,
-    text_box,
-)
+from referee.table.clearance import Box, Circle, circle_meets_box, free_spot, route, text_box
+from referee.table.template_labels import Label, place_labels, place_tag
 from referee.table.template_paper import OVERLAP, PAPERS, SCALE_BAR, Paper, grid, scale_bar, steps, svg_document
 from web import geometry as page
 
 __all__ = ["PAPERS", "Paper", "Template", "hole_kind"]  # PAPERS and Paper: what `pegs template --paper` offers
 Point = tuple[float, float]
-Label = tuple[float, float, float, str, str]  # x, baseline, font size, text, anchor
 EDGE = 1.0  # the board's edge lies this many pitches outside the track
 LED = 5.0  # mm, the pixel hole's mark (a through-hole WS2812B's 5 mm hole)
 LED_GAP = 7.0  # mm from the peg hole's edge to the pixel hole's centre: 4.5 mm of wood between them
 LEGEND_BAR = 14.0  # mm from the legend's last line to the scale bar under it
-NAME, WIRING = 2.8, 2.0  # font sizes of the hole's name and of its sensor input
 
 
 # How each kind of hole is drawn: stroke colour, dash pattern, fill (it prints in grey too).
@@ -197,58 +186,11 @@ class Template:
 
     @cached_property
     def label_places(self) -> dict[str, list[Label]]:
-        """Each hole's two labels, in the first of LABEL_PLACES round the hole where they meet no
-        chain line, pixel mark, hole or label placed before (else where they meet fewest)."""
+        """Each hole's two labels, off every chain line, pixel mark, hole and other label."""
         lines = [segment for points in self.chains.values() for segment in itertools.pairwise(points)]
-        placed: list[Box] = []
-        found = {}
-        for hole, (x, y) in self.places.items():
-            near = (x - 40, y - 40, x + 40, y + 40)
-            local = [line for line in lines if segment_meets_box(*line, near)]
-            circles = [c for c in self.circles if circle_meets_box(c, near)]
-            boxes = [box for box in placed if boxes_overlap(box, near)]
-            best: tuple[int, list[Label]] | None = None
-            for candidate in self._label_candidates(hole):
-                faults = sum(_faults(text_box(*label), local, circles, boxes) for label in candidate)
-                if best is None or faults < best[0]:
-                    best = (faults, candidate)
-                if faults == 0:
-                    break
-            assert best is not None
-            found[hole] = best[1]
-            placed += [text_box(*label) for label in best[1]]
-        return found
-
-    def _label_candidates(self, hole: str) -> list[list[Label]]:
-        """The name and the input above and below the hole (the name on the pixel's side first),
-        then left and right, then both stacked on one side; then all of that a little further out."""
-        x, y = self.places[hole]
-        wire = chain_input(self.layout.channel(hole))
-        words = f"{wire.label} pin {wire.pin}"
-        candidates = []
-        for r in (self.hole / 2 + 1.5 + extra for extra in (0.0, 2.5, 5.0, 7.5)):  # clear of the hole's ring
-            name_up, name_down = y - r - 0.25 * NAME - 0.1, y + r + 0.8 * NAME + 0.1
-            wiring_up, wiring_down = y - r - 0.25 * WIRING - 0.1, y + r + 0.8 * WIRING + 0.1
-            stacked_up = wiring_up - 0.8 * WIRING - 0.25 * NAME - 0.2  # the name over the input, both above
-            stacked_down = name_down + 0.25 * NAME + 0.8 * WIRING + 0.2
-            pairs = [
-                [(x, name_up, NAME, hole, "middle"), (x, wiring_down, WIRING, words, "middle")],
-                [(x, name_down, NAME, hole, "middle"), (x, wiring_up, WIRING, words, "middle")],
-                [(x - r, y + 0.8, NAME, hole, "end"), (x + r, y + 0.8, WIRING, words, "start")],
-                [(x + r, y + 0.8, NAME, hole, "start"), (x - r, y + 0.8, WIRING, words, "end")],
-                [(x, stacked_up, NAME, hole, "middle"), (x, wiring_up, WIRING, words, "middle")],
-                [(x, name_down, NAME, hole, "middle"), (x, stacked_down, WIRING, words, "middle")],
-                [(x - r, y - 0.3, NAME, hole, "end"), (x - r, y + 2.2, WIRING, words, "end")],
-                [(x + r, y - 0.3, NAME, hole, "start"), (x + r, y + 2.2, WIRING, words, "start")],
-            ]
-            if self.leds[hole][1] > y:  # the short name on the pixel's side
-                pairs[0], pairs[1] = pairs[1], pairs[0]
-            d = r * 0.75  # and stacked off a corner: up-left, up-right, down-left, down-right
-            pairs += [[(x + sx * d, y + sy * d + (-2.6 if sy < 0 else 2.2), NAME, hole, anchor),
-                       (x + sx * d, y + sy * d + (0.0 if sy < 0 else 4.8), WIRING, words, anchor)]
-                      for sx, anchor in ((-1, "end"), (1, "start")) for sy in (-1, 1)]  # fmt: skip
-            candidates += pairs
-        return candidates
+        inputs = {hole: chain_input(self.layout.channel(hole)) for hole in self.places}
+        words = {hole: f"{wire.label} pin {wire.pin}" for hole, wire in inputs.items()}
+        return place_labels(self.places, self.leds, words, self.hole / 2 + 1.5, lines, self.circles)
 
     @cached_property
     def text_boxes(self) -> list[Box]:
@@ -288,14 +230,7 @@ class Template:
         taken: list[Box] = list(self.text_boxes)
         found = []
         for hole, words in ends:
-            x, y = self.places[hole]
-            size = (0.6 * 2.5 * len(words) + 2.0, 4.4)
-            close = [box for box in taken if boxes_overlap(box, (x - 70, y - 70, x + 70, y + 70))]
-            near = [(x + r * math.cos(a) - size[0] / 2, y + r * math.sin(a) - size[1] / 2)
-                    for r in range(12, 60, 2) for a in (math.radians(d) for d in range(0, 360, 15))
-                    if not crosses((x, y), (x + r * math.cos(a), y + r * math.sin(a)), self.hole / 2, close)]  # fmt: skip
-            spot = free_spot(size, near, taken, self.circles, (1.0, 1.0, width - 1.0, height - 1.0)) or near[0]
-            box = (spot[0], spot[1], spot[0] + size[0], spot[1] + size[1])
+            box = place_tag(self.places[hole], words, self.hole / 2, taken, self.circles, (1.0, 1.0, width - 1.0, height - 1.0))
             taken.append(box)
             found.append((hole, words, box))
         return found
@@ -380,10 +315,3 @@ class Template:
             return text
         x, y, _ = self.legend[-1]
         return f"{text}\n{scale_bar(x - SCALE_BAR / 2, y + LEGEND_BAR)}"
-
-
-def _faults(box: Box, lines: list[tuple[Point, Point]], circles: list[Circle], boxes: list[Box]) -> int:
-    """How badly a label's box sits: a chain line under it still reads (the label has a halo),
-    a hole, pixel mark or other label under it does not."""
-    return (sum(segment_meets_box(a, b, box) for a, b in lines) + 10 * sum(circle_meets_box(c, box) for c in circles)
-            + 10 * sum(boxes_overlap(box, other, 0.3) for other in boxes))  # fmt: skip
