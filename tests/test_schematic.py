@@ -1,11 +1,11 @@
 """``pegs schematic``: the board's circuit on A4 sheets (issue 23, "a schematic").
 
 Each sheet is read back with an XML parser, by the numbers printed beside the pins, and
-checked against the parts' datasheets: the 74HC165's DIP-16 pins (TI SCLS116, "Pin
-Configuration and Functions"), the 74HC125's and 74AHCT125's DIP-14 (TI SCLS104 and
-SCLS263: 1OE 1, 1A 2, 1Y 3, 2OE 4, 2A 5, 2Y 6, GND 7, 3Y 8, 3A 9, 3OE 10, 4Y 11, 4A 12,
-4OE 13, VCC 14), the Pico's pins (Raspberry Pi Pico datasheet: GP2 4, GP3 5, GP4 6,
-3V3(OUT) 36) and the Pi's 40-pin header (GPIO10 19, GPIO5 29, GPIO6 31, GPIO13 33).
+checked against the parts' datasheets: the 74HC165's DIP-16 pin table (as docs/building.md
+gives it), the DIP-14 pin table the 74HC125 and the 74AHCT125 share (1OE 1, 1A 2, 1Y 3,
+2OE 4, 2A 5, 2Y 6, GND 7, 3Y 8, 3A 9, 3OE 10, 4Y 11, 4A 12, 4OE 13, VCC 14), the Pico's pins
+(GP2 4, GP3 5, GP4 6, 3V3(OUT) 36) and the Pi's 40-pin header (GPIO10 19, GPIO5 29, GPIO6 31,
+GPIO13 33).
 """
 
 from __future__ import annotations
