@@ -127,7 +127,8 @@ def test_the_command_writes_the_board_and_its_sheets_and_refuses_bad_sizes(tmp_p
     assert len(_holes((tmp_path / "board.svg").read_text())) == 224
     assert (tmp_path / "board-sheet-1-1.svg").exists()
     for bad, words in ((["--pitch", "12"], "under 4 mm of wood"), (["--hole", "0"], "from 3 to 40 mm"),
-                       (["--layout", "missing.toml"], "pegs: layout:")):  # fmt: skip
+                       (["--layout", "missing.toml"], "pegs: layout:"),
+                       (["--pitch", "7", "--hole", "3"], "5 mm pixel holes do not fit")):  # fmt: skip
         refused = pegs("--out", "x.svg", *bad)
         assert refused.returncode == 2 and refused.stdout == "" and words in refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1

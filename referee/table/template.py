@@ -61,6 +61,9 @@ class Template:
             raise ValueError(f"holes {hole:g} mm wide, {pitch:g} mm apart leave under 4 mm of wood: "
                              f"give --pitch {hole + 4.0:g} or more")  # fmt: skip
         self.layout, self.pitch, self.hole = layout, pitch, hole
+        if min(math.dist(led, place) for led in self.leds.values() for place in self.places.values()) < hole / 2 + LED / 2:
+            raise ValueError(f"{LED:g} mm pixel holes do not fit beside {hole:g} mm holes {pitch:g} mm apart: "
+                             "give a larger --pitch")  # fmt: skip
 
     @cached_property
     def places(self) -> dict[str, Point]:
