@@ -100,10 +100,10 @@ def _level_shifter(sheet: Sheet, layout: Layout) -> None:
         (AHCT125["4Y"], "4Y", "n.c."),
     ]  # fmt: skip
     width = sheet.chip(x, y, "LS1", "74AHCT125", left, right, pitch)
-    first = layout.hole_names[0]
+    first = layout.wires[0]  # the chain's first pixel (wires are in pixel order)
     row = y + 1.0 + pitch / 2
     sheet.resistor(x + width + 6, row, "330 Ω R4", 14)
-    sheet.text(x + width + 21, row + 0.9, f"DIN of pixel 0 ({first})")
+    sheet.text(x + width + 21, row + 0.9, f"DIN of pixel {first.pixel} ({first.hole})")
 
 
 def _supply(sheet: Sheet, layout: Layout) -> None:
