@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import csv
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -79,3 +81,20 @@ def test_the_csv_files_beside_the_guide_are_what_pegs_parts_makes(sides: int) ->
     assert shipped == to_csv(parts_list(default_layout(sides))), f"run: pegs parts --sides {sides} --out docs/parts-{sides}.csv"
     rows = list(csv.reader(io.StringIO(shipped)))
     assert tuple(rows[0]) == COLUMNS and all(len(row) == len(COLUMNS) for row in rows)
+
+
+def test_the_command_writes_and_prints_and_refuses_bad_input(tmp_path: Path) -> None:
+    """``pegs parts`` as a builder runs it: to a file, to the screen, and a clear line for a bad
+    folder or a bad layout (exit 2, no traceback)."""
+    pegs = [sys.executable, "-m", "referee.table.cli", "parts"]
+    out = tmp_path / "parts.csv"
+    done = subprocess.run([*pegs, "--sides", "8", "--markers", "--out", str(out)], capture_output=True, text=True,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0 and "for a board of 8 sides" in done.stdout
+    assert out.read_text(encoding="utf-8") == to_csv(parts_list(default_layout(8, colour_markers=True)))
+    shown = subprocess.run([*pegs, "--sides", "4"], capture_output=True, text=True, check=False)
+    assert shown.returncode == 0 and shown.stdout == (DOCS / "parts-4.csv").read_text(encoding="utf-8")
+    (tmp_path / "bad.toml").write_text("sides = 5\n")
+    for argv in (["--out", str(tmp_path / "missing" / "parts.csv")], ["--layout", str(tmp_path / "bad.toml")]):
+        refused = subprocess.run([*pegs, *argv], capture_output=True, text=True, check=False)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr

@@ -1,8 +1,9 @@
-"""``pegs firmware``, ``pegs template``, ``pegs schematic`` and ``pegs doctor``: the builder's kit.
+"""``pegs firmware``, ``template``, ``schematic``, ``parts`` and ``doctor``: the builder's kit.
 
     pegs firmware --sides 6 --out /media/$USER/CIRCUITPY    # the scanner for a 6-sided board
     pegs template --sides 4 --out board.svg                  # a 1:1 drilling template
     pegs schematic --sides 4 --out circuit.svg               # circuit-hookup.svg, circuit-side-0.svg, ...
+    pegs parts --sides 8 --out parts.csv                     # the bill of materials
     pegs doctor                                              # is this Pi ready for the config?
 
 Each is made from the same layout the daemon uses, so a board built from them needs no
@@ -46,6 +47,11 @@ def add_commands(commands: Any) -> None:
     _board_options(schematic)
     schematic.add_argument("--out", required=True, help="FILE.svg: writes FILE-hookup.svg and FILE-side-N.svg beside it")
     schematic.set_defaults(func=schematic_command)
+
+    parts = commands.add_parser("parts", help="write the board's bill of materials (CSV), counted from its layout")
+    _board_options(parts)
+    parts.add_argument("--out", help="the CSV to write (default: print it)")
+    parts.set_defaults(func=parts_command)
 
     doctor = commands.add_parser("doctor", help="check this Pi for everything the config needs, and say the fixes")
     doctor.add_argument("--config", default="/etc/pegs/pegs.toml", help="the daemon's config (default: %(default)s)")
@@ -129,6 +135,22 @@ def schematic_command(args: argparse.Namespace) -> int:
         raise KitError(f"pegs: cannot write the schematic {out}: {error.strerror or error}") from None
     print(f"wrote {len(written)} A4 sheets for {len(layout.hole_names)} holes: {', '.join(written)}.")
     print("Print at 100 % on A4 (landscape).")
+    return 0
+
+
+def parts_command(args: argparse.Namespace) -> int:
+    from referee.table.parts import parts_list, to_csv
+
+    layout = board_layout(args)
+    text = to_csv(parts_list(layout))
+    if args.out is None:
+        print(text, end="")
+        return 0
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise KitError(f"pegs: cannot write the parts list {args.out}: {error.strerror or error}") from None
+    print(f"wrote {args.out}: {text.count(chr(10)) - 1} lines of parts for a board of {layout.sides} sides.")
     return 0
 
 

@@ -9,6 +9,7 @@ the buzzer are on the pins ``hardware.controls`` and the daemon's config use by 
 from __future__ import annotations
 
 from hardware.layout import Layout, Wire, parse_hole
+from referee.table.parts import supply_amps
 from referee.table.schematic_draw import MARGIN, Pin, Sheet
 
 PI = {"GPIO10": 19, "GPIO5": 29, "GPIO6": 31, "GPIO13": 33, "5V": 2, "GND": 20}  # 40-pin header
@@ -16,7 +17,6 @@ PICO = {"GP2": 4, "GP3": 5, "GP4": 6, "3V3(OUT)": 36, "GND": 38}  # Pico's pins
 AHCT125 = {"1OE": 1, "1A": 2, "1Y": 3, "2OE": 4, "2A": 5, "2Y": 6, "GND": 7,
            "3Y": 8, "3A": 9, "3OE": 10, "4Y": 11, "4A": 12, "4OE": 13, "VCC": 14}  # DIP-14  # fmt: skip
 FUSE = "3 A"  # a side's 29 pixels draw at most 1.74 A (60 mA each at full white)
-SUPPLY_AMPS = {4: 6, 6: 10, 8: 10, 10: 10}  # the guide's "Power": a 5 V supply of this many amps
 
 
 def hookup_sheet(layout: Layout, chips: int) -> str:
@@ -109,7 +109,7 @@ def _level_shifter(sheet: Sheet, layout: Layout) -> None:
 def _supply(sheet: Sheet, layout: Layout) -> None:
     """The LED supply: a fuse per side's injection run, 1000 µF where each run enters the chain."""
     x, y = 200.0, 112.0
-    amps = SUPPLY_AMPS[layout.sides]
+    amps = supply_amps(layout)  # the parts list's supply
     sheet.box(x, y, 18, 12)
     sheet.text(x + 9, y + 5, "5 V", anchor="middle")
     sheet.text(x + 9, y + 9, f"{amps} A", anchor="middle")
