@@ -121,7 +121,8 @@ def test_doctor_on_a_pi_without_a_config_counts_its_fix(tmp_path: Path) -> None:
 
 
 def test_every_finding_with_a_fix_is_one_to_fix(tmp_path: Path) -> None:
-    from referee.table.doctor import Machine, examine
+    from referee.table.doctor import examine
+    from referee.table.doctor_machine import Machine
 
     def systemd(state: str, starts: str):  # type: ignore[no-untyped-def]
         return lambda argv: (0, state if argv[1] == "is-active" else starts) if argv[0] == "systemctl" else None

@@ -228,7 +228,8 @@ def test_a_new_board_gets_its_own_clock_settings(tmp_path: Path) -> None:
 def test_what_install_writes_is_what_pegs_doctor_checks(tmp_path: Path) -> None:
     """After install.sh and a reboot (simulated: spidev's bufsiz and /dev/spidev0.0 as the kernel shows them),
     doctor finds SPI, the SPI buffer and the core clock in order on every model."""
-    from referee.table.doctor import Machine, examine
+    from referee.table.doctor import examine
+    from referee.table.doctor_machine import Machine
 
     for number, model in enumerate(MODELS):
         root = _fake_pi(tmp_path / str(number), model, TRIXIE)

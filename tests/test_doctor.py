@@ -21,7 +21,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.table.doctor import Finding, Machine, RunCommand, examine
+from referee.table.doctor import Finding, examine
+from referee.table.doctor_machine import Machine, RunCommand
 
 DEPLOY = Path(__file__).parent.parent / "deploy"
 PI4 = "Raspberry Pi 4 Model B Rev 1.4\0"

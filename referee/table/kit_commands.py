@@ -156,7 +156,8 @@ def parts_command(args: argparse.Namespace) -> int:
 
 def doctor_command(args: argparse.Namespace) -> int:
     """Exit 0 when nothing needs fixing, 1 when something does."""
-    from referee.table.doctor import Machine, examine
+    from referee.table.doctor import examine
+    from referee.table.doctor_machine import Machine
 
     root = Path(args.root)
     if not root.is_dir():
