@@ -10,17 +10,17 @@ GPIO13 33).
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from board_layouts import BOARDS, IDS
 
 from firmware_bridge.firmware_files import chips_for
 from hardware.chain import chain_input
-from hardware.layout import Layout, board_holes, default_layout, layout_from_channels, parse_hole
+from hardware.layout import Layout, default_layout, parse_hole
 from hardware.sensors import channels_needed
 from referee.table.schematic import schematic_sheets
 
@@ -30,17 +30,6 @@ HC165 = {"A": 11, "B": 12, "C": 13, "D": 14, "E": 3, "F": 4, "G": 5, "H": 6, "VC
          "CLK": 2, "CLK INH": 15, "QH": 9, "SER": 10, "/QH": 7}  # fmt: skip
 HC125 = {"1OE": 1, "1A": 2, "1Y": 3, "2OE": 4, "2A": 5, "2Y": 6, "GND": 7, "3Y": 8, "3A": 9, "3OE": 10, "4Y": 11,
          "4A": 12, "4OE": 13, "VCC": 14}  # fmt: skip
-
-
-def _shuffled(sides: int) -> Layout:
-    names = list(board_holes(sides))
-    channels = list(range(len(names)))
-    random.Random(sides).shuffle(channels)
-    return layout_from_channels(sides, dict(zip(names, channels, strict=True)))
-
-
-BOARDS = [default_layout(4), default_layout(6, True), default_layout(8), default_layout(10, True), _shuffled(4)]
-IDS = ["4", "6+markers", "8", "10+markers", "4-calibrated"]
 
 
 def _sheets(layout: Layout) -> dict[str, ET.Element]:

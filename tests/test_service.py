@@ -174,6 +174,14 @@ def test_a_firmware_too_short_for_the_board_is_refused_until_reflashed(tmp_path:
             service.stop()
 
 
+def _daemon_of(config_file: Path, board_line: str, device: FakeDevice) -> Table:
+    """The daemon as ``pegs serve --config`` builds it: a 4-player config with ``board_line``
+    under [board], the sensor board on ``device``'s pseudo-terminal, LEDs in memory."""
+    config_file.write_text(f'[board]\nplayers = 4\n{board_line}\n[sensors]\nbackend = "serial"\n'
+                           f'port = {json.dumps(device.path)}\n[leds]\nbackend = "memory"\n[data]\ndir = "data"\n')
+    return Table.build(Config.from_toml(config_file))
+
+
 def test_a_sensor_board_bigger_than_the_config_is_refused_with_both_fixes(tmp_path: Path) -> None:
     """Issue 23, items 3 and 7: the config says 4 players, the sensor board reads 168 channels (a
     6-sided board's firmware). The daemon built from that config believes nothing the board says,
@@ -183,10 +191,7 @@ def test_a_sensor_board_bigger_than_the_config_is_refused_with_both_fixes(tmp_pa
     (tmp_path / "layout.toml").write_text(layout.to_toml())
     config_file = tmp_path / "pegs.toml"
     with FakeDevice(168, heartbeat=0.1) as device:
-        config_file.write_text(f'[board]\nplayers = 4\nlayout = "layout.toml"\n[sensors]\nbackend = "serial"\n'
-                               f'port = {json.dumps(device.path)}\n[leds]\nbackend = "memory"\n'
-                               f'[data]\ndir = "data"\n')  # fmt: skip
-        service = Table.build(Config.from_toml(config_file))
+        service = _daemon_of(config_file, 'layout = "layout.toml"', device)
         service.start()
         try:
             _wait(lambda: service.state()["sensor_error"] is not None)
@@ -214,10 +219,7 @@ def test_a_board_with_colour_markers_set_by_one_config_line(tmp_path: Path) -> N
         levels[layout.channel(hole)] = False
     config_file = tmp_path / "pegs.toml"
     with FakeDevice(120, heartbeat=0.1, levels=levels) as device:
-        config_file.write_text(f'[board]\nplayers = 4\nmarkers = true\n[sensors]\nbackend = "serial"\n'
-                               f'port = {json.dumps(device.path)}\n[leds]\nbackend = "memory"\n'
-                               f'[data]\ndir = "data"\n')  # fmt: skip
-        service = Table.build(Config.from_toml(config_file))
+        service = _daemon_of(config_file, "markers = true", device)
         service.start()
         try:
             _wait(lambda: service.health()["sensors"]["link"]["channels"] == 120)

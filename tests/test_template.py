@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from board_layouts import BOARDS, IDS
 
 from hardware.layout import Layout, Wire, board_holes, default_layout, layout_from_channels, parse_hole
 from referee.table.template import PAPERS, Template
@@ -172,17 +173,7 @@ def _near(point: tuple[float, float], a: tuple[float, float], b: tuple[float, fl
     return math.dist(point, (ax + t * (bx - ax), ay + t * (by - ay)))
 
 
-def _shuffled(sides: int) -> Layout:
-    names = list(board_holes(sides))
-    channels = list(range(len(names)))
-    random.Random(sides).shuffle(channels)
-    return layout_from_channels(sides, dict(zip(names, channels, strict=True)))
-
-
-BOARDS = [default_layout(4), default_layout(6, True), default_layout(8), default_layout(10, True), _shuffled(4)]
-
-
-@pytest.mark.parametrize("layout", BOARDS, ids=["4", "6+markers", "8", "10+markers", "4-calibrated"])
+@pytest.mark.parametrize("layout", BOARDS, ids=IDS)
 def test_every_pixel_has_one_mark_clear_of_the_chains_holes_and_labels(layout: Layout) -> None:
     """Issue 23 item 5: the guide says to drill each pixel where the template shows it, so each
     wired hole has one LED mark with its pixel number, the same offset from its peg hole on every
@@ -246,7 +237,7 @@ def test_every_sheet_has_its_own_true_scale_bar_inside_the_margins(sides: int, p
             assert math.dist(hole, nearest) > 2.5, f"{name}'s scale bar covers a hole"
 
 
-@pytest.mark.parametrize("layout", BOARDS[:4], ids=["4", "6+markers", "8", "10+markers"])
+@pytest.mark.parametrize("layout", BOARDS[:4], ids=IDS[:4])
 def test_the_chain_ends_are_tagged_off_every_label(layout: Layout) -> None:
     """Issue 23 item 10: the rings that marked where the chains start and end printed over the
     names of T0:0 and T3:17; now each end is a tag with a leader, and no text box meets a tag."""
