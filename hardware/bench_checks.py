@@ -8,13 +8,13 @@
     pegs = check_pegs(sensors, "T0:0", prompt)         # prompt(step) returns False when no pegs are left
     holes = check_holes(layout, sensors, prompt)       # one good peg carried from hole to hole
 
-**Colour order** (issue 23, item 7). The NeoPixel libraries send each pixel's three bytes in
+**Colour order.** The NeoPixel libraries send each pixel's three bytes in
 the order they are told (``pixel_order``, "GRB" by default); a pixel shows byte ``i`` as its
 own colour ``i``. Some through-hole pixels are RGB. Pixel 0 is lit pure red, then pure green,
 and the person names what they see: the two answers tell which of the six orders the pixels
 take.
 
-**Magnets** (issue 23, item 7: "a magnet polarity check"). A sensor is a switch: all the tool
+**Magnets.** A sensor is a switch: all the tool
 sees of a magnet is whether, and how steadily, the switch closes. The A3144 is unipolar:
 only a south pole facing its branded face switches it (its datasheet; docs/building.md,
 section 2), so a magnet glued north-down is *not seen* at all, like a magnet too weak or too
@@ -38,7 +38,7 @@ from typing import Any, Literal
 from hardware.layout import Layout
 from hardware.leds import RGB, PixelStrip
 from hardware.sensors import Change, SensorBoard
-from hardware.wiring import Prompt, Step, _drain, _get, _only
+from hardware.wiring import Prompt, Step, drain_changes, next_change, only_lit
 
 Colour = Literal["red", "green", "blue", "nothing"]
 AskColour = Callable[[Step], Colour]
@@ -109,7 +109,7 @@ def check_colour_order(layout: Layout, strip: PixelStrip, ask: AskColour, in_use
     seen: list[Colour] = []
     try:
         for index, sent in enumerate("RG", 1):
-            strip.show(_only(strip.n, 0, SHOWN[sent]))
+            strip.show(only_lit(strip.n, 0, SHOWN[sent]))
             answer = ask(Step("colour", f"{where} is lit in one colour: which do you see? red, green, blue or nothing",
                               hole, index, 2))  # fmt: skip
             if answer not in ("red", "green", "blue", "nothing"):
@@ -260,8 +260,8 @@ def check_holes(
     try:
         for index, hole in enumerate(holes, 1):
             if strip is not None:
-                strip.show(_only(strip.n, layout.pixel(hole)))
-            _drain(events)
+                strip.show(only_lit(strip.n, layout.pixel(hole)))
+            drain_changes(events)
             was_in = hole in sensors.snapshot()
             prompt(Step("hole", f"Put the peg in {hole} and leave it there until the next hole is named",
                         hole, index, len(holes)))  # fmt: skip
@@ -285,7 +285,7 @@ def _watch(
     during: list[Change] = []
     after: list[Change] = []
     also: list[str] = []
-    while (change := _get(events, end, cancel)) is not None:
+    while (change := next_change(events, end, cancel)) is not None:
         if change.hole != hole:
             if change.occupied and change.hole not in also:
                 also.append(change.hole)
@@ -331,7 +331,7 @@ def _judge_hole(
         return MagnetResult(hole, "not emptied", window=window, hole=hole)
     deadline = time.monotonic() + timeout
     others: list[str] = []  # holes that answered instead: swapped wires, or the peg put elsewhere
-    while (change := _get(events, deadline, cancel)) is not None:
+    while (change := next_change(events, deadline, cancel)) is not None:
         if change.hole == hole and change.occupied:
             break
         if change.occupied and change.hole not in others:

@@ -124,7 +124,7 @@ def walk_leds(
             raise WiringCancelled("the wiring check was stopped")
         if prompt is not None:
             prompt(Step("led", f"LED {wire.pixel}: {wire.hole} should be lit", wire.hole, index, total))
-        strip.show(_only(strip.n, wire.pixel))
+        strip.show(only_lit(strip.n, wire.pixel))
         if delay:
             time.sleep(delay)
     strip.clear()
@@ -150,7 +150,7 @@ def selftest(
     events: queue.Queue[Change] = queue.Queue()
     unsubscribe = sensors.subscribe(events.put)
     try:
-        _drain(events)
+        drain_changes(events)
         prompt(Step("empty", "Take every peg off the board"))
         stuck = _wait_empty(sensors, events, layout.hole_names, timeout, cancel=cancel)
         dead: list[str] = []
@@ -160,8 +160,8 @@ def selftest(
             if hole in stuck:
                 continue
             if strip is not None:
-                strip.show(_only(strip.n, layout.pixel(hole)))
-            _drain(events)
+                strip.show(only_lit(strip.n, layout.pixel(hole)))
+            drain_changes(events)
             prompt(Step("place", f"Put a peg in {hole}", hole, index, len(holes)))
             seen = _next_place(events, timeout, answered | set(stuck), cancel)
             if seen is None:
@@ -185,7 +185,7 @@ class WiringCancelled(RuntimeError):
     """Someone stopped the check before it was done."""
 
 
-def _get(events: queue.Queue[Change], deadline: float, cancel: threading.Event) -> Change | None:
+def next_change(events: queue.Queue[Change], deadline: float, cancel: threading.Event) -> Change | None:
     """The next change before ``deadline``; looks at ``cancel`` every fifth of a second."""
     while True:
         if cancel.is_set():
@@ -201,7 +201,7 @@ def _get(events: queue.Queue[Change], deadline: float, cancel: threading.Event) 
 def _next_place(events: queue.Queue[Change], timeout: float, ignore: set[str], cancel: threading.Event) -> str | None:
     deadline = time.monotonic() + timeout
     while True:
-        change = _get(events, deadline, cancel)
+        change = next_change(events, deadline, cancel)
         if change is None:
             return None
         if change.occupied and change.hole not in ignore:
@@ -222,10 +222,10 @@ def _wait_empty(
         occupied = sensors.snapshot()
         if not occupied - set(known) or time.monotonic() >= deadline:
             return [hole for hole in order if hole in occupied]
-        _get(events, deadline, cancel or threading.Event())
+        next_change(events, deadline, cancel or threading.Event())
 
 
-def _drain(events: queue.Queue[Change]) -> None:
+def drain_changes(events: queue.Queue[Change]) -> None:
     while True:
         try:
             events.get_nowait()
@@ -233,7 +233,7 @@ def _drain(events: queue.Queue[Change]) -> None:
             return
 
 
-def _only(n: int, pixel: int, colour: RGB = LIT) -> tuple[RGB, ...]:
+def only_lit(n: int, pixel: int, colour: RGB = LIT) -> tuple[RGB, ...]:
     frame = [BLACK] * n
     frame[pixel] = colour
     return tuple(frame)
@@ -282,7 +282,7 @@ def calibrate(
     taken: set[int] = set(stuck)
     for index, hole in enumerate(order, 1):
         if strip is not None and chain.pixels <= strip.n:
-            strip.show(_only(strip.n, chain.pixel(hole)))
+            strip.show(only_lit(strip.n, chain.pixel(hole)))
         progress(Step("place", f"Put a peg in {hole}", hole, index, len(order)))
         channel = _wait_for_channel(source, idle, taken, timeout, poll)
         if channel is None:
