@@ -98,10 +98,13 @@ def test_a_calibrated_board_is_drawn_as_it_was_wired() -> None:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_sheets_cover_every_hole_and_fit_the_paper(paper: str) -> None:
+    """Issue 23 items 5 and 6: the printed sheets together hold every hole and every pixel's mark
+    whole, inside a sheet's printable part, so nothing is drilled from a mark cut by an edge."""
     drawing = Template(default_layout(6, True))
     sheets = list(drawing.sheets(PAPERS[paper]))
     size = PAPERS[paper]
     covered: set[str] = set()
+    marked: set[str] = set()
     for _, svg in sheets:
         root = ET.fromstring(svg)
         page = (float(root.attrib["width"].removesuffix("mm")), float(root.attrib["height"].removesuffix("mm")))
@@ -113,7 +116,10 @@ def test_the_sheets_cover_every_hole_and_fit_the_paper(paper: str) -> None:
             (x, y), r = _centre(hole), float(hole["r"])
             if x0 <= x - r and x + r <= x1 and y0 <= y - r and y + r <= y1:
                 covered.add(name)
-    assert covered == set(drawing.places)
+        for name, (x, y, r, _) in _leds(root).items():
+            if x0 <= x - r and x + r <= x1 and y0 <= y - r and y + r <= y1:
+                marked.add(name)
+    assert covered == set(drawing.places) == marked
     width, height = drawing.size
     assert len(sheets) <= math.ceil(width / 150) * math.ceil(height / 240)
 
