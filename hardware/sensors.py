@@ -476,15 +476,18 @@ def firmware_fix(layout: Layout, layout_file: str | None = None) -> str:
     return f"pegs firmware {board} --out /media/$USER/CIRCUITPY"
 
 
-def channel_mismatch(channels: int | None, layout: Layout, layout_file: str | None = None) -> str | None:
+def channel_mismatch(
+    channels: int | None, layout: Layout, layout_file: str | None = None, *, by_option: bool = False
+) -> str | None:
     """What is wrong, and the fix, when a device reading ``channels`` is not the one made for
     ``layout``: too few and a peg in a missing hole would look lifted for ever; more and the
-    board is most likely bigger than the config says (a 6-sided board set up as 4 sides)."""
+    board is most likely bigger than the config says (a 6-sided board set up as 4 sides).
+    ``by_option``: the layout came from a command's options (``--markers``), not a config."""
     needed, made = channels_needed(layout), channels_read(layout)
     if channels is None or needed <= channels <= made:
         return None
     fix = firmware_fix(layout, layout_file)
-    shape = _marker_hint(channels, layout) if layout_file is None else ""
+    shape = _marker_hint(channels, layout, by_option) if layout_file is None else ""
     if channels < needed:
         return (f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses "
                 f"{needed}: copy the firmware made for it onto the Pico ({fix}){shape}")  # fmt: skip
@@ -496,14 +499,17 @@ def channel_mismatch(channels: int | None, layout: Layout, layout_file: str | No
             f"was made for another board{size}. Else copy the firmware made for this board onto the Pico ({fix})")  # fmt: skip
 
 
-def _marker_hint(channels: int, layout: Layout) -> str:
-    """The config line to change when ``channels`` is what the same standard board reads with (or
-    without) a colour-marker hole per side."""
+def _marker_hint(channels: int, layout: Layout, by_option: bool) -> str:
+    """What to change when ``channels`` is what the same standard board reads with (or without)
+    a colour-marker hole per side: the config's markers line, or the command's --markers."""
     has = bool(layout.colour_markers)
     if layout != default_layout(layout.sides, has, active_low=layout.active_low):
         return ""  # a calibrated layout: its file says what the board has
     if channels_read(default_layout(layout.sides, not has)) != channels:
         return ""
+    if by_option:
+        return "; if the board has " + ("no colour-marker holes, run this without --markers" if has else
+                                        "a colour-marker hole per side, run this again with --markers")  # fmt: skip
     if has:
         return "; if the board has no colour-marker holes, take markers = true out of the config"
     return "; if the board has a colour-marker hole per side, set markers = true under [board] in the config"

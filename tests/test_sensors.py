@@ -376,3 +376,6 @@ def test_a_mismatch_names_the_config_line_for_colour_marker_holes() -> None:
     # A calibrated layout's file says what the board has: no config line to suggest.
     assert "markers = true" not in (channel_mismatch(120, plain, "/etc/pegs/layout.toml") or "")
     assert channel_mismatch(120, marked) is None and channel_mismatch(112, plain) is None
+    # The wiring tools take the board's shape from --markers, not a config: they say that option.
+    told = channel_mismatch(120, plain, by_option=True)
+    assert told is not None and "run this again with --markers" in told and "config" not in told

@@ -123,7 +123,7 @@ def test_the_tools_agree_with_pegs_firmware_markers() -> None:
         device.set(layout.channel("C2"), False)
         status, out, err = watcher.finish()
     assert "reads 120 channels (15 chips)" in plain.stderr  # without --markers: the warning, and the likely fix
-    assert plain.stderr.strip().endswith("If the board has colour-marker holes, run this again with --markers")
+    assert "if the board has a colour-marker hole per side, run this again with --markers" in plain.stderr
     assert status == 0 and err == ""  # with it: none
     assert any(line.endswith(f"channel {layout.channel('C2'):4d}  level 0      C2 peg") for line in out), out
 

@@ -169,24 +169,10 @@ def _check_free(port: str | None, vid_pid: tuple[int, int] | None) -> None:
 
 
 def _check_channels(channels: int | None, layout: Layout, stop: Any, layout_file: str | None) -> None:
-    problem = _mismatch(channels, layout, layout_file)
+    problem = channel_mismatch(channels, layout, layout_file, by_option=True)
     if problem is not None:
         stop()
         raise WiringError(f"pegs: {problem}")
-
-
-def _mismatch(channels: int | None, layout: Layout, layout_file: str | None) -> str | None:
-    """``channel_mismatch``, and when the standard board with (or without) colour-marker holes
-    would fit, that --markers is the likelier fix: the firmware was made with it, these tools without."""
-    problem = channel_mismatch(channels, layout, layout_file)
-    if problem is None or layout_file is not None:
-        return problem
-    markers = bool(layout.colour_markers)
-    if channel_mismatch(channels, default_layout(layout.sides, not markers, active_low=layout.active_low)) is None:
-        fix = "has no colour-marker holes, run this without --markers" if markers else \
-            "has colour-marker holes, run this again with --markers"  # fmt: skip
-        return f"{problem}. If the board {fix}"
-    return problem
 
 
 def watch_command(args: argparse.Namespace) -> int:
@@ -202,7 +188,7 @@ def watch_command(args: argparse.Namespace) -> int:
         print(f"{at - started:9.3f}  channel {channel:4d}  level {int(level)}  {what}", flush=True)
 
     link = _link(args, on_change=show)  # a board that is not the layout's is watched all the same: with a warning
-    problem = _mismatch(link.health.channels, layout, args.layout)
+    problem = channel_mismatch(link.health.channels, layout, args.layout, by_option=True)
     if problem is not None:
         print(f"pegs: warning: {problem}", file=sys.stderr, flush=True)
     try:
