@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench setup clean
+.PHONY: run test lint bench setup clean
 
 run: $(STAMP)
 	$(BIN)/pegs serve --simulate --data data --port 8080 --host 0.0.0.0
@@ -12,6 +12,10 @@ run: $(STAMP)
 test: $(STAMP)
 	scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check referee hardware firmware_bridge web tests
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/pegs bench
