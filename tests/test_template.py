@@ -21,8 +21,8 @@ import pytest
 from board_layouts import BOARDS, IDS
 
 from hardware.layout import Layout, Wire, board_holes, default_layout, layout_from_channels, parse_hole
+from referee import geometry as page
 from referee.table.template import PAPERS, Template
-from web import geometry as page
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).parent.parent / "docs"

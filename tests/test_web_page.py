@@ -19,10 +19,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from referee.geometry import PITCH, geometry
 from referee.table.config import Config
 from referee.table.table import Table
 from web import create_app
-from web.geometry import PITCH, geometry
 from web.pages import pages
 
 BUDGET = 100 * 1024  # HTML + JS + CSS, bytes

@@ -16,8 +16,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, url_for
 
+from referee.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
 from referee.rulesets import PRESETS
-from web.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
 from web.table import Table
 
 pages = Blueprint("pages", __name__, template_folder="templates")

@@ -1,6 +1,8 @@
 """What the web page needs of a running table: a typed protocol, so that ``web`` never
 imports the daemon (``referee.table`` satisfies it) and never reaches into its game
-without its lock.
+without its lock. The types the two hand each other, ``Overview`` and ``Unavailable``
+(the table cannot do that now: 503), are the engine's (``referee.front``), so the daemon
+needs nothing of ``web``; they are named here too, as part of the web's view.
 
     app = create_app(table)      # any object with these methods and attributes
 """
@@ -8,32 +10,13 @@ without its lock.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
+from referee.front import Overview, Unavailable
 from referee.rulesets import Ruleset
 
+__all__ = ["Json", "Overview", "Table", "Unavailable"]
 Json = dict[str, object]
-
-
-class Unavailable(RuntimeError):
-    """The table cannot do it now: its storage failed (HTTP 503). Nothing was changed."""
-
-
-@dataclass(frozen=True)
-class Overview:
-    """Who may act now, read under the table's lock in one go."""
-
-    game_id: int
-    turn: int
-    sides: int
-    seats: tuple[int, ...]
-    doubter: int | None  # Bluffing Joker: the opponent asked to doubt
-    chooser: int | None  # Bluffing Joker: who picks the peg that goes back to start
-    palette: tuple[tuple[str, str], ...]  # every side's default name and colour
-    markers: bool  # the board has colour-marker holes
-    lights: tuple[tuple[str, str, str, str], ...] = ()  # the LED legend: role, colour, rhythm, words
-    hand_seen_by: tuple[int, ...] = ()  # phones that may see the seat to play's cards (its own; a teaching game's team)
 
 
 class Table(Protocol):

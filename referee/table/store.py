@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.front import Unavailable
 from referee.record import dumps
 from referee.table.marks import Marks
 from referee.table.salvage import examine, finish_salvage, salvage
 from referee.table.session import StoreFailure
-from web.table import Unavailable
 
 Event = dict[str, Any]
 log = logging.getLogger("pegs.store")

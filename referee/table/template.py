@@ -4,7 +4,7 @@
     Path("board.svg").write_text(drawing.svg())             # the whole board, sizes in mm
     for name, text in drawing.sheets(PAPERS["a4"]): ...     # the same, cut into printable pages
 
-Hole places come from ``web.geometry`` (the board the page draws), scaled so that
+Hole places come from ``referee.geometry`` (the board the page draws), scaled so that
 neighbouring track holes are ``pitch`` mm apart. Each hole is drawn at its place with a
 drill cross, its name, and its wiring from the layout the daemon uses: the sensor channel
 with its 74HC165 input (``hardware.chain``) and the pixel number. The sensor chain and the
@@ -22,10 +22,10 @@ from xml.sax.saxutils import escape
 
 from hardware.chain import chain_input
 from hardware.layout import COME_OUT, IN_SPOT, Layout, parse_hole
+from referee import geometry as page
 from referee.table.clearance import Box, Circle, circle_meets_box, free_spot, route, text_box
 from referee.table.template_labels import Label, place_labels, place_tag
 from referee.table.template_paper import OVERLAP, PAPERS, SCALE_BAR, Paper, grid, scale_bar, steps, svg_document
-from web import geometry as page
 
 __all__ = ["PAPERS", "Paper", "Template", "hole_kind"]  # PAPERS and Paper: what `pegs template --paper` offers
 Point = tuple[float, float]
