@@ -1,5 +1,6 @@
 """The hardware a configuration names: layout, sensors, LED strip, buttons and buzzer.
 
+The sensors and the LEDs are the backends the config names, from ``hardware.registry``.
 A part that cannot be opened here (a library missing, a machine that is not a Pi, SPI
 off, a pin taken) is a ``ConfigError`` that names the config key, never a traceback.
 """
@@ -11,9 +12,13 @@ from typing import TypeVar
 
 from hardware.controls import Controls
 from hardware.layout import Layout, default_layout
-from hardware.leds import MemoryStrip, NeoPixelSpiStrip, NeoPixelStrip, PixelStrip
-from hardware.sensors import GpioSensors, SensorBoard, SerialSensors, SimulatedSensors
+from hardware.leds import PixelStrip
+from hardware.registry import LEDS, SENSORS, Options, Registry, SettingError, Setup
+from hardware.sensors import SensorBoard
 from referee.table.config import Config, ConfigError
+
+T = TypeVar("T")
+P = TypeVar("P")
 
 
 def layout_for(config: Config) -> Layout:
@@ -25,21 +30,23 @@ def layout_for(config: Config) -> Layout:
 
 
 def sensors_for(config: Config, layout: Layout) -> SensorBoard:
-    if config.sensors == "serial":
-        return SerialSensors.open(layout, port=config.port, vid_pid=config.vid_pid, layout_file=config.layout)
-    if config.sensors == "gpio":
-        return _opening(f"sensors.backend = {config.sensors!r}",
-                        lambda: GpioSensors(config.pins, active_low=config.active_low))  # fmt: skip
-    return SimulatedSensors(layout)
+    """The sensors ``sensors.backend`` names (``hardware.registry``), built from its keys."""
+    return _build(SENSORS, config.sensors, Setup(layout, Options(config.sensor_options), config.layout))
 
 
 def strip_for(config: Config, layout: Layout) -> PixelStrip:
-    where = f"leds.backend = {config.leds!r}"
-    if config.leds == "neopixel":
-        return _opening(where, lambda: NeoPixelStrip(layout.pixels, config.led_pin, pixel_order=config.pixel_order))
-    if config.leds == "neopixel-spi":
-        return _opening(where, lambda: NeoPixelSpiStrip(layout.pixels, pixel_order=config.pixel_order))
-    return MemoryStrip(layout.pixels)
+    """The LED strip ``leds.backend`` names (``hardware.registry``), built from its keys."""
+    return _build(LEDS, config.leds, Setup(layout, Options(config.led_options), config.layout))
+
+
+def _build(registry: Registry[P], name: str, setup: Setup) -> P:
+    try:
+        backend = registry.get(name)
+    except SettingError as error:
+        raise ConfigError(str(error)) from None
+    if not backend.on_pi:
+        return backend.build(setup)
+    return _opening(f"{registry.section}.backend = {name!r}", lambda: backend.build(setup))
 
 
 def controls_for(config: Config) -> Controls | None:
@@ -48,7 +55,6 @@ def controls_for(config: Config) -> Controls | None:
     return _opening("controls", lambda: Controls(config.done_pin, config.undo_pin, config.buzzer_pin))
 
 
-T = TypeVar("T")
 
 
 def _opening(where: str, open_part: Callable[[], T]) -> T:

@@ -6,7 +6,7 @@
     markers = true                  # the standard layout with a colour-marker hole per side
 
     [sensors]
-    backend = "serial"              # "serial", "gpio" or "simulated"
+    backend = "serial"              # "serial", "gpio" or "simulated" (hardware.builtin_backends)
     port = "/dev/pegs-board"        # or vid_pid = "239a:80f4"
 
     [leds]
@@ -34,7 +34,10 @@
     [data]
     dir = "/var/lib/pegs"
 
-Every key is checked; a mistake is reported with the key's name. ``Config.path`` is the
+Every key is checked; a mistake is reported with the key's name. A backend's own keys
+(``port``, ``pins``, ``pixel_order``, ...) are declared with it, in ``hardware.registry``:
+a section accepts the keys of all its backends, and a backend's ``needs`` says what a
+config choosing it must also set. ``Config.path`` is the
 file a config was read from (absolute; None for the simulated board's defaults): the daemon
 says it in its health view, so ``pegs doctor`` can tell its own daemon from another one.
 """
@@ -46,6 +49,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from hardware.builtin_backends import ACTIVE_LOW, LED_PIN, PINS, PIXEL_ORDER, PORT, VID_PID
+from hardware.leds import PixelStrip
+from hardware.registry import LEDS, SENSORS, Options, Registry, SettingError
+from hardware.sensors import SensorBoard
 from referee.rulesets import Ruleset, RulesetError
 from referee.text import TextError, load_toml, read_text
 
@@ -61,15 +68,11 @@ class Config:
     layout: str | None = None
     markers: bool = False  # the standard layout with a colour-marker hole per side
     sensors: str = "simulated"
-    port: str | None = None
-    vid_pid: str | None = None
-    pins: dict[str, int] = field(default_factory=dict)
-    active_low: bool = True
+    sensor_options: Mapping[str, object] = field(default_factory=dict)  # the backend's keys (hardware.registry)
     leds: str = "memory"
-    led_pin: str = "D18"
+    led_options: Mapping[str, object] = field(default_factory=dict)
     brightness: float = 0.4
     max_amps: float = 2.0
-    pixel_order: str = "GRB"
     done_pin: int | None = None
     undo_pin: int | None = None
     buzzer_pin: int | None = None
@@ -83,6 +86,31 @@ class Config:
     data_dir: str = "data"
     simulate: bool = False
     path: str | None = None  # the file this config was read from (absolute), None when none was
+
+    # The built-in backends' keys, by their old names (the registry reads them by their Setting).
+    @property
+    def port(self) -> str | None:
+        return Options(self.sensor_options)[PORT]
+
+    @property
+    def vid_pid(self) -> str | None:
+        return Options(self.sensor_options)[VID_PID]
+
+    @property
+    def pins(self) -> dict[str, int]:
+        return Options(self.sensor_options)[PINS]
+
+    @property
+    def active_low(self) -> bool:
+        return Options(self.sensor_options)[ACTIVE_LOW]
+
+    @property
+    def led_pin(self) -> str:
+        return Options(self.led_options)[LED_PIN]
+
+    @property
+    def pixel_order(self) -> str:
+        return Options(self.led_options)[PIXEL_ORDER]
 
     @classmethod
     def simulated(cls, data_dir: str = "data", port: int = 8080, **overrides: Any) -> Config:
@@ -104,17 +132,14 @@ class Config:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], base: Path = Path(".")) -> Config:
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {"sensor_options": {}, "led_options": {}}
         for section, table in data.items():
             if section not in _SECTIONS:
                 raise ConfigError(f"unknown section [{section}]: use {', '.join(f'[{s}]' for s in _SECTIONS)}")
             if not isinstance(table, Mapping):
                 raise ConfigError(f"[{section}] must be a table")
             for key, value in table.items():
-                name = _SECTIONS[section].get(key)
-                if name is None:
-                    raise ConfigError(f"unknown key {section}.{key}: use {', '.join(_SECTIONS[section])}")
-                values[name] = _check(f"{section}.{key}", name, value)
+                _read(section, key, value, values)
         for name in ("layout",):  # relative paths are relative to the config file
             if values.get(name):
                 values[name] = str((base / values[name]).resolve())
@@ -123,8 +148,12 @@ class Config:
         if "data_dir" in values:
             values["data_dir"] = str((base / values["data_dir"]).resolve())
         config = cls(**values)
-        if config.sensors == "gpio" and not config.pins:
-            raise ConfigError("sensors.backend = 'gpio' needs sensors.pins = { \"T0:0\" = 17, ... }")
+        for section, name, options in (("sensors", config.sensors, config.sensor_options),
+                                       ("leds", config.leds, config.led_options)):  # fmt: skip
+            needed = _REGISTRIES[section][1].get(name).needs
+            missing = needed(Options(options)) if needed is not None else None
+            if missing is not None:
+                raise ConfigError(f"{section}.backend = {name!r} needs {missing}")
         config.ruleset()  # refuse unknown rules at start, not at the first move
         return config
 
@@ -135,24 +164,44 @@ class Config:
             raise ConfigError(f"game.rules: {error}") from None
 
 
-_SECTIONS: dict[str, dict[str, str]] = {
+_SECTIONS: dict[str, dict[str, str]] = {  # the sensors' and LEDs' other keys are their backends' (hardware.registry)
     "board": {"players": "players", "teams": "teams", "layout": "layout", "markers": "markers"},
-    "sensors": {"backend": "sensors", "port": "port", "vid_pid": "vid_pid", "pins": "pins", "active_low": "active_low"},
-    "leds": {"backend": "leds", "pin": "led_pin", "brightness": "brightness", "max_amps": "max_amps",
-             "pixel_order": "pixel_order"},
+    "sensors": {"backend": "sensors"},
+    "leds": {"backend": "leds", "brightness": "brightness", "max_amps": "max_amps"},
     "controls": {"done_pin": "done_pin", "undo_pin": "undo_pin", "buzzer_pin": "buzzer_pin"},
     "game": {"rules": "rules", "mode": "mode", "settle_ms": "settle_ms"},
     "web": {"host": "host", "port": "web_port", "pin": "pin", "allowed_hosts": "allowed_hosts"},
     "data": {"dir": "data_dir"},
 }
+_REGISTRIES: dict[str, tuple[str, Registry[SensorBoard] | Registry[PixelStrip]]] = {
+    "sensors": ("sensor_options", SENSORS),
+    "leds": ("led_options", LEDS),
+}
 
 _CHOICES = {
-    "sensors": ("simulated", "serial", "gpio"),
-    "leds": ("memory", "neopixel", "neopixel-spi", "none"),
     "mode": ("table", "digital"),
     "players": (2, 4, 6, 8, 10),
-    "pixel_order": ("GRB", "RGB", "RBG", "GBR", "BRG", "BGR"),  # through-hole NeoPixels are often RGB
 }
+
+
+def _read(section: str, key: str, value: Any, values: dict[str, Any]) -> None:
+    """Check one key of the file into ``values``: the Config field's, or the backend option's."""
+    where = f"{section}.{key}"
+    name = _SECTIONS[section].get(key)
+    options, registry = _REGISTRIES.get(section, ("", None))
+    setting = registry.setting(key) if registry is not None and name is None else None
+    try:
+        if name is not None and registry is not None and key == "backend":
+            values[name] = registry.get(value).name
+        elif name is not None:
+            values[name] = _check(where, name, value)
+        elif setting is not None:
+            values[options][key] = setting.check(where, value)
+        else:
+            known = list(_SECTIONS[section]) + list(registry.keys if registry is not None else ())
+            raise ConfigError(f"unknown key {where}: use {', '.join(known)}")
+    except SettingError as error:
+        raise ConfigError(str(error)) from None
 
 
 def _check(where: str, name: str, value: Any) -> Any:
@@ -164,7 +213,7 @@ def _check(where: str, name: str, value: Any) -> Any:
         if not isinstance(value, str) or not value.isdigit() or not 4 <= len(value) <= 8:
             raise ConfigError(f"{where} must be 4 to 8 digits, as a string")
         return value
-    if name in ("layout", "port", "vid_pid", "rules", "led_pin", "host", "data_dir"):
+    if name in ("layout", "rules", "host", "data_dir"):
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{where} must be a non-empty string")
         return value
@@ -176,7 +225,7 @@ def _check(where: str, name: str, value: Any) -> Any:
         if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 60:
             raise ConfigError(f"{where} must be a number of amps above 0")
         return float(value)
-    if name in ("active_low", "markers"):
+    if name == "markers":
         if not isinstance(value, bool):
             raise ConfigError(f"{where} must be true or false")
         return value
@@ -185,10 +234,6 @@ def _check(where: str, name: str, value: Any) -> Any:
         if not isinstance(value, int) or isinstance(value, bool) or not limits[0] <= value <= limits[1]:
             raise ConfigError(f"{where} must be a whole number from {limits[0]} to {limits[1]}")
         return value
-    if name == "pins":
-        if not isinstance(value, Mapping) or not all(isinstance(p, int) for p in value.values()):
-            raise ConfigError(f"{where} must map hole names to pin numbers")
-        return dict(value)
     if name == "allowed_hosts":
         if not isinstance(value, list) or not all(isinstance(h, str) and h.strip() for h in value):
             raise ConfigError(f"{where} must be a list of host names or addresses, like [\"pegs.example\"]")

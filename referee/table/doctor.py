@@ -25,6 +25,7 @@ from typing import Any
 
 from hardware.layout import Layout, LayoutError
 from hardware.leds import DMA_ALIGN, spi_frame_bytes
+from hardware.registry import LEDS, SENSORS, Options
 from hardware.sensors import boards_reading, channel_mismatch, channels_needed, firmware_fix
 from referee.table.backends import layout_for
 from referee.table.boot_config import BootConfig, pi_family
@@ -122,10 +123,9 @@ def _board_words(machine: Machine, config: Config, layout: Layout) -> str:
     board = f"a {layout.sides}-sided board of {len(layout.hole_names)} holes"
     if config.layout:
         board += f" (layout {_pi_path(machine, config.layout)})"
-    sensors = f"sensors {config.sensors}" + (f" on {config.port}" if config.sensors == "serial" and config.port else "")
-    neopixels = config.leds.startswith("neopixel")
-    leds = f"LEDs {config.leds}" + (f", colour order {config.pixel_order}" if neopixels else "")
-    return f"{board}, {sensors}, {leds}"
+    sensors = SENSORS.get(config.sensors).say(Options(config.sensor_options))  # as hardware.registry has them
+    leds = LEDS.get(config.leds).say(Options(config.led_options))
+    return f"{board}, sensors {sensors}, LEDs {leds}"
 
 
 def _pi_path(machine: Machine, name: str) -> str:
