@@ -3,8 +3,8 @@
 An n-sided board (n = 4, 6, 8 or 10) has seats 0..n-1 clockwise. Seat ``s`` owns the
 main-track holes ``T<s>:0`` .. ``T<s>:17`` (global index ``18*s + k``), five start
 holes ``S<s>:1..5`` and five home holes ``H<s>:1..5`` (1 next to the in-spot).
-``T<s>:3`` is the seat's in-spot and ``T<s>:8`` its come-out hole (000, "Players and
-Equipment": "The 8th hole after the corner is the 'come out' position ... The 3rd
+``T<s>:3`` is the seat's in-spot and ``T<s>:8`` its come-out hole (the rules page,
+"Players and Equipment": "The 8th hole after the corner is the 'come out' position ... The 3rd
 hole after the corner is the 'in-spot'").
 
 Internally a hole is an ``int``: the track first, then every seat's home holes, then
@@ -46,8 +46,9 @@ class Board:
     def for_players(cls, players: int, teams: list[list[int]] | None = None) -> Board:
         """The board for a player count; two players sit at seats 0 and 2 of a 4-sided board.
 
-        Teams default to two teams of alternating seats (000, "They sit alternately");
-        six, eight or ten players may name teams of 2 with partners opposite (003).
+        Teams default to two teams of alternating seats (the rules page, "They sit
+        alternately"); six, eight or ten players may name teams of 2 with partners opposite (the
+        Ukrainian translation, "Players and Equipment").
         """
         seats: tuple[int, ...]
         default: tuple[tuple[int, ...], ...]

@@ -292,7 +292,7 @@ class Game:
 
     def must_move(self) -> bool:
         """Digital mode: whether a discard without moving is forbidden now. A joker is never
-        forced (000: "A player is never forced to play a joker")."""
+        forced (the rules page, Basic Game: "A player is never forced to play a joker")."""
         if self.mode == "table":
             return False
         hand = self._state.hands.get(self.turn, [])
@@ -371,8 +371,8 @@ class Game:
 
     @_atomic
     def discard(self, card: str | None = None) -> None:
-        """Discard without moving: only when nothing (but a joker) moves (000: "if you have no
-        cards (except jokers) that enable you to move you may discard one card")."""
+        """Discard without moving: only when nothing (but a joker) moves (the rules page, Basic Game:
+        "if you have no cards (except jokers) that enable you to move you may discard one card")."""
         self._need_phase("play")
         card = self._card_from_hand(card)
         if self.must_move():
@@ -544,7 +544,7 @@ class Game:
                         "from": self.board.hole_name(bump.source), "to": target})  # fmt: skip
 
     def _reshuffle(self) -> None:
-        """000 does not say; every table reshuffles the played cards when the stock runs out."""
+        """The rules page does not say; every table reshuffles the played cards when the stock runs out."""
         stock = shuffled(self._state.discards, self._rng(self._state.reshuffles + 1))
         self._emit({"event": "reshuffle", "stock": stock})
 

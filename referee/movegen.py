@@ -97,7 +97,7 @@ def free_come_outs(position: Position, card: str, rules: Ruleset, touching: Focu
 
 def mover_seats(position: Position, rules: Ruleset) -> tuple[int, ...]:
     """Whose pegs the seat to play moves: its own until all are home, then the next partner
-    clockwise who still has pegs out (000, "Endgame"), or the whole team (Arizona rule 2)."""
+    clockwise who still has pegs out (the rules page, "Endgame"), or the whole team (Arizona Rules, rule 2)."""
     board = position.board
     team = board.partners_clockwise(position.turn)
     if rules.movers == "team":
@@ -246,7 +246,7 @@ class _Generator:
 
     def _jokers(self) -> Iterator[Result]:
         """Any peg of yours (Arizona: from start first) onto another colour's peg on the
-        main track (000, "When you play a joker ..."; Arizona rule 6)."""
+        main track (the rules page, "When you play a joker ..."; Arizona Rules, rule 6)."""
         base, board, position = self.base, self.board, self.position
         if self.rules.joker_from == "team-start-first":
             seats = tuple(board.partners_clockwise(position.turn))
@@ -472,13 +472,14 @@ class _Generator:
     def _evaluate(self, state: _State, source: int, colour: int, path: Path) -> tuple[_Effect | None, int]:
         """Move one peg along ``path`` on ``state``: its effect (None if illegal) and the holes read.
 
-        No landing on or passing a peg of the same colour (000: "You may never land on
-        or pass over a hole occupied by one of your own pegs"). A peg landed on goes to
-        start if it is an opponent's, or to its in-spot if it is the team's, which is
-        illegal when a peg of its colour is already there (000: "It is illegal to land
-        on your partner's peg if that partner already has a peg on his or her own
-        in-spot"); another colour there is bumped in turn (the "chain reaction" of
-        000's strategy note 3). Team and opponent are the player's (NC rule 8).
+        No landing on or passing a peg of the same colour (the rules page, "Movement of pegs -
+        general rules": "You may never land on or pass over a hole occupied by one of your own
+        pegs"). A peg landed on goes to start if it is an opponent's, or to its in-spot if it
+        is the team's, which is illegal when a peg of its colour is already there (the rules
+        page: "It is illegal to land on your partner's peg if that partner already has a peg on
+        his or her own in-spot"); another colour there is bumped in turn (the "chain reaction"
+        of the rules page's Notes on Strategy, note 3). Team and opponent are the player's
+        (North Carolina Rules, rule 8).
         """
         board = self.board
         reads = path.mask | (1 << source)

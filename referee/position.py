@@ -53,7 +53,7 @@ class Position:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | str) -> Position:
-        """Read the DESIGN.md position format (a dict, or its JSON text)."""
+        """Read the position format of docs/design.md, "Position file" (a dict, or its JSON text)."""
         if isinstance(data, str):
             try:
                 data = load_json(data, "position")
@@ -179,7 +179,7 @@ class Position:
         return colour - 1 if colour else None
 
     def winner(self) -> tuple[int, ...] | None:
-        """The team with every peg home, if any (000: "The first team that manages ...")."""
+        """The team with every peg home, if any (the rules page, Endgame: "The first team that manages ...")."""
         for team in self.board.teams:
             if all(self.all_home(seat) for seat in team):
                 return team

@@ -1,7 +1,7 @@
 """Why a move on the board is not legal, in one sentence that cites the rule.
 
     why_not(position, rules, source, target, card=None)
-    # "You can't pass your own peg (000: "You may never land on or pass over a hole
+    # "You can't pass your own peg (the rules page: "You may never land on or pass over a hole
     #  occupied by one of your own pegs")."
 
 The tracker sees only that no legal move explains the board; this looks at the one peg that

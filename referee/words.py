@@ -6,9 +6,9 @@ hole and sends Blue back to start", "Green splits the 7: 3 home, 4 along the tra
     cards_for(move, rules)    # every card that makes exactly this move in this rule set
     place(board, hole, names) # "Blue's come-out hole", "Red's home (2nd hole)", "the track"
 
-Holes are named the way players name them (000 "Players and Equipment": the come-out hole,
-the in-spot, the corners, start and home); a plain track hole is "the track", counted by the
-steps it took. The engine knows nothing of colours: the table's names come in as a mapping.
+Holes are named the way players name them (the rules page, "Players and Equipment": the
+come-out hole, the in-spot, the corners, start and home); a plain track hole is "the track",
+counted by the steps it took. The engine knows nothing of colours: the table's names come in as a mapping.
 """
 
 from __future__ import annotations
