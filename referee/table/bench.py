@@ -1,7 +1,7 @@
 """``pegs bench``: how long legal move generation takes on three fixed positions.
 
 The positions are frozen here so that figures from different machines and commits
-compare. The worst case is the DESIGN.md budget: 8 players, North Carolina rules,
+compare. The worst case is the board of docs/design.md, "Budgets": 8 players, North Carolina rules,
 a ten (which must be split over any two pegs), 32 pegs on the track.
 """
 
@@ -105,7 +105,7 @@ CASES = (
         repeat=20,
     ),
 )
-WORST = CASES[2]  # the DESIGN.md budget's board: 8 players, North Carolina, the ten
+WORST = CASES[2]  # docs/design.md's worst board ("Budgets"): 8 players, North Carolina, the ten
 
 
 def run_case(case: BenchCase, repeat: int | None = None) -> dict[str, Any]:
@@ -199,7 +199,7 @@ def run_expert(games: int = 4) -> list[dict[str, Any]]:
 
 def run_review(games: int = 6) -> list[dict[str, Any]]:
     """The game review of whole 4-player games (greedy bots, every hand known), basic and North
-    Carolina (its 7s and 10s split): the DESIGN.md budget is 5 s a game here, in the background."""
+    Carolina (its 7s and 10s split): the budget (docs/design.md, "Budgets") is 5 s a game here, in the background."""
     from referee.coach.review import review
     from referee.coach.selfplay import play_one
 

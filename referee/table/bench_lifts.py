@@ -1,5 +1,5 @@
 """``pegs bench`` rows for the person at the table: every sensor event and commit, the
-first lift of a turn above all, on every preset and board size (DESIGN.md, Budgets:
+first lift of a turn above all, on every preset and board size (docs/design.md, "Budgets":
 under 15 ms p99 here, under 100 ms on a Pi Zero 2 W).
 
 Each case is a fresh turn on a crowded board (four pegs of every seat on the track),
