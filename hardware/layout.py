@@ -19,9 +19,9 @@ A layout file is TOML: board-wide settings, then one line per hole.
     ...
 
 Hole names are the referee's physical names: track ``T<s>:0..17``, home ``H<s>:1..5``,
-start ``S<s>:1..5``, plus an optional colour-marker hole ``C<s>`` per side (seed 003:
-a sixth peg shows the player's colour; the rules ignore it). Every T, H and S hole of
-every side must be wired; colour markers may be left out.
+start ``S<s>:1..5``, plus an optional colour-marker hole ``C<s>`` per side (the Ukrainian
+translation: a sixth peg shows the player's colour; the rules ignore it). Every T, H and S
+hole of every side must be wired; colour markers may be left out.
 
 The default chain (``default_layout``) snakes along the board clockwise, one side after
 the other, and dips into the side's home and start rows where they branch off::
@@ -54,7 +54,6 @@ IN_SPOT = 3
 COME_OUT = 8
 HOME_SIZE = 5
 START_SIZE = 5
-HOLES_PER_SIDE = SIDE_LENGTH + HOME_SIZE + START_SIZE  # 28, without a colour marker
 
 _HOLE_RE = re.compile(r"^(?:([THS])(\d+):(\d+)|C(\d+))$")
 _SETTINGS = ("sides", "active_low", "pixels", "holes")

@@ -89,9 +89,6 @@ class PhysicalBoard:
         """The byte mask of a position's track and home pegs."""
         return int.from_bytes(occupancy.translate(ANY_PEG), "little")
 
-    def start_mask(self) -> int:
-        return self.mask(range(self.board.board_holes, self.size))
-
     def start_counts(self, mask: int) -> tuple[int, ...]:
         raw = mask.to_bytes(self.size, "little")
         return tuple(sum(raw[hole] for hole in self.start_holes(seat)) for seat in range(self.board.sides))
@@ -113,7 +110,7 @@ class PhysicalBoard:
 
 
 def physical_holes(position: Position, pegs: Mapping[str, object]) -> tuple[int, ...]:
-    """The physical holes a position file fills (DESIGN.md, "pegs track"), sorted.
+    """The physical holes a position file fills (docs/design.md, "Position file"), sorted.
 
     ``position`` is the file read by ``Position.from_json``; ``pegs`` is the file's own
     ``"pegs"`` object, which still names start holes. A named start hole (``"S1:2"``) is

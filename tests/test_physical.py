@@ -1,4 +1,4 @@
-"""Physical holes: what a position file puts on a real board (DESIGN.md, "pegs track")."""
+"""Physical holes: what a position file puts on a real board (docs/design.md, "Position file")."""
 
 from __future__ import annotations
 

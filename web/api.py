@@ -1,6 +1,7 @@
-"""The HTTP API: the DESIGN.md contract (``GET /api/state``, ``POST /api/sim/events``) and
-what the table's page needs. Errors are JSON ``{"error": "..."}``: 400 bad input, 403 no
-right to do it, 404 nothing there, 409 the game refuses it now."""
+"""The HTTP API: the contract of docs/design.md, "HTTP" (``GET /api/state``,
+``POST /api/sim/events``) and what the table's page needs. Errors are JSON
+``{"error": "..."}``: 400 bad input, 403 no right to do it, 404 nothing there, 409 the game
+refuses it now."""
 
 from __future__ import annotations
 
@@ -197,7 +198,7 @@ def seats() -> Response:
 @api.post("/sim/events")
 @state_changing
 def sim_events() -> Response:
-    """DESIGN.md: drives the simulated board, for scripts, tests and the page's clicks."""
+    """docs/design.md, "HTTP": drives the simulated board, for scripts, tests and the page's clicks."""
     body = _json_body({"events"})
     return jsonify(table().sim_events(body["events"]))
 

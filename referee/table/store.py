@@ -2,8 +2,8 @@
 
 The embedded default is one SQLite file in the data dir, in WAL mode with
 ``synchronous=FULL``: a committed event survives a power cut, so a game resumes
-exactly where it stopped. Games can be listed, resumed and exported as the JSON-lines
-record that ``pegs replay`` reads.
+exactly where it stopped. Games can be listed and resumed; a game's events are the
+JSON-lines record that ``pegs replay`` reads (the daemon's ``Table.record`` writes it).
 
     store = Store.open("data")
     game_id = store.create(game.events)
@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from referee.front import Unavailable
-from referee.record import dumps
 from referee.table.marks import Marks
 from referee.table.salvage import examine, finish_salvage, salvage
 from referee.table.session import StoreFailure
@@ -313,10 +312,6 @@ class Store:
             except sqlite3.Error as error:
                 raise StoreError(f"the game store could not be read: {error}") from None
         return str(row[0]) if row else None
-
-    def export(self, game_id: int) -> str:
-        """The game as JSON lines, the format ``pegs replay`` reads."""
-        return dumps(self.events(game_id))
 
 
 class _Transaction:
