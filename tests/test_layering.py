@@ -46,7 +46,8 @@ WEB_ADAPTERS: dict[str, tuple[str, ...]] = {  # referee.table module -> what of 
     "referee.table.bench_web": ("web",),  # ``pegs bench``: the page's speed and weight, through the real app
 }
 PENDING: dict[str, tuple[str, ...]] = {  # against the rule until the module's import line changes
-    "referee.table.table": ("web.table",),  # Overview is referee.front's now; web.table only names it again
+    # Overview is referee.front's now (web.table only names it again): ``from referee.front import Overview``
+    "referee.table.table": ("web.table",),
 }
 EXCEPTIONS = {module: WEB_ADAPTERS.get(module, ()) + PENDING.get(module, ()) for module in WEB_ADAPTERS | PENDING}
 
