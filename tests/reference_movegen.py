@@ -5,8 +5,8 @@ a split literally plays part 1 on a copy of the pegs and then part 2 on the resu
 It only borrows the board's *geometry* (in-spot, come-out, home holes, teams); the
 paths are walked here, not taken from ``Board.forward`` / ``Board.backward``.
 
-Rule texts (``/work/shared/seeds``) quoted below: 000 = the main rules page,
-004 = the same page in numbered form.
+Rule texts quoted below (docs/rules.md lists them): the rules page, and the rules page,
+numbered version.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def reference_results(position: Position, card: str, rules: Ruleset) -> set[byte
     if not movers:  # own-then-partner and the whole team is home: nothing moves
         return set()
 
-    # Come out: 004 "you must play a jack, queen, king, ace (to move it to its 'come out' hole)".
+    # Come out (the rules page, numbered version, effects of individual cards):
+    # "you must play a jack, queen, king, ace (to move it to its 'come out' hole)".
     if power.come_out:
         for seat in movers:
             waiting = [peg for peg in pegs if peg[0] == seat and pegs[peg] == START]
@@ -112,7 +113,8 @@ def _all_home(board: Board, pegs: Pegs, seat: int) -> bool:
 def _movers(board: Board, player: int, rules: Ruleset, pegs: Pegs) -> tuple[int, ...]:
     """Whose pegs the player moves.
 
-    Arizona rule 2: "you may move any of the pegs belonging to your team". Basic game (000):
+    Arizona rule 2: "you may move any of the pegs belonging to your team". Basic game (the rules page,
+    Endgame):
     "When, and only when, all five of your pegs are in the home ... you use your turn to
     move the pegs of your left-hand partner ... If left partner's pegs are also all home,
     you move the pegs of the next partner around the table who still has playable pegs."
@@ -131,16 +133,18 @@ def _movers(board: Board, player: int, rules: Ruleset, pegs: Pegs) -> tuple[int,
 def _walks(board: Board, hole: int, steps: int, colour: int, direction: str, home: str) -> list[list[int]]:
     """Every way to walk ``steps`` holes; each walk lists the holes entered, landing last.
 
-    ``home``: "may" (000: "On reaching its own 'in-spot' a peg may take the branch into its
+    ``home``: "may" (the rules page, general rules: "On reaching its own 'in-spot' a peg may take the branch into its
     safe 'home' track"), "must" (Kilpatrick: "When moving forwards it must turn into its home
     track when it reaches the in-spot and if there is not enough clear space there ... that
     peg cannot be moved") or "never" (NC rule 8: opponents' pegs only on the main track).
     """
     track = board.track_length
-    if hole == START:  # 004: "you move one of your own pegs that is not in your start area"
+    # The rules page, numbered version, effects of individual cards: "you move one of your own pegs
+    # that is not in your start area"
+    if hole == START:
         return []
     if direction == BACKWARD:
-        # 000: "pegs cannot turn into their home track while moving backwards. Also, pegs
+        # The rules page, Endgame: "pegs cannot turn into their home track while moving backwards. Also, pegs
         # that are already in their home areas are not allowed to move backwards."
         if not board.is_track(hole):
             return []
@@ -174,14 +178,15 @@ def _walks(board: Board, hole: int, steps: int, colour: int, direction: str, hom
 def _land(board: Board, team: set[int], pegs: Pegs, peg: Peg, hole: int) -> bool:
     """Put ``peg`` in ``hole`` and bump whatever sits there; False if that is illegal.
 
-    004: "When a peg lands on an opponent's peg, the opponent's peg is immediately moved back
+    The rules page, numbered version, general rules:
+    "When a peg lands on an opponent's peg, the opponent's peg is immediately moved back
     to its start area. When a peg lands on a partner's peg, the partner's peg is immediately
     moved to its 'in-spot', provided the partner does not already have a peg there. It is
     illegal to land on your partner's peg if that partner already has a peg on his or her own
     in-spot." Partner/opponent is relative to the player (NC rule 8: "If you 'hit' one of
     your team's pegs it goes to its in spot, even if you hit it using an opponent's peg").
-    A partner's peg sent to an in-spot holding another colour bumps that one in turn (000,
-    strategy note 3: "a longer 'chain reaction' in which a series of different colored pegs
+    A partner's peg sent to an in-spot holding another colour bumps that one in turn (the rules
+    page, Notes on Strategy, note 3: "a longer 'chain reaction' in which a series of different colored pegs
     displace each other in a single move").
     """
     while True:
@@ -207,7 +212,8 @@ def _part(board, team, rules, pegs: Pegs, peg: Peg, steps: int, direction: str, 
     home = rules.home_entry if home is None else home
     out = []
     for walk in _walks(board, pegs[peg], steps, colour, direction, home):
-        # 004: "You may never land on or pass over a hole occupied by one of your own pegs".
+        # The rules page, numbered version, general rules:
+        # "You may never land on or pass over a hole occupied by one of your own pegs".
         in_the_way = [_at(pegs, hole) for hole in walk]
         if any(other is not None and other[0] == colour for other in in_the_way):
             continue
@@ -223,7 +229,8 @@ def _part(board, team, rules, pegs: Pegs, peg: Peg, steps: int, direction: str, 
 def _splits(board, player, team, rules, pegs: Pegs, split) -> list[Pegs]:
     """Two parts ``a + b = total`` on two different pegs, part 2 played after part 1.
 
-    000: "split the 7 between two of your pegs, moving them 1 and 6, 2 and 5 or 3 and 4
+    The rules page, effects of individual cards:
+    "split the 7 between two of your pegs, moving them 1 and 6, 2 and 5 or 3 and 4
     holes forwards"; Arizona rule 4: "moving one forward and the other backward"; NC rule 8:
     "any two pegs on the board - your own, your partner's or your opponent's, except that
     opponents' pegs can only be moved on the main track ... both forwards, both backwards or
@@ -260,7 +267,8 @@ def _splits(board, player, team, rules, pegs: Pegs, split) -> list[Pegs]:
 
 
 def _jokers(board, team, rules, pegs: Pegs, movers) -> list[Pegs]:
-    """004: "you move any one of your pegs (for example one in the start area) into a hole on
+    """The rules page, numbered version, effects of individual cards:
+    "you move any one of your pegs (for example one in the start area) into a hole on
     the main track that is occupied by another player's peg ... A joker cannot be used to move
     to an empty hole". Arizona rule 6: "if your team has any pegs in their start areas, you
     must move one of these pegs ... If your team's start areas are all empty (but only in

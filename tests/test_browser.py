@@ -129,7 +129,7 @@ def test_the_page_is_usable_at_phone_size(browser: object, daemon: Daemon) -> No
 def test_a_family_presses_done_after_every_move_and_declares_a_bluff(browser: object, daemon: Daemon) -> None:
     """The table-session issue, on the page: Done after a settled move confirms it (nobody
     loses a turn), "Can't move" passes deliberately, and at a Bluffing Joker table the move
-    counts only once its card is declared on the page (000 Bluffing Joker)."""
+    counts only once its card is declared on the page (the rules page, Bluffing Joker)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     page.goto(f"http://127.0.0.1:{daemon.port}/")
     turn = page.locator("#turn")
@@ -186,7 +186,7 @@ def test_a_bot_fills_a_seat_and_a_person_moves_its_pegs(browser: object, daemon:
 
 def test_hints_on_request_and_for_everyone_in_a_teaching_game(browser: object, daemon: Daemon) -> None:
     """Issue 13: a Hint button for the seat to play; a teaching game shows hints and each
-    card's moves in words to everyone (000 Note on Table Talk)."""
+    card's moves in words to everyone (the rules page, Note on Table Talk)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     page.goto(f"http://127.0.0.1:{daemon.port}/")
     playwright.expect(page.locator("#turn")).to_have_text("Red to play")

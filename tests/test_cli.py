@@ -66,7 +66,7 @@ BUMP_INTO_S1_1 = "0 lift T0:8\n200 lift T0:13\n400 place T0:13\n600 place S1:1\n
 
 @pytest.mark.parametrize("source", ["file", "stdin", "inline"])
 def test_track_takes_named_start_holes_as_named(tmp_path: Path, source: str) -> None:
-    """DESIGN.md, "pegs track": a position may name physical start holes (``S1:2`` means
+    """docs/design.md, "Position file": a position may name physical start holes (``S1:2`` means
     that hole holds a peg); a bare ``S`` fills that seat's remaining start holes from 1 up.
     So with S1:2..S1:5 named, S1:1 is free and the bumped peg going there is the move."""
     events = tmp_path / "e.txt"
@@ -84,7 +84,7 @@ def test_track_takes_named_start_holes_as_named(tmp_path: Path, source: str) -> 
 
 
 def test_track_fills_bare_start_pegs_around_named_ones(tmp_path: Path) -> None:
-    """DESIGN.md, "pegs track": bare ``S`` pegs take the seat's remaining start holes from 1
+    """docs/design.md, "Position file": bare ``S`` pegs take the seat's remaining start holes from 1
     up, skipping the named ones: S1:1 named, the bare three are S1:2..S1:4, so S1:5 is free."""
     position = {"players": 4, "turn": 0,
                 "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:13", "S", "S1:1", "S", "S"]}}  # fmt: skip
@@ -104,7 +104,7 @@ def test_track_fills_bare_start_pegs_around_named_ones(tmp_path: Path) -> None:
     ],
 )
 def test_track_refuses_impossible_start_holes(tmp_path: Path, seat1: list[str], message: str) -> None:
-    """DESIGN.md, "pegs track" names start holes ``S<s>:<i>`` of the peg's own seat; bad
+    """docs/design.md, "The pegs command", names start holes ``S<s>:<i>`` of the peg's own seat; bad
     input exits with status 2 and one clear line on stderr."""
     events = tmp_path / "e.txt"
     events.write_text(BUMP_INTO_S1_1)
@@ -126,13 +126,15 @@ def test_bench_reports_median_and_p99_as_json() -> None:
     assert worst["rules"] == "north-carolina" and worst["cards"] == ["10"]
     assert worst["moves"] > 13000  # the issue: "finds over 13,000 distinct results"
     assert {"median_ms", "p99_ms"} <= set(worst)
-    assert ten["name"].startswith("worst case: 10 players") and ten["moves"] > worst["moves"]  # 002: ten players
+    # Hatcher's variations: ten players
+    assert ten["name"].startswith("worst case: 10 players") and ten["moves"] > worst["moves"]
     tracker = [r for r in results if r["name"].startswith("tracker: one sensor event")]
     assert len(tracker) == 2 and all(r["events"] > 0 and r["p99_ms"] > 0 for r in tracker)
     bot = next(r for r in results if r["name"].startswith("bot: strategic move"))
     assert bot["decisions"] > 0 and bot["p99_ms"] > 0
     review = [r for r in results if r["name"].startswith("review: a whole 4-player game")]
-    assert len(review) == 2 and all(r["games"] >= 3 and r["p99_ms"] < 5000 for r in review)  # DESIGN.md: < 5 s a game
+    # docs/design.md, "Budgets": < 5 s a game
+    assert len(review) == 2 and all(r["games"] >= 3 and r["p99_ms"] < 5000 for r in review)
     lesson = [r for r in results if r["name"].startswith("lesson")]
     assert len(lesson) == 3 and all(r["runs"] > 0 and r["p99_ms"] > 0 for r in lesson)
     assert re.search(r"pegs bench: 1/\d+ legal move generation", done.stderr)  # progress, though stderr is a pipe

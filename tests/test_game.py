@@ -38,8 +38,9 @@ def rigged(
 
 
 def test_decks_and_deal() -> None:
-    """000: "Three decks (162 cards including 6 jokers) ... eight players should use four
-    decks (216 cards including 8 jokers)"; 002: two players "with the Jokers removed"."""
+    """The rules page, Players and Equipment:
+    "Three decks (162 cards including 6 jokers) ... eight players should use four
+    decks (216 cards including 8 jokers)"; the club sheet: two players "with the Jokers removed"."""
     basic = Ruleset.preset("basic")
     assert len(build_deck(basic.decks_for(6), basic.jokers_for(6))) == 162
     assert len(build_deck(basic.decks_for(8), basic.jokers_for(8))) == 216
@@ -52,7 +53,7 @@ def test_decks_and_deal() -> None:
 @pytest.mark.parametrize(("rules", "held_when_playing"), [("basic", 6), ("north-carolina", 6), ("arizona", 5),
                                                           ("wizard-woodworks", 5), ("kilpatrick", 3)])  # fmt: skip
 def test_draw_then_play_or_play_then_draw(rules: str, held_when_playing: int) -> None:
-    """000 basic: "Draw one card ... so that you hold six cards"; Arizona rule 1: "first
+    """The rules page, Basic Game: "Draw one card ... so that you hold six cards"; Arizona rule 1: "first
     playing a card ... finally drawing a card ... so that you have 5 cards again";
     Kilpatrick: "Only 3 cards each are dealt instead of 5"."""
     game = Game(Ruleset.preset(rules), 4, seed=3)
@@ -83,7 +84,8 @@ def test_stock_is_reshuffled_when_it_runs_out() -> None:
 
 
 def test_must_play_a_card_that_moves() -> None:
-    """000: "If you have any card (except a joker) that allows you to move a peg, you must
+    """The rules page, Basic Game:
+    "If you have any card (except a joker) that allows you to move a peg, you must
     play such a card, even if the move is disadvantageous." """
     game = rigged("basic", {0: ["5", "8", "8", "8", "8"]}, pegs={"0": ["T0:8", S, S, S, S]}, stock=["3"])
     game.draw()
@@ -95,7 +97,7 @@ def test_must_play_a_card_that_moves() -> None:
 
 
 def test_a_joker_is_never_forced() -> None:
-    """000: "A player is never forced to play a joker: if you have no other move you may
+    """The rules page, Basic Game: "A player is never forced to play a joker: if you have no other move you may
     keep the joker and discard another card." """
     game = rigged("basic", {0: ["JOKER", "2", "2", "2", "2"]}, pegs={"1": ["T1:8", S, S, S, S]}, stock=["3"])
     game.draw()
@@ -105,7 +107,8 @@ def test_a_joker_is_never_forced() -> None:
 
 
 def test_discard_only_when_nothing_moves() -> None:
-    """000: "Discarding without moving normally happens only at the start of the game, when
+    """The rules page, Basic Game:
+    "Discarding without moving normally happens only at the start of the game, when
     a player has no aces or pictures to move any peg out of the start area." """
     game = rigged("basic", {0: ["2", "3", "4", "5", "6"]}, stock=["7"])
     game.draw()
@@ -186,7 +189,7 @@ def test_all_home_then_partner_and_the_nc_split() -> None:
 
 
 def test_the_team_with_every_peg_home_wins() -> None:
-    """000: "The first team that manages to get all its pegs into their respective home
+    """The rules page, Endgame: "The first team that manages to get all its pegs into their respective home
     areas wins the game." """
     pegs = {"0": ["T0:2", "H0:2", "H0:3", "H0:4", "H0:5"], "2": ["H2:1", "H2:2", "H2:3", "H2:4", "H2:5"]}
     game = rigged("basic", {0: ["2", "2", "2", "2", "2"]}, pegs=pegs, stock=["3"])

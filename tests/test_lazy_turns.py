@@ -131,7 +131,8 @@ def test_tracker_judges_as_from_the_whole_list(position: Position, rules_name: s
 
 
 def test_a_part_landing_where_the_first_put_a_partner_sends_her_to_her_in_spot() -> None:
-    """000, North Carolina: "Tens must be split between two different pegs. These can be any
+    """The rules page, North Carolina Rules, rule 8:
+    "Tens must be split between two different pegs. These can be any
     two pegs on the board - your own, your partner's or your opponent's"; and "When a peg
     lands on a partner's peg, the partner's peg is immediately moved to its 'in-spot'". Moving the partner's peg 4 and then landing on it
     with the other 6 changes the partner's in-spot, though neither part alone does: a
@@ -147,7 +148,7 @@ def test_a_part_landing_where_the_first_put_a_partner_sends_her_to_her_in_spot()
 
 
 def test_a_chain_reaction_sends_an_opponent_home_from_the_partners_in_spot() -> None:
-    """000, Notes on Strategy: "Occasionally it is even possible to set up a longer 'chain
+    """The rules page, Notes on Strategy, note 3: "Occasionally it is even possible to set up a longer 'chain
     reaction' in which a series of different colored pegs displace each other in a single
     move." Red lands on her partner, who goes to her in-spot, where an opponent sits and so
     goes back to start: a focus on that opponent's start area must find the move, though

@@ -1,4 +1,4 @@
-"""Board geometry and the position format of DESIGN.md."""
+"""Board geometry and the position format of docs/design.md."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from referee import Board, BoardError, Position, PositionError
 
 
 def test_hole_names_follow_design() -> None:
-    """DESIGN.md: global index 18*s + k; T<s>:3 is the in-spot, T<s>:8 the come-out."""
+    """docs/design.md, "Seats, holes and teams":
+    global index 18*s + k; T<s>:3 is the in-spot, T<s>:8 the come-out."""
     board = Board.for_players(8)
     assert board.track_length == 144
     assert board.hole_index("T3:5") == 59 and board.hole_name(59) == "T3:5"
@@ -26,7 +27,8 @@ def test_bad_hole_names(name: str) -> None:
 
 
 def test_teams() -> None:
-    """000: "They sit alternately"; 003: 3 teams of 2 or 4 teams of 2, partners opposite."""
+    """The rules page: "They sit alternately"; the Ukrainian translation:
+    3 teams of 2 or 4 teams of 2, partners opposite."""
     assert Board.for_players(6).teams == ((0, 2, 4), (1, 3, 5))
     assert Board.for_players(8, [[3, 7], [0, 4], [1, 5], [2, 6]]).team_of[3] == (3, 7)
     assert Board.for_players(6, [[0, 3], [1, 4], [2, 5]]).partners_clockwise(4) == (4, 1)

@@ -1,5 +1,5 @@
 """A refused move says why in one sentence and cites the rule (issue 13). Each case is a
-rule of seed 000, "The Basic Game" and its summary list."""
+rule of the rules page, "The Basic Game" and its summary list."""
 
 from __future__ import annotations
 

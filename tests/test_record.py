@@ -78,7 +78,7 @@ def test_selfplay_and_replay_commands(tmp_path: Path) -> None:
 
 
 def test_a_face_down_card_stays_hidden_from_the_others() -> None:
-    """Bluffing Joker (000): "all cards played are played face-down. The player may declare
+    """Bluffing Joker (the rules page): "all cards played are played face-down. The player may declare
     the face-down card to be whatever they desire." Until the game is over a record shows
     the card only to the seat that played it, or once turned up."""
     events = [

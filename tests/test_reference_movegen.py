@@ -1,7 +1,8 @@
 """Hand-computed scenarios for the reference move generator, so it can be trusted as an oracle.
 
-Seeds: 000 = the main rules page, 004 = the same page in numbered form
-(``/work/shared/seeds``). Hole names as in DESIGN.md: ``T<s>:<k>`` is track index 18s+k,
+Rule texts: the rules page and the rules page, numbered version
+(docs/rules.md lists them). Hole names as in docs/design.md, "Seats, holes and teams":
+``T<s>:<k>`` is track index 18s+k,
 ``T<s>:3`` the in-spot, ``T<s>:8`` the come-out hole; a 4-player track has 72 holes.
 """
 
@@ -44,19 +45,22 @@ def results(pegs, card, rules, players=4, turn=0, teams=None) -> set[bytes]:
 
 
 def test_own_peg_blocks_passing_and_landing():
-    # 004: "You may never land on or pass over a hole occupied by one of your own pegs"
+    # The rules page, numbered version, general rules:
+    # "You may never land on or pass over a hole occupied by one of your own pegs"
     assert results({0: ["T0:8", "T0:10"]}, "5", BASIC) == {seats({0: ["T0:8", "T0:15"]})}
 
 
 def test_passing_others_is_free_and_landing_sends_an_opponent_to_start():
-    # 004: "Passing over a peg of a different color has no effect on it" / "When a peg lands
+    # The rules page, numbered version, general rules:
+    # "Passing over a peg of a different color has no effect on it" / "When a peg lands
     # on an opponent's peg, the opponent's peg is immediately moved back to its start area."
     got = results({0: ["T0:8"], 1: ["T0:10", "T0:13"]}, "5", BASIC)
     assert got == {seats({0: ["T0:13"], 1: ["T0:10"]})}
 
 
 def test_landing_on_a_partner_sends_it_to_its_in_spot():
-    # 004: "When a peg lands on a partner's peg, the partner's peg is immediately moved to
+    # The rules page, numbered version, general rules:
+    # "When a peg lands on a partner's peg, the partner's peg is immediately moved to
     # its 'in-spot', provided the partner does not already have a peg there."
     got = results({0: ["T0:8"], 2: ["T0:13"]}, "5", BASIC)
     assert got == {seats({0: ["T0:13"], 2: ["T2:3"]})}
@@ -70,13 +74,15 @@ def test_landing_on_a_partner_sends_it_to_its_in_spot():
     ],
 )
 def test_landing_on_a_partner_is_illegal_when_its_in_spot_is_taken(pegs):
-    # 004: "It is illegal to land on your partner's peg if that partner already has a peg on
+    # The rules page, numbered version, general rules:
+    # "It is illegal to land on your partner's peg if that partner already has a peg on
     # his or her own in-spot."
     assert results(pegs, {"T0:8": "5", "T2:0": "3"}[pegs[0][0]], BASIC) == set()
 
 
 def test_a_peg_may_branch_home_or_stay_on_the_track():
-    # 000: "On reaching its own 'in-spot' a peg may take the branch into its safe 'home'
+    # The rules page, general rules:
+    # "On reaching its own 'in-spot' a peg may take the branch into its safe 'home'
     # track." T0:1 is two holes short of the in-spot: 5 = 2 to T0:3 + 3 into home.
     assert results({0: ["T0:1"]}, "5", BASIC) == {seats({0: ["H0:3"]}), seats({0: ["T0:6"]})}
     assert results({0: ["T0:1"]}, "7", BASIC) == {seats({0: ["H0:5"]}), seats({0: ["T0:8"]})}
@@ -84,14 +90,15 @@ def test_a_peg_may_branch_home_or_stay_on_the_track():
 
 
 def test_no_room_at_home_means_the_track():
-    # 000: "If you play a 6 when you have a peg on your in-spot and all your other pegs in the
+    # The rules page, effects of individual cards:
+    # "If you play a 6 when you have a peg on your in-spot and all your other pegs in the
     # start area, you must move your peg on along the main track, since there is not room in
     # the home track for a move of 6."
     assert results({0: ["T0:3"]}, "6", BASIC) == {seats({0: ["T0:9"]})}
 
 
 def test_kilpatrick_must_turn_home_or_cannot_move():
-    # 000, Kilpatrick: "A peg cannot be moved forwards along the main track past its in-spot.
+    # The rules page, Kilpatrick Rules: "A peg cannot be moved forwards along the main track past its in-spot.
     # When moving forwards it must turn into its home track when it reaches the in-spot and if
     # there is not enough clear space there for the value of the played card to be fully
     # used, that peg cannot be moved on that turn."
@@ -102,7 +109,7 @@ def test_kilpatrick_must_turn_home_or_cannot_move():
 
 
 def test_backward_stays_on_the_track_and_never_leaves_home():
-    # 000: "use an 8 to move back 8 spaces to the corner (NOT into the home track)";
+    # The rules page, Endgame: "use an 8 to move back 8 spaces to the corner (NOT into the home track)";
     # "pegs cannot turn into their home track while moving backwards. Also, pegs that are
     # already in their home areas are not allowed to move backwards."
     assert results({0: ["T0:8"]}, "8", BASIC) == {seats({0: ["T0:0"]})}
@@ -111,7 +118,7 @@ def test_backward_stays_on_the_track_and_never_leaves_home():
 
 
 def test_pegs_move_on_inside_home_without_passing_each_other():
-    # 000, Endgame: "Pegs move along the home tracks in the usual way. Since they cannot land
+    # The rules page, Endgame: "Pegs move along the home tracks in the usual way. Since they cannot land
     # on or pass over each other, the first peg to arrive must eventually be moved all the
     # way to the end of the home track"
     assert results({0: ["H0:1", "H0:4"]}, "2", BASIC) == {seats({0: ["H0:3", "H0:4"]})}
@@ -123,7 +130,7 @@ def test_pegs_move_on_inside_home_without_passing_each_other():
 
 
 def test_coming_out_starts_a_chain_reaction():
-    # 000, strategy note 3: "a peg is left in its own come-out hole so that a teammate's
+    # The rules page, Notes on Strategy, note 3: "a peg is left in its own come-out hole so that a teammate's
     # arriving runner sends come-out peg directly to its in-spot" ... "a longer 'chain
     # reaction' in which a series of different colored pegs displace each other".
     # Seat 0 comes out onto seat 2's runner on T0:8; it goes to T2:3, where seat 0's peg
@@ -136,7 +143,7 @@ def test_coming_out_starts_a_chain_reaction():
 
 
 def test_basic_moves_the_left_hand_partner_once_all_home():
-    # 000: "When, and only when, all five of your pegs are in the home ... you use your turn
+    # The rules page, Endgame: "When, and only when, all five of your pegs are in the home ... you use your turn
     # to move the pegs of your left-hand partner ... If left partner's pegs are also all home,
     # you move the pegs of the next partner around the table who still has playable pegs."
     def all_home(seat):
@@ -157,7 +164,8 @@ def test_basic_moves_the_left_hand_partner_once_all_home():
 
 
 def test_seven_moves_one_peg_or_splits_between_two():
-    # 000: "When playing a 7, you may either move one of your pegs forward 7 holes, or split
+    # The rules page, effects of individual cards:
+    # "When playing a 7, you may either move one of your pegs forward 7 holes, or split
     # the 7 between two of your pegs, moving them 1 and 6, 2 and 5 or 3 and 4 holes forwards."
     got = results({0: ["T0:8", "T1:2"]}, "7", BASIC)
     whole = {seats({0: ["T0:15", "T1:2"]}), seats({0: ["T0:8", "T1:9"]})}
@@ -178,7 +186,8 @@ def test_arizona_nine_splits_forward_and_backward():
 
 
 def test_split_bumps_a_partner_to_its_in_spot_then_takes_it_home():
-    # 000, strategy note 3: "Also a 7 or 9 could be split to use one part to send a partner's
+    # The rules page, Notes on Strategy, note 3:
+    # "Also a 7 or 9 could be split to use one part to send a partner's
     # peg to its in-spot and the other part to move that peg home." (Arizona: team pegs.)
     # 2 takes seat 0's T2:0 onto seat 2's T2:2 (-> T2:3); 5 takes it from T2:3 to H2:5.
     pegs = {0: ["T2:0"], 2: ["T2:2"]}
@@ -225,7 +234,8 @@ def test_north_carolina_ten_keeps_opponents_out_of_home():
 
 
 def test_the_second_part_never_moves_the_peg_the_first_part_moved():
-    # A literal chain (004's bump rules, relative to the player): on 8 players (team
+    # A literal chain (the bump rules of the rules page, numbered version,
+    # relative to the player): on 8 players (team
     # 0, 2, 4, 6) seat 4's peg M on T2:0 goes 3 onto seat 0's peg on T2:3 (seat 2's
     # in-spot), which goes to T0:3, bumping seat 2's peg there to T2:3, where it bumps M
     # to T4:3. M is still "the peg part 1 moved", though it no longer sits where it landed.
@@ -259,7 +269,8 @@ def test_two_swaps_pegs_of_different_colours_on_the_track():
 
 
 def test_joker_jumps_onto_another_colour_only():
-    # 004: "you move any one of your pegs (for example one in the start area) into a hole on
+    # The rules page, numbered version, effects of individual cards:
+    # "you move any one of your pegs (for example one in the start area) into a hole on
     # the main track that is occupied by another player's peg ... A joker cannot be used to
     # move to an empty hole"
     pegs = {0: ["T0:8", "H0:5"], 1: ["T1:0"], 2: ["T2:8"]}

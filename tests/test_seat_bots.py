@@ -111,7 +111,7 @@ def test_a_wrong_bot_seat_is_refused_and_changes_nothing(service: Table, bots: d
 
 
 def test_a_teaching_game_shows_hints_and_each_cards_moves_to_everyone(service: Table) -> None:
-    """000 Note on Table Talk: "When teaching the game to beginners, this rule may be relaxed
+    """The rules page, Note on Table Talk: "When teaching the game to beginners, this rule may be relaxed
     to allow possible moves to be discussed"; a serious game shows hints only when asked."""
     assert "hints" not in service.state() and service.state()["teaching"] is False
     service.new_game(4, service.session.game.rules, teach=True)

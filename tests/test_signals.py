@@ -3,8 +3,8 @@ colour-blind players tell apart, and roles that differ in more than hue.
 
 The colour check is an independent simulation: Machado, Oliveira and Fernandes (2009),
 severity 1.0, applied in linear sRGB (the matrices Chrome's and Firefox's DevTools use),
-then distances in OKLab (Ottosson 2020). "Partners" are alternating seats (DESIGN.md:
-"Default teams: two teams of alternating seats").
+then distances in OKLab (Ottosson 2020). "Partners" are alternating seats (docs/design.md,
+"Seats, holes and teams": "Default teams: two teams of alternating seats").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ten players, as Larry Hatcher's variations describe (002): "Many games are played with
+"""Ten players, as Larry Hatcher's variations describe (item 2): "Many games are played with
 as many as ten players. And it is much more fun and exciting this way, especially if you
 add another deck and at least four more Jokers!" """
 
@@ -25,7 +25,8 @@ S = "S"
 
 
 def test_ten_sides_name_every_hole_and_wrap_round() -> None:
-    """002 item 2: up to ten players; DESIGN.md: seat s owns T<s>:0..17, S<s>:1..5, H<s>:1..5."""
+    """Hatcher's variations, item 2: up to ten players; docs/design.md, "Seats, holes and teams":
+    seat s owns T<s>:0..17, S<s>:1..5, H<s>:1..5."""
     board = Board.for_players(10)
     assert board.sides == 10 and board.track_length == 180
     assert [board.hole_name(board.hole_index(name)) for name in ("T9:17", "H9:5")] == ["T9:17", "H9:5"]
@@ -35,7 +36,8 @@ def test_ten_sides_name_every_hole_and_wrap_round() -> None:
 
 
 def test_teams_of_five_alternate_or_five_pairs_sit_opposite() -> None:
-    """000: partners "sit alternately"; 003 seats partners opposite for teams of two."""
+    """The rules page: partners "sit alternately"; the Ukrainian translation seats
+    partners opposite for teams of two."""
     assert Board.for_players(10).teams == ((0, 2, 4, 6, 8), (1, 3, 5, 7, 9))
     pairs = [[s, s + 5] for s in range(5)]
     assert Board.for_players(10, pairs).teams == tuple(tuple(pair) for pair in pairs)
@@ -44,7 +46,8 @@ def test_teams_of_five_alternate_or_five_pairs_sit_opposite() -> None:
 
 
 def test_ten_players_add_a_deck_and_four_jokers() -> None:
-    """002: "add another deck and at least four more Jokers": eight players play with 4 decks
+    """Hatcher's variations, item 2:
+    "add another deck and at least four more Jokers": eight players play with 4 decks
     and 8 jokers, ten with 5 decks and 5 x 2 + 4 = 14 jokers; house rules may add more."""
     basic = Ruleset.preset("basic")
     assert (basic.decks_for(8), basic.jokers_for(8)) == (4, 8)
@@ -62,14 +65,15 @@ def test_ten_players_add_a_deck_and_four_jokers() -> None:
 
 @pytest.mark.parametrize("rules", sorted(PRESETS))
 def test_every_preset_plays_a_whole_game_on_ten_sides(rules: str) -> None:
-    """002's ten-player game under every rule set: bots play to a win and the record replays."""
+    """Hatcher's ten-player game under every rule set: bots play to a win and the record replays."""
     game, stats = play_one(Ruleset.preset(rules), 10, 5, "greedy")
     assert game.phase == "over" and game.winner is not None and stats.moves > 0
     assert Game.from_events(json.loads(json.dumps(game.events))).winner == game.winner
 
 
 def test_the_tracker_follows_a_move_by_hand_on_ten_sides() -> None:
-    """DESIGN.md tracker contract on the largest board: a legal move carried out by hand."""
+    """The tracker contract (docs/design.md, "The tracker")
+    on the largest board: a legal move carried out by hand."""
     start = position(players=10, turn=7, s7=["T7:8", "T6:2", S, S, S], s8=["T7:13", S, S, S, S])
     rules = Ruleset.preset("north-carolina")
     move = next(m for m in legal_moves(start, "5", rules) if m.bumps)
@@ -81,7 +85,7 @@ def test_the_tracker_follows_a_move_by_hand_on_ten_sides() -> None:
 
 
 def test_pegs_moves_and_selfplay_take_ten_players(tmp_path: Path) -> None:
-    """The CLI contract (DESIGN.md) on ten sides."""
+    """The CLI contract (docs/design.md, "The pegs command") on ten sides."""
     data = {"players": 10, "turn": 9, "pegs": {"9": ["T9:8", S, S, S, S]}}
     done = subprocess.run([sys.executable, "-m", "referee.table.cli", "moves", json.dumps(data), "--card", "7"],
                           capture_output=True, text=True, check=False)  # fmt: skip

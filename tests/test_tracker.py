@@ -36,7 +36,7 @@ def pegs(report: Report, seat: int) -> list[str]:
 
 
 def test_simple_move_commits_only_after_the_board_settles() -> None:
-    """DESIGN.md: "a move is committed only when the board is stable and equals a legal
+    """docs/design.md, "The tracker": "a move is committed only when the board is stable and equals a legal
     result, or when the player presses done"; the settle time defaults to 700 ms."""
     tracker = Tracker(position(s0=["T0:8", S, S, S, S]), BASIC, card="5")
     report = play(tracker, "100 lift T0:8")
@@ -56,14 +56,16 @@ def test_done_commits_at_once() -> None:
 
 
 def test_come_out_from_any_start_hole() -> None:
-    """004: a jack, queen, king or ace moves a peg "to its 'come out' hole"."""
+    """The rules page, numbered version, effects of individual cards:
+    a jack, queen, king or ace moves a peg "to its 'come out' hole"."""
     tracker = Tracker(position(), BASIC, card="K")
     report = play(tracker, "0 lift S0:4\n200 place T0:8")
     assert report.status == "move" and report.move is not None and report.move.text == "K S0-T0:8"
 
 
 def test_bump_pending_then_completed() -> None:
-    """004: "When a peg lands on an opponent's peg, the opponent's peg is immediately moved
+    """The rules page, numbered version, general rules:
+    "When a peg lands on an opponent's peg, the opponent's peg is immediately moved
     back to its start area." Half a bump is never committed; the start lights amber."""
     tracker = Tracker(position(s0=["T0:8", S, S, S, S], s1=["T0:13", S, S, S, S]), BASIC, card="5")
     report = play(tracker, "0 lift T0:13\n100 lift T0:8\n200 place T0:13")
@@ -75,7 +77,8 @@ def test_bump_pending_then_completed() -> None:
 
 
 def test_partner_sent_to_its_in_spot() -> None:
-    """004: "When a peg lands on a partner's peg, the partner's peg is immediately moved to
+    """The rules page, numbered version, general rules:
+    "When a peg lands on a partner's peg, the partner's peg is immediately moved to
     its 'in-spot'"."""
     tracker = Tracker(position(s0=["T1:10", S, S, S, S], s2=["T1:12", S, S, S, S]), BASIC, card="2")
     report = play(tracker, "0 lift T1:10\n10 lift T1:12\n20 place T1:12")
@@ -85,7 +88,8 @@ def test_partner_sent_to_its_in_spot() -> None:
 
 
 def test_joker_from_start() -> None:
-    """004: "you move any one of your pegs (for example one in the start area) into a hole
+    """The rules page, numbered version, effects of individual cards:
+    "you move any one of your pegs (for example one in the start area) into a hole
     on the main track that is occupied by another player's peg"."""
     tracker = Tracker(position(s1=["T1:9", S, S, S, S]), BASIC)  # no card declared
     report = play(tracker, "0 lift T1:9\n10 place S1:5\n20 lift S0:3\n30 place T1:9")
@@ -93,7 +97,8 @@ def test_joker_from_start() -> None:
 
 
 def test_seven_split_in_both_orders_is_never_committed_halfway() -> None:
-    """004: "split the 7 between two of your pegs, moving them 1 and 6, 2 and 5 or 3 and 4"."""
+    """The rules page, numbered version, effects of individual cards:
+    "split the 7 between two of your pegs, moving them 1 and 6, 2 and 5 or 3 and 4"."""
     start = position(s0=["T0:8", "T1:0", S, S, S])
     for script in ("0 lift T0:8\n10 place T0:11\n2000 lift T1:0\n2010 place T1:4",
                    "0 lift T1:0\n10 place T1:4\n2000 lift T0:8\n2010 place T0:11"):  # fmt: skip
@@ -106,7 +111,7 @@ def test_seven_split_in_both_orders_is_never_committed_halfway() -> None:
 
 
 def test_a_bounce_changes_nothing_and_a_knock_recovers() -> None:
-    """DESIGN.md: "Knocks and bounces change nothing. A wrong board is never silently
+    """docs/design.md, "The tracker": "Knocks and bounces change nothing. A wrong board is never silently
     accepted: the LEDs show what to put back." """
     start = position(s0=["T0:8", S, S, S, S], s1=["T1:4", S, S, S, S], s2=["T2:5", S, S, S, S])
     tracker = Tracker(start, BASIC, card="5")
@@ -121,7 +126,7 @@ def test_a_bounce_changes_nothing_and_a_knock_recovers() -> None:
 
 
 def test_a_peg_put_in_the_wrong_start_area() -> None:
-    """000: "No peg may ever move into any start or home area other than its own." """
+    """The rules page, general rules: "No peg may ever move into any start or home area other than its own." """
     start = position(s0=["T0:8", S, S, S, S], s1=["T0:13", S, S, S, S], s3=["T3:9", S, S, S, S])
     tracker = Tracker(start, BASIC, card="5")
     report = play(tracker, "0 lift T0:13\n10 lift T0:8\n20 place T0:13\n30 place S3:5")

@@ -1,5 +1,5 @@
 """Moves and corrections in plain words (issue 13, "Plain words on the page"): no hole
-codes, colours named, the places of seed 000 "Players and Equipment" (corner, in-spot
+codes, colours named, the places of the rules page, "Players and Equipment" (corner, in-spot
 "3rd hole", come-out "8th hole after the corner", start, home)."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def _say(pegs: dict[int, list[str]], card: str, text: str, rules: str = "basic",
 
 
 def test_the_issues_own_examples() -> None:
-    """000 basic game: an ace or face card brings a peg out onto the come-out hole; landing on
+    """The rules page, Basic Game: an ace or face card brings a peg out onto the come-out hole; landing on
     a peg sends it back to start; a 7 may be split between two pegs, part of it into home."""
     assert _say({}, "A", "A S0-T0:8") == "Red comes out with an ace"
     assert _say({0: ["T0:12"], 1: ["T1:8"]}, "5", "5 T0:12-T0:17") == "Red moves 5"
@@ -41,7 +41,8 @@ def test_the_issues_own_examples() -> None:
 
 
 def test_backwards_swaps_and_jokers() -> None:
-    """000: "8s move backwards"; North Carolina's 2 swaps two pegs; the joker jumps onto any peg."""
+    """The rules page, Notes on Strategy:
+    "8s move backwards"; North Carolina's 2 swaps two pegs; the joker jumps onto any peg."""
     assert _say({0: ["T0:8"]}, "8", "8 T0:8-T0:0") == "Red moves 8 back to Red's corner"
     swap = _say({0: ["T0:12"], 1: ["T1:12"]}, "2", "2 T0:12<>T1:12", rules="north-carolina")
     assert swap == "Red swaps places with Blue's peg"
