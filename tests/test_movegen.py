@@ -1,7 +1,8 @@
 """Scenario tests for legal move generation, one rule each, citing the rule texts.
 
-Seed files: 000 = main rules page, 004 = the same page numbered, 002 = club sheet
-with Social Security, 003 = the Ukrainian page (teams of 2 opposite).
+Rule texts (docs/rules.md lists them): the rules page, the rules page, numbered version, the
+club sheet, Hatcher's variations (Social Security) and the Ukrainian translation (teams of 2
+opposite).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ S = "S"
 START = [S] * 5
 
 
-# -- the basic game (000 / 004 "Basic Game") ------------------------------------------
+# -- the basic game (the rules page and its numbered version, "Basic Game") -----------
 
 
 def test_come_out_needs_an_ace_or_a_picture() -> None:
-    """004: "In order to move your peg out of your start area, you must play a jack,
+    """The rules page, numbered version, effects of individual cards:
+    "In order to move your peg out of your start area, you must play a jack,
     queen, king, ace (to move it to its 'come out' hole) or a joker"."""
     opening = position()
     for card in ("A", "J", "Q", "K"):
@@ -29,7 +31,8 @@ def test_come_out_needs_an_ace_or_a_picture() -> None:
 
 
 def test_joker_needs_a_peg_on_the_main_track() -> None:
-    """004: "A joker cannot be used to move to an empty hole, so if there are no pegs of
+    """The rules page, numbered version, effects of individual cards:
+    "A joker cannot be used to move to an empty hole, so if there are no pegs of
     any colour on the main track a joker cannot be played." """
     assert texts(position(), "JOKER") == set()
     board = position(s1=["T1:8", S, S, S, S])
@@ -37,7 +40,8 @@ def test_joker_needs_a_peg_on_the_main_track() -> None:
 
 
 def test_full_count_with_no_room_at_home() -> None:
-    """004: "If you play a 6 when you have a peg on your in-spot and all your other pegs
+    """The rules page, numbered version, effects of individual cards:
+    "If you play a 6 when you have a peg on your in-spot and all your other pegs
     in the start area, you must move your peg on along the main track, since there is
     not room in the home track for a move of 6." """
     on_in_spot = position(s0=["T0:3", S, S, S, S])
@@ -46,14 +50,16 @@ def test_full_count_with_no_room_at_home() -> None:
 
 
 def test_never_land_on_or_pass_own_peg() -> None:
-    """004: "You may never land on or pass over a hole occupied by one of your own pegs"."""
+    """The rules page, numbered version, general rules:
+    "You may never land on or pass over a hole occupied by one of your own pegs"."""
     pos = position(s0=["T0:10", "T0:13", S, S, S])
     assert texts(pos, "3") == {"3 T0:13-T0:16"}
     assert texts(pos, "5") == {"5 T0:13-T1:0"}
 
 
 def test_landing_on_opponent_sends_it_to_start_passing_does_nothing() -> None:
-    """004: "When a peg lands on an opponent's peg, the opponent's peg is immediately
+    """The rules page, numbered version, general rules:
+    "When a peg lands on an opponent's peg, the opponent's peg is immediately
     moved back to its start area." Passing "has no effect on it"."""
     pos = position(s0=["T0:10", S, S, S, S], s1=["T0:12", "T0:14", S, S, S])
     assert texts(pos, "2") == {"2 T0:10-T0:12x"}
@@ -64,7 +70,8 @@ def test_landing_on_opponent_sends_it_to_start_passing_does_nothing() -> None:
 
 
 def test_landing_on_partner_sends_it_to_its_in_spot() -> None:
-    """004: "When a peg lands on a partner's peg, the partner's peg is immediately moved
+    """The rules page, numbered version, general rules:
+    "When a peg lands on a partner's peg, the partner's peg is immediately moved
     to its 'in-spot', provided the partner does not already have a peg there." """
     pos = position(s0=["T1:10", S, S, S, S], s2=["T1:12", S, S, S, S])
     (move,) = legal_moves(pos, "2", Ruleset.preset("basic"))
@@ -74,7 +81,8 @@ def test_landing_on_partner_sends_it_to_its_in_spot() -> None:
 
 
 def test_landing_on_partner_is_illegal_when_its_in_spot_is_taken() -> None:
-    """004: "It is illegal to land on your partner's peg if that partner already has a
+    """The rules page, numbered version, general rules:
+    "It is illegal to land on your partner's peg if that partner already has a
     peg on his or her own in-spot." A partner sitting on its own in-spot counts too."""
     blocked = position(s0=["T1:10", S, S, S, S], s2=["T1:12", "T2:3", S, S, S])
     assert texts(blocked, "2") == set()
@@ -83,7 +91,7 @@ def test_landing_on_partner_is_illegal_when_its_in_spot_is_taken() -> None:
 
 
 def test_bumps_chain_through_occupied_in_spots() -> None:
-    """000 strategy note 3: "it is even possible to set up a longer 'chain reaction' in
+    """The rules page, Notes on Strategy, note 3: "it is even possible to set up a longer 'chain reaction' in
     which a series of different colored pegs displace each other in a single move."
     The partner goes to its in-spot, and the opponent sitting there goes to start."""
     pos = position(s0=["T1:10", S, S, S, S], s1=["T2:3", S, S, S, S], s2=["T1:12", S, S, S, S])
@@ -94,7 +102,8 @@ def test_bumps_chain_through_occupied_in_spots() -> None:
 
 
 def test_no_backing_in_and_no_backward_moves_at_home() -> None:
-    """004: "pegs cannot turn into their home track while moving backwards. Also, pegs
+    """The rules page, numbered version, Endgame:
+    "pegs cannot turn into their home track while moving backwards. Also, pegs
     that are already in their home areas are not allowed to move backwards." and "use an
     8 to move back 8 spaces to the corner (NOT into the home track); use a 4, 5, 6 or 7
     to move forward into your home track." """
@@ -107,7 +116,8 @@ def test_no_backing_in_and_no_backward_moves_at_home() -> None:
 
 
 def test_home_pegs_move_forward_only_within_home() -> None:
-    """004: "the first peg to arrive must eventually be moved all the way to the end of
+    """The rules page, numbered version, Endgame:
+    "the first peg to arrive must eventually be moved all the way to the end of
     the home track to leave room for the others"; they cannot pass each other."""
     pos = position(s0=["H0:1", "H0:3", "H0:5", S, S])
     assert texts(pos, "A") == {"A H0:1-H0:2", "A H0:3-H0:4", "A S0-T0:8"}
@@ -115,7 +125,8 @@ def test_home_pegs_move_forward_only_within_home() -> None:
 
 
 def test_seven_splits_between_two_own_pegs_forward() -> None:
-    """004: "When playing a 7, you may either move one of your pegs forward 7 holes, or
+    """The rules page, numbered version, effects of individual cards:
+    "When playing a 7, you may either move one of your pegs forward 7 holes, or
     split the 7 between two of your pegs, moving them 1 and 6, 2 and 5 or 3 and 4 holes
     forwards. Of course the split move can only be made if you have at least two pegs
     in play." """
@@ -129,7 +140,7 @@ def test_seven_splits_between_two_own_pegs_forward() -> None:
 
 
 def test_split_parts_apply_in_order() -> None:
-    """000: the peg ahead must move out of the way first: 3 then 4 is legal only in the
+    """The rules page: the peg ahead must move out of the way first: 3 then 4 is legal only in the
     order that clears the way (no passing own pegs)."""
     pos = position(s0=["T0:8", "T0:10", S, S, S])
     moves = texts(pos, "7")
@@ -138,7 +149,8 @@ def test_split_parts_apply_in_order() -> None:
 
 
 def test_partner_pegs_only_when_all_own_pegs_home() -> None:
-    """004: "When, and only when, all five of your pegs are in the home (safe) position
+    """The rules page, numbered version, Endgame:
+    "When, and only when, all five of your pegs are in the home (safe) position
     ... you use your turn to move the pegs of your left-hand partner"."""
     home = ["H0:1", "H0:2", "H0:3", "H0:4", "H0:5"]
     pos = position(s0=home, s2=["T2:10", S, S, S, S])
@@ -148,7 +160,8 @@ def test_partner_pegs_only_when_all_own_pegs_home() -> None:
 
 
 def test_partner_play_goes_clockwise_past_finished_partners() -> None:
-    """004: "If left partner's pegs are also all home, you move the pegs of the next
+    """The rules page, numbered version, Endgame:
+    "If left partner's pegs are also all home, you move the pegs of the next
     partner around the table who still has playable pegs." """
     pos = position(
         players=6,
@@ -160,7 +173,7 @@ def test_partner_play_goes_clockwise_past_finished_partners() -> None:
     assert texts(pos, "2") == {"2 T4:9-T4:11"}
 
 
-# -- Arizona (000, "Advanced Game: Arizona Rules") --------------------------------------
+# -- Arizona (the rules page, "Advanced Game: Arizona Rules") ---------------------------
 
 
 def test_arizona_moves_any_team_peg() -> None:
@@ -181,7 +194,7 @@ def test_arizona_nine_splits_forward_and_back() -> None:
 
 
 def test_split_second_part_moves_the_peg_the_first_bumped() -> None:
-    """000 strategy note 3: "a 7 or 9 could be split to use one part to send a partner's
+    """The rules page, Notes on Strategy, note 3: "a 7 or 9 could be split to use one part to send a partner's
     peg to its in-spot and the other part to move that peg home." """
     pos = position(s0=["T2:5", S, S, S, S], s2=["T2:7", S, S, S, S])
     moves = texts(pos, "7", "arizona")
@@ -202,7 +215,7 @@ def test_arizona_joker_comes_from_start_first() -> None:
     assert not any(text.startswith("JOKER S") for text in moves)
 
 
-# -- North Carolina (000, "North Carolina Rules") -------------------------------------
+# -- North Carolina (the rules page, "North Carolina Rules") --------------------------
 
 
 def test_nc_ace_moves_one_either_way_or_eleven() -> None:
@@ -268,14 +281,15 @@ def test_nc_split_takes_last_peg_home_then_partner() -> None:
 
 
 def test_becker_ten_goes_back_one() -> None:
-    """000, Eileen Becker: "a 10 can be used to move a peg either forward 10 spaces or
+    """The rules page, Other Variations (Eileen Becker):
+    "a 10 can be used to move a peg either forward 10 spaces or
     backward 1 space." """
     pos = position(s0=["T0:8", S, S, S, S])
     assert texts(pos, "10", "becker") == {"10 T0:8-T0:18".replace("T0:18", "T1:0"), "10 T0:8-T0:7"}
 
 
 def test_kilpatrick_turns_home_at_the_in_spot() -> None:
-    """000, Kilpatrick: "A peg cannot be moved forwards along the main track past its
+    """The rules page, Kilpatrick Rules: "A peg cannot be moved forwards along the main track past its
     in-spot ... if there is not enough clear space there for the value of the played card
     to be fully used, that peg cannot be moved on that turn." """
     pos = position(s0=["T0:1", S, S, S, S])
@@ -286,7 +300,7 @@ def test_kilpatrick_turns_home_at_the_in_spot() -> None:
 
 
 def test_social_security_pictures_and_nine() -> None:
-    """002, Social Security: "9 card move is split backward and forward in any
+    """Hatcher's variations, Social Security: "9 card move is split backward and forward in any
     combination ... Jack moves forward eleven holes, Queen ... twelve, King ... thirteen"."""
     pos = position(s0=["T0:8", "T1:8", S, S, S])
     assert texts(pos, "K", "social-security") == {"K T0:8-T1:3", "K T1:8-T2:3", "K S0-T0:8x"} - {"K S0-T0:8x"}
@@ -294,7 +308,7 @@ def test_social_security_pictures_and_nine() -> None:
 
 
 def test_two_players_have_no_partners() -> None:
-    """002: "Two players use the inside board and three decks of poker cards with the
+    """The club sheet, Players: "Two players use the inside board and three decks of poker cards with the
     Jokers removed." Seats 0 and 2 sit opposite; every other peg is an opponent."""
     pos = position(players=2, s0=["T2:6", S, S, S, S], s2=["T2:8", S, S, S, S])
     (move,) = legal_moves(pos, "2", Ruleset.preset("basic"))
@@ -303,7 +317,8 @@ def test_two_players_have_no_partners() -> None:
 
 
 def test_three_teams_of_two_sit_opposite() -> None:
-    """003: "6 players can play as 3 teams of 2 ... partners sit opposite each other"."""
+    """The Ukrainian translation, Players and Equipment:
+    "6 players can play as 3 teams of 2 ... partners sit opposite each other"."""
     teams = [[0, 3], [1, 4], [2, 5]]
     pos = position(players=6, teams=teams, s0=["T3:5", S, S, S, S], s3=["T3:7", S, S, S, S])
     (move,) = legal_moves(pos, "2", Ruleset.preset("basic"))

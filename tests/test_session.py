@@ -49,7 +49,7 @@ def test_done_after_a_settled_move_never_skips_the_next_player(tmp_path: Path) -
 
 
 def test_undo_after_a_bump_names_the_colours_and_the_game_goes_on(tmp_path: Path) -> None:
-    """Defect 2: Red plays 10 T1:0-T1:10x (000: "landing on an opponent's peg sends it back
+    """Defect 2: Red plays 10 T1:0-T1:10x (the rules page: "landing on an opponent's peg sends it back
     to start"), then undo. The page says which colour goes where; after the board is put
     back the next move is refereed as usual."""
     session = table(tmp_path, s0=["T1:0", S, S, S, S], s1=["T1:10", S, S, S, S])
@@ -79,7 +79,7 @@ def test_undo_refuses_the_wrong_colours(tmp_path: Path) -> None:
 
 def test_the_next_seats_wrong_move_never_rewrites_the_last_move(tmp_path: Path) -> None:
     """Defect 3: Red plays 6 T0:8-T0:14 and presses Done; Blue then moves Red's peg to T1:0.
-    That is no extension of Red's 6 (000: a split divides one card between two pegs), so
+    That is no extension of Red's 6 (the rules page: a split divides one card between two pegs), so
     it is Blue's mistake, never "Red played a 10"."""
     session = table(tmp_path, s0=["T0:8", S, S, S, S], s1=["T1:8", S, S, S, S])
     act(session, "lift T0:8, place T0:14, done, lift T0:14, place T1:0, done")
@@ -96,7 +96,8 @@ def test_a_declared_card_closes_the_window(tmp_path: Path) -> None:
 
 
 def test_a_paused_split_keeps_its_second_half(tmp_path: Path) -> None:
-    """Defect 4: 004 "split the 7 between two of your pegs"; the pause after the 3 commits
+    """Defect 4: the rules page, numbered version:
+    "split the 7 between two of your pegs"; the pause after the 3 commits
     it, the 4 (bumping Blue, whose peg goes to start first) amends it into the seven."""
     session = table(tmp_path, s0=["T0:8", "T0:2", S, S, S], s1=["T0:6", S, S, S, S])
     act(session, "lift T0:8, place T0:11, wait, lift T0:6, place S1:5, lift T0:2, place T0:6, done")
@@ -117,7 +118,7 @@ def test_a_paused_ten_split_into_an_opponents_peg_is_asked(tmp_path: Path) -> No
 
 
 def test_a_colour_swap_through_a_spare_hole_is_not_accepted(tmp_path: Path) -> None:
-    """Defect 5: the same holes, other colours (000: a peg moves only as its card says)."""
+    """Defect 5: the same holes, other colours (the rules page: a peg moves only as its card says)."""
     session = table(tmp_path, s0=["T0:8", S, S, S, S], s1=["T1:8", S, S, S, S])
     act(session, "lift T0:8, place T0:10, lift T1:8, place T0:8, lift T0:10, place T1:8")
     assert session.report.status == "illegal"
@@ -128,7 +129,7 @@ def test_a_colour_swap_through_a_spare_hole_is_not_accepted(tmp_path: Path) -> N
 
 
 def test_bluffing_at_a_real_table_judges_the_shown_card_by_the_move(tmp_path: Path) -> None:
-    """Defect 6, 000 Bluffing Joker: "The player may declare the face-down card to be
+    """Defect 6, the rules page, Bluffing Joker: "The player may declare the face-down card to be
     whatever they desire." The move counts once declared; a shown king for a come-out the
     ace declared is no bluff, so the doubter pays."""
     session = table(tmp_path, "bluffing-joker", s1=["T1:8", S, S, S, S])
@@ -156,8 +157,9 @@ def test_the_turn_survives_a_restart_mid_bump(tmp_path: Path) -> None:
 
 
 def test_an_ambiguous_board_is_asked_again_after_a_restart(tmp_path: Path) -> None:
-    """Defect 7: North Carolina's 2 swaps any two pegs (000 NC rule 7); lifted together and put
-    back, the board may show the swap or nothing: asked before and after the restart."""
+    """Defect 7: North Carolina's 2 swaps any two pegs (the rules page, North Carolina Rules,
+    rule 5); lifted together and put back, the board may show the swap or nothing: asked
+    before and after the restart."""
     session = table(tmp_path, "north-carolina", s0=["T0:8", S, S, S, S], s1=["T1:8", S, S, S, S])
     act(session, "lift T0:8, lift T1:8, place T0:8, place T1:8, wait")
     assert session.report.status == "ambiguous" and session.game.history == []
@@ -216,7 +218,7 @@ def test_a_rollback_that_fails_is_still_a_store_error(tmp_path: Path) -> None:
 
 
 def test_two_knocked_pegs_put_back_are_checked_by_the_table(tmp_path: Path) -> None:
-    """DESIGN.md: "Knocks and bounces change nothing. A wrong board is never silently
+    """docs/design.md, "The tracker": "Knocks and bounces change nothing. A wrong board is never silently
     accepted." Two pegs of different colours knocked out together go back into the holes
     they were lifted from (lit as such): read as put back. Juggled through a third hole,
     the sensors cannot tell whether they were swapped: the table is asked, and "every peg
@@ -234,7 +236,7 @@ def test_two_knocked_pegs_put_back_are_checked_by_the_table(tmp_path: Path) -> N
 
 
 def test_third_counting_turn_comes_out_free_with_the_card_declared(tmp_path: Path) -> None:
-    """000, North Carolina rule 9: "If this happens on three consecutive turns, then on the
+    """The rules page, North Carolina Rules, rule 9: "If this happens on three consecutive turns, then on the
     third turn, after discarding any card you must move one of your pegs to your 'come
     out' hole for free." At a real table Red says she discards a 5 and comes out: the move
     is stored as the free come-out for that 5 (a 5 never comes out on its own)."""

@@ -483,8 +483,8 @@ def play(
 )
 def test_whole_games_at_a_table(tmp_path_factory: pytest.TempPathFactory, seed: int, rules: str, players: int,
                                 crowded: bool, random_starts: bool) -> None:  # fmt: skip
-    """Up to 60 turns of random legal moves (000: every card's moves under each variant;
-    002: 2-player boards) carried out by hand with mistakes (15%), undos and restarts.
+    """Up to 60 turns of random legal moves (the rules page: every card's moves under each variant;
+    the club sheet: 2-player boards) carried out by hand with mistakes (15%), undos and restarts.
     The issue: "Done confirms the move just made"; "a habitual Done after every move never
     skips the next player or discards"; the amendment window is "only for the rest of the
     same seat's move"; "colours are checked wherever occupancy alone would accept a wrong
@@ -523,7 +523,7 @@ def place(s: Sitting, hole: str, colour: int) -> None:
 def test_done_after_the_settle_time_confirms_and_never_discards(tmp_path: Path) -> None:
     """Defect 1. The issue: "Done confirms the move just made whether or not it already
     committed after the settle time; a habitual Done after every move never skips the next
-    player or discards." (000, "Movement of pegs": a peg comes out onto the come-out hole.)"""
+    player or discards." (the rules page, "Movement of pegs": a peg comes out onto the come-out hole.)"""
     s = sitting(tmp_path)
     events(s, "lift S0:1", "place T0:8", "pause", "done")
     history = s.history()
@@ -536,7 +536,7 @@ def test_done_after_the_settle_time_confirms_and_never_discards(tmp_path: Path) 
 
 def test_cant_move_is_a_deliberate_discard(tmp_path: Path) -> None:
     """The issue: "Saying 'I can't move' is a deliberate discard"; Done on an untouched
-    board is not one (000: "if you have no cards ... that enable you to move you may
+    board is not one (the rules page, Basic Game: "if you have no cards ... that enable you to move you may
     discard one card")."""
     s = sitting(tmp_path)
     events(s, "done")
@@ -549,7 +549,7 @@ def test_cant_move_is_a_deliberate_discard(tmp_path: Path) -> None:
 def test_the_next_seat_moving_the_last_peg_on_is_no_rewrite(tmp_path: Path, confirm: str) -> None:
     """Defect 3. The issue: "Any other change after a commit is the next seat's turn or a
     mistake, never a rewrite of a committed move." Seat 1 moving seat 0's peg on is an
-    illegal move of seat 1 (000: "You may only move your own pegs")."""
+    illegal move of seat 1 (the rules page: "You may only move your own pegs")."""
     s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T1:8", "S", "S", "S", "S"])
     events(s, "lift T0:8", "place T0:14", "done" if confirm == "done" else "pause")
     assert s.history() == [(0, "6 T0:8-T0:14")] and s.game.turn == 1
@@ -564,7 +564,7 @@ def test_the_next_seat_moving_the_last_peg_on_is_no_rewrite(tmp_path: Path, conf
 def test_a_split_finished_after_a_pause_amends_the_committed_part(tmp_path: Path) -> None:
     """Defect 4. The issue: "The amendment window exists only for the rest of the same
     seat's move (the second part of a split after a pause longer than settle_ms, the
-    bumped peg reaching its start)." 000: the seven may be split between two pegs; a peg
+    bumped peg reaching its start)." The rules page: the seven may be split between two pegs; a peg
     landed on goes back to start."""
     s = sitting(tmp_path, s0=["T0:8", "T0:2", "S", "S", "S"], s1=["T0:6", "S", "S", "S", "S"])
     events(s, "lift T0:8", "place T0:11", "pause")
@@ -581,7 +581,7 @@ def test_a_split_finished_after_a_pause_amends_the_committed_part(tmp_path: Path
 def test_the_window_closes(tmp_path: Path, closer: str) -> None:
     """The issue: "The window closes at Done, when the next seat declares a card, or when
     the next seat's move is committed." After that, seat 0 finishing its seven is no
-    amendment (and moving seat 0's peg is not seat 1's to do: 000)."""
+    amendment (and moving seat 0's peg is not seat 1's to do: the rules page)."""
     s = sitting(tmp_path, s0=["T0:8", "T0:2", "S", "S", "S"], s1=["T1:8", "S", "S", "S", "S"])
     events(s, "lift T0:8", "place T0:11", "pause")
     assert s.history() == [(0, "3 T0:8-T0:11")] and s.game.turn == 1
@@ -603,7 +603,7 @@ def test_the_window_closes(tmp_path: Path, closer: str) -> None:
 def test_a_colour_swap_through_a_spare_hole_is_illegal(tmp_path: Path) -> None:
     """Defect 5. The issue: "Colours are checked wherever occupancy alone would accept a
     wrong board (e.g. a colour swap through a spare hole ... must be illegal, not synced)."
-    (Basic has no swapping card: 000's two moves forward.)"""
+    (Basic has no swapping card: the rules page's two moves forward.)"""
     s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T1:8", "S", "S", "S", "S"])
     events(s, "lift T0:8", "place T0:10", "lift T1:8", "place T0:8", "lift T0:10", "place T1:8")
     assert s.session.report.status == "illegal"
@@ -620,7 +620,7 @@ def test_a_colour_swap_through_a_spare_hole_is_illegal(tmp_path: Path) -> None:
 
 def test_undo_of_a_bump_is_put_back_by_following_the_lights(tmp_path: Path) -> None:
     """The issue: "Undo leaves a board that can be fixed by following report.back (colour
-    named), and the game goes on." 000: a peg landed on goes back to start."""
+    named), and the game goes on." The rules page: a peg landed on goes back to start."""
     s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T0:13", "S", "S", "S", "S"])
     events(s, "lift T0:13", "place S1:5", "lift T0:8", "place T0:13", "done")
     assert s.history() == [(0, "5 T0:8-T0:13x")]
@@ -638,7 +638,7 @@ def test_undo_of_a_bump_is_put_back_by_following_the_lights(tmp_path: Path) -> N
 def test_a_two_swap_is_asked_about_and_recorded_as_resolved(tmp_path: Path) -> None:
     """The issue: "When several legal results fit (report 'ambiguous'), the session asks;
     resolving with the intended text records it." North Carolina's 2 swaps two pegs of
-    different colours (000, North Carolina rules); lifting both and putting them down
+    different colours (the rules page, North Carolina Rules); lifting both and putting them down
     cannot show which went where."""
     s = Sitting(
         tmp_path, "north-carolina", 4, 1, pegs={"0": ["T0:5", "S", "S", "S", "S"], "1": ["T0:12", "S", "S", "S", "S"]}
@@ -659,7 +659,7 @@ def test_a_two_swap_is_asked_about_and_recorded_as_resolved(tmp_path: Path) -> N
 
 def test_a_bumped_peg_in_the_wrong_start_is_not_accepted(tmp_path: Path) -> None:
     """The issue: colours are checked where occupancy alone would accept a wrong board:
-    000, "it is sent back to its owner's start"; not any start."""
+    the rules page: "it is sent back to its owner's start"; not any start."""
     s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T0:13", "S", "S", "S", "S"],
                 s2=["T2:8", "S", "S", "S", "S"])  # fmt: skip
     events(s, "lift T0:13", "place S2:5", "lift T0:8", "place T0:13", "pause", "done")
@@ -670,7 +670,7 @@ def test_a_bumped_peg_in_the_wrong_start_is_not_accepted(tmp_path: Path) -> None
 
 
 def test_a_move_the_declared_card_does_not_explain_is_not_accepted(tmp_path: Path) -> None:
-    """The issue: a declared card "narrows the legal moves"; 000: a five moves five."""
+    """The issue: a declared card "narrows the legal moves"; the rules page: a five moves five."""
     s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"])
     s.session.declare(0, "5")
     events(s, "lift T0:8", "place T0:12", "pause", "done")
@@ -684,7 +684,7 @@ def test_a_move_the_declared_card_does_not_explain_is_not_accepted(tmp_path: Pat
 @pytest.mark.parametrize("seed", range(3))
 def test_executor_agrees_with_the_engine(seed: int) -> None:
     """The executor's own check: its replay of each move's steps leaves move.result, colour
-    by colour (000: the moves of every card; bumps to start or, for partners, the in-spot)."""
+    by colour (the rules page: the moves of every card; bumps to start or, for partners, the in-spot)."""
     rng = random.Random(seed)
     for _ in range(150):
         players = rng.choice([2, 4, 6, 8, 10])
@@ -709,7 +709,7 @@ def test_back_never_names_a_colour_the_lifts_left_open(tmp_path: Path) -> None:
     """The issue: "Colours are checked wherever occupancy alone would accept a wrong board"
     and report.back is "what to fix, seat = the colour of the peg to take off / put there".
     Red and Blue are both in hand, then put down (Red on T0:13, Blue in seat 2's start:
-    000, a bumped peg goes to its *owner's* start). Following the lights must bring the
+    the rules page: a bumped peg goes to its *owner's* start). Following the lights must bring the
     board back colour by colour; it must never ask for a colour that is not in hand, nor
     end "synced" with Blue on T0:8 and Red on T0:13."""
     s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T0:13", "S", "S", "S", "S"],
@@ -725,7 +725,7 @@ def test_back_never_names_a_colour_the_lifts_left_open(tmp_path: Path) -> None:
 
 
 def test_a_declared_card_names_the_free_come_out(tmp_path: Path) -> None:
-    """North Carolina counting (000, North Carolina rule 9: "after discarding any card you
+    """North Carolina counting (the rules page, North Carolina Rules, rule 9: "after discarding any card you
     must move one of your pegs to your 'come out' hole for free"): seat 0 declares its 7
     and comes out free. The issue: "session.declare(seat, card): the player says which card
     they play"; the record must say 7, the card played, not JOKER."""
@@ -741,7 +741,7 @@ def test_a_declared_card_names_the_free_come_out(tmp_path: Path) -> None:
 
 def test_an_invisible_second_part_after_a_pause_is_asked_about(tmp_path: Path) -> None:
     """The issue: the amendment window is for "the second part of a split after a pause
-    longer than settle_ms". 000: a peg landing on a partner's peg sends it to its in-spot.
+    longer than settle_ms". The rules page: a peg landing on a partner's peg sends it to its in-spot.
     Seat 0's seven: T0:8-T0:13, a pause, then T2:3-T2:5 sending partner seat 2's peg back
     to its in-spot T2:3: both pegs were in hand, so occupancy cannot tell it from nothing.
     Without the pause the session asks; after it, it must ask too, never keep the five
@@ -765,8 +765,8 @@ def test_an_invisible_second_part_after_a_pause_is_asked_about(tmp_path: Path) -
 def test_done_on_a_question_answers_nothing(tmp_path: Path) -> None:
     """The session's own rule: "A board that both finishes the last move and is the next
     seat's move is asked about, never guessed"; the issue: Done "confirms the move just
-    made" (here: none is). North Carolina's 10 splits over any peg (000, NC rules): seat 0's
-    3 T0:9-T0:12 commits after a pause; then seat 2's peg moves 7 on: the rest of seat 0's
+    made" (here: none is). North Carolina's 10 splits over any peg (the rules page, North Carolina
+    Rules): seat 0's 3 T0:9-T0:12 commits after a pause; then seat 2's peg moves 7 on: the rest of seat 0's
     ten, or seat 2's seven. Two habitual presses of Done must not pick one."""
     s = Sitting(
         tmp_path, "north-carolina", 2, 1, pegs={"0": ["T0:9", "S", "S", "S", "S"], "2": ["T0:14", "S", "S", "S", "S"]}
@@ -782,7 +782,7 @@ def test_done_on_a_question_answers_nothing(tmp_path: Path) -> None:
 
 def test_the_next_seat_splitting_over_the_last_seats_peg_is_no_rewrite(tmp_path: Path) -> None:
     """The issue: "Any other change after a commit is the next seat's turn or a mistake,
-    never a rewrite of a committed move." North Carolina (000, NC rules: the 10 must be
+    never a rewrite of a committed move." North Carolina (the rules page, North Carolina Rules: the 10 must be
     split, over any pegs, opponents' along the main track): seat 0 plays 2 T0:8-T0:10 (the
     settle time commits it); seat 1 plays a ten, 5 with seat 0's peg T0:2-T0:7, a pause,
     then 5 with its own T1:10-T1:15. Seat 0's two must stay a two (or the table be asked),

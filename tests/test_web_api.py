@@ -50,7 +50,7 @@ def post(client: FlaskClient, path: str, body: Any, headers: dict[str, str] | No
     return client.post(path, json=body, headers=headers or {})
 
 
-# -- the DESIGN.md contract ------------------------------------------------------------------
+# -- the HTTP contract (docs/design.md, "HTTP") ----------------------------------------------
 
 
 def test_state_has_the_contract_fields(client: FlaskClient) -> None:
