@@ -1,6 +1,6 @@
 """The table's page (web/pages.py, templates, static files) and its board geometry.
 
-The board is the one of the rule texts (seed 000, "Players and Equipment"): one side per
+The board is the one of the rule texts (the rules page, "Players and Equipment"): one side per
 player, 18 holes a side counting the corner, the come-out hole the 8th after the corner,
 the in-spot the 3rd, five start holes beside the come-out hole and five home holes
 branching off at the in-spot.
@@ -139,7 +139,8 @@ def test_track_corners_homes_and_starts(sides: int) -> None:
 
 
 def test_only_boards_of_four_six_eight_or_ten_sides() -> None:
-    """002: "Many games are played with as many as ten players"; boards have 4 to 10 sides."""
+    """Hatcher's variations, item 2: "Many games are played with as many as ten players";
+    boards have 4 to 10 sides."""
     for sides in (2, 3, 5, 12):
         with pytest.raises(ValueError, match="4, 6, 8 or 10"):
             geometry(sides)
@@ -228,7 +229,7 @@ def test_static_files_are_served(make_app: object) -> None:
 @pytest.mark.parametrize("players", [4, 8])
 def test_corners_in_spots_and_come_outs_are_named_on_the_board(make_app: object, players: int) -> None:
     """Issue 13: "Hole names on the board where a finger can find them (at least corners,
-    come-outs and in-spots)"; 000 names them: the corner, the in-spot (3rd hole), come-out (8th)."""
+    come-outs and in-spots)"; the rules page names them: the corner, the in-spot (3rd hole), come-out (8th)."""
     _, html = page(make_app, players)
     names = [text for tag, attrs in tags(html) if tag == "text" and attrs.get("class") == "place-name"
              for text in [attrs.get("x")] if text]  # fmt: skip
