@@ -2,8 +2,9 @@
 spacing for 4, 6 and 8 sides and its agreement with default_layout").
 
 The board itself is the Ukrainian translation's ("Players and Equipment"): 18 track holes a
-side, the in-spot 3 holes past the corner with 5 home holes inward from it, 5 start holes beside the come-out hole 8 past the corner,
-and an optional colour-marker hole (hardware/layout.py). The SVG is read back with an XML
+side, the in-spot 3 holes past the corner with 5 home holes inward from it, 5 start holes
+beside the come-out hole 8 past the corner, and an optional colour-marker hole
+(hardware/layout.py). The SVG is read back with an XML
 parser, the way a printer or a builder's CAD program would read it.
 """
 
