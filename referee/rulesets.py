@@ -19,79 +19,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 from referee.board import PEGS_PER_SEAT
+from referee.card_powers import MAX_STEPS, CardPower, Split, SplitDirections, card_changes, power_mapping
 from referee.cards import CARDS, JOKER, CardError, parse_card
+from referee.rule_fields import RulesetError, true_or_false, whole
 from referee.text import TextError, load_toml, read_text
 
 Movers = Literal["own-then-partner", "team"]
 JokerFrom = Literal["own", "team-start-first"]
 HomeEntry = Literal["may", "must"]
 Draw = Literal["before", "after"]
-SplitDirections = Literal["forward", "forward-backward", "any"]
-
-
-class RulesetError(ValueError):
-    """A preset name or house-rules file that cannot be used."""
-
-
-@dataclass(frozen=True)
-class Split:
-    """How a card's count may be shared between two different pegs.
-
-    ``directions``: "forward" (both parts forward: the 7), "forward-backward" (one part
-    each way: the Arizona 9) or "any" (each part either way: the North Carolina 10).
-    ``required``: the card cannot move one peg its whole count. ``any_peg``: parts may
-    move any peg on the board, opponents' only along the main track (North Carolina 10).
-    """
-
-    total: int
-    directions: SplitDirections = "forward"
-    required: bool = False
-    any_peg: bool = False
-
-    def parts(self) -> list[tuple[tuple[bool, int], tuple[bool, int]]]:
-        """Unordered pairs of (forward?, count) parts that add up to the total."""
-        pairs = []
-        for a in range(1, self.total // 2 + 1):
-            b = self.total - a
-            if self.directions in ("forward", "any"):
-                pairs.append(((True, a), (True, b)))
-            if self.directions == "any":
-                pairs.append(((False, a), (False, b)))
-            if self.directions in ("forward-backward", "any"):
-                pairs.append(((True, a), (False, b)))
-                if a != b:
-                    pairs.append(((True, b), (False, a)))
-        return pairs
-
-
-@dataclass(frozen=True)
-class CardPower:
-    """What one card may do. Each option is a separate legal move."""
-
-    forward: tuple[int, ...] = ()
-    backward: tuple[int, ...] = ()
-    come_out: bool = False
-    swap: bool = False
-    joker: bool = False
-    split: Split | None = None
-
-    def describe(self) -> str:
-        """One line for the rules summary on the page and in the CLI."""
-        options = []
-        if self.come_out:
-            options.append("come out")
-        options += [f"{n} forward" for n in self.forward]
-        options += [f"{n} back" for n in self.backward]
-        if self.split:
-            kind = {"forward": "both forward", "forward-backward": "one forward, one back", "any": "any direction"}
-            needed = "must be split" if self.split.required else "or split"
-            whose = " (any pegs; opponents' on the main track)" if self.split.any_peg else ""
-            options.append(f"{needed} between two pegs, {kind[self.split.directions]}{whose}")
-        if self.swap:
-            options.append("swap two pegs of different colours on the main track")
-        if self.joker:
-            options.append("jump a peg onto any other colour's peg on the main track")
-        return ", ".join(options) or "does not move"
+__all__ = ["MAX_STEPS", "CardPower", "Ruleset", "RulesetError", "Split", "SplitDirections", "from_mapping"]
 
 
 @dataclass(frozen=True)
@@ -156,7 +93,7 @@ class Ruleset:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name == "cards":
-                data["cards"] = {card: _power_mapping(power) for card, power in value}
+                data["cards"] = {card: power_mapping(power) for card, power in value}
             elif f.name in ("decks", "added_jokers"):
                 data[f.name] = {str(players): count for players, count in value}
             elif f.name == "counting":
@@ -294,8 +231,6 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "home_entry": ("may", "must"),
     "draw": ("before", "after"),
 }
-_SPLIT_DIRECTIONS = ("forward", "forward-backward", "any")
-MAX_STEPS = 17
 MOST_PEGS = 10 * PEGS_PER_SEAT  # ten players
 MAX_SPLIT_WEIGHT = 1_050
 """House rules may split up to this weight (``Ruleset.split_weight``): hardly more than
@@ -327,7 +262,7 @@ def from_mapping(data: Mapping[str, Any]) -> Ruleset:
             raise RulesetError(f"[cards.{card_name}]: {error}") from None
         if not isinstance(table, Mapping):
             raise RulesetError(f"[cards.{card_name}] must be a table")
-        rules = rules.with_card(card, **_card_changes(card_name, table))
+        rules = rules.with_card(card, **card_changes(card_name, table))
     _check_weight(rules)
     return rules
 
@@ -343,23 +278,6 @@ def _check_weight(rules: Ruleset) -> None:
         f"board (they weigh {rules.split_weight:,}; the most allowed is {MAX_SPLIT_WEIGHT:,}, North Carolina's "
         "weigh 1,005): split a smaller total, in fewer directions, or over the player's own pegs only"
     )
-
-
-def _power_mapping(power: CardPower) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "forward": list(power.forward),
-        "backward": list(power.backward),
-        "come_out": power.come_out,
-        "swap": power.swap,
-        "joker": power.joker,
-    }
-    split = power.split
-    data["split"] = (
-        {"total": split.total, "directions": split.directions, "required": split.required, "any_peg": split.any_peg}
-        if split
-        else False
-    )
-    return data
 
 
 def _check_field(key: str, value: Any) -> Any:
@@ -394,51 +312,9 @@ def _check_field(key: str, value: Any) -> Any:
     raise RulesetError(f"unknown key {key!r}")  # pragma: no cover - guarded by the caller
 
 
-def _card_changes(card: str, table: Mapping[str, Any]) -> dict[str, Any]:
-    changes: dict[str, Any] = {}
-    for key, value in table.items():
-        where = f"cards.{card}.{key}"
-        if key in ("forward", "backward"):
-            if not isinstance(value, list):
-                raise RulesetError(f"{where} must be a list of hole counts, e.g. [10]")
-            changes[key] = tuple(_int(where, n, 1, MAX_STEPS) for n in value)
-        elif key in ("come_out", "swap", "joker"):
-            changes[key] = _bool(where, value)
-        elif key == "split":
-            changes[key] = _split(where, value)
-        else:
-            raise RulesetError(f"unknown key {where!r}: use forward, backward, come_out, swap, joker or split")
-    return changes
-
-
-def _split(where: str, value: Any) -> Split | None:
-    if value is False:
-        return None
-    if not isinstance(value, Mapping):
-        raise RulesetError(f"{where} must be a table like {{total = 7, directions = \"forward\"}} or false")
-    unknown = set(value) - {"total", "directions", "required", "any_peg"}
-    if unknown:
-        raise RulesetError(f"{where}: unknown key {min(unknown)!r}")
-    if "total" not in value:
-        raise RulesetError(f"{where} needs a total")
-    directions = value.get("directions", "forward")
-    if directions not in _SPLIT_DIRECTIONS:
-        raise RulesetError(f"{where}.directions must be one of {', '.join(_SPLIT_DIRECTIONS)}")
-    return Split(
-        total=_int(f"{where}.total", value["total"], 2, MAX_STEPS),
-        directions=directions,
-        required=_bool(f"{where}.required", value.get("required", False)),
-        any_peg=_bool(f"{where}.any_peg", value.get("any_peg", False)),
-    )
-
-
 def _int(where: str, value: Any, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise RulesetError(f"{where} must be a whole number from {low} to {high}, not {value!r}")
-    return value
+    return whole(where, value, low, high)
 
 
 def _bool(where: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise RulesetError(f"{where} must be true or false, not {value!r}")
-    return value
+    return true_or_false(where, value)
