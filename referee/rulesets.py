@@ -47,7 +47,7 @@ class Ruleset:
     decks: tuple[tuple[int, int], ...] = ((2, 3), (4, 3), (6, 3), (8, 4), (10, 5))
     jokers_per_deck: int = 2
     extra_jokers: int = 0
-    added_jokers: tuple[tuple[int, int], ...] = ((10, 4),)  # 002: ten players, "at least four more Jokers"
+    added_jokers: tuple[tuple[int, int], ...] = ((10, 4),)  # Hatcher's variations: ten players, "at least four more Jokers"
     counting: int | None = None
     bluffing: bool = False
 
@@ -75,7 +75,7 @@ class Ruleset:
         return dict(self.decks)[players]
 
     def jokers_for(self, players: int) -> int:
-        """Two players play without jokers (002: "Jokers removed")."""
+        """Two players play without jokers (the club sheet: "Jokers removed")."""
         if players == 2:
             return 0
         added = dict(self.added_jokers).get(players, 0)
@@ -131,7 +131,7 @@ class Ruleset:
 
 
 def _standard_cards(**overrides: CardPower) -> tuple[tuple[str, CardPower], ...]:
-    """The basic game's cards (000, "Movement of pegs - effects of individual cards")."""
+    """The basic game's cards (the rules page, "Movement of pegs - effects of individual cards")."""
     come_out_ten = CardPower(forward=(10,), come_out=True)
     powers = {
         "A": CardPower(forward=(1,), come_out=True),

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from referee import PRESETS, Ruleset, RulesetError, Split
+from referee import PRESETS, CardPower, Ruleset, RulesetError, Split
+from referee.card_powers import card_changes, card_keys, power_mapping
+from referee.rule_fields import declared, described, read_table, rule, said, stored, true_or_false, whole
+from referee.rulesets import from_mapping
 
 
 def test_every_variant_in_the_texts_has_a_preset() -> None:
-    """INDEX.md / 000 / 002: basic, Arizona, North Carolina, Wizard Woodworks, Becker,
+    """The rules page and Hatcher's variations: basic, Arizona, North Carolina, Wizard Woodworks, Becker,
     Kilpatrick, Bluffing Joker and Social Security."""
     assert set(PRESETS) == {
         "basic", "arizona", "north-carolina", "wizard-woodworks",
@@ -19,7 +23,7 @@ def test_every_variant_in_the_texts_has_a_preset() -> None:
 
 
 def test_table_procedures_per_preset() -> None:
-    """000: basic draws first (6 in hand); Arizona rule 1 plays then draws (5); Kilpatrick
+    """The rules page: basic draws first (6 in hand); Arizona Rules, rule 1 plays then draws (5); Kilpatrick
     "Only 3 cards each"; Wizard Woodworks "players first play a card, then move and draw";
     NC counting frees a peg on the 3rd turn, Becker "on the fourth turn"."""
     expected = {
@@ -39,7 +43,7 @@ def test_table_procedures_per_preset() -> None:
 
 
 def test_decks_and_jokers_per_player_count() -> None:
-    """000: "Three decks (162 cards including 6 jokers) may be enough for up to six
+    """The rules page, Players and Equipment: "Three decks (162 cards including 6 jokers) may be enough for up to six
     players: eight players should use four decks (216 cards including 8 jokers)."
     Arizona "uses four full decks of cards including 8 Jokers"."""
     basic = Ruleset.preset("basic")
@@ -106,7 +110,7 @@ def test_missing_house_rules_file() -> None:
 def test_house_rules_whose_splits_explode_are_refused(tmp_path: Path) -> None:
     """Issue "Fast on a Pi Zero": "either the loader refuses rules whose moves explode,
     with a message that says why". North Carolina's ten ("Tens must be split between two
-    different pegs. These can be any two pegs on the board", 000) is the heaviest preset;
+    different pegs. These can be any two pegs on the board", the rules page, North Carolina Rules) is the heaviest preset;
     an ace that splits 17 over any pegs in any direction is refused, naming the card and
     the weights, and the heaviest file accepted still loads."""
     assert max(rules.split_weight for rules in PRESETS.values()) == Ruleset.preset("north-carolina").split_weight == 1005
@@ -125,3 +129,49 @@ def test_house_rules_whose_splits_explode_are_refused(tmp_path: Path) -> None:
     heavier.write_text('base = "arizona"\n[cards.10]\nsplit = {total = 10, directions = "any", any_peg = true}\n')
     with pytest.raises(RulesetError, match=r"\[cards.10\]"):
         Ruleset.from_toml(heavier)  # Arizona's team play and North Carolina's ten: 1,225
+
+
+def test_each_card_key_is_declared_once_with_its_check_and_meaning() -> None:
+    """Issue 24, item 6: a card option is one declaration (``referee.rule_fields``); the
+    refusal of an unknown key lists the declared keys, a bad value names its key, and the
+    description of the keys comes from the same declarations."""
+    assert list(declared(CardPower)) == ["forward", "backward", "come_out", "swap", "joker", "split"]
+    assert list(declared(Split)) == ["total", "directions", "required", "any_peg"]
+    with pytest.raises(RulesetError, match="use forward, backward, come_out, swap, joker or split$"):
+        from_mapping({"cards": {"7": {"leap": True}}})
+    with pytest.raises(RulesetError, match=r"unknown key 'cards.7.split.leap': use total, directions, required or any_peg"):
+        from_mapping({"cards": {"7": {"split": {"total": 7, "leap": 1}}}})
+    for key in ("come_out", "swap", "joker"):
+        with pytest.raises(RulesetError, match=f"^cards.7.{key} must be true or false, not 1$"):
+            from_mapping({"cards": {"7": {key: 1}}})
+    lines = card_keys()
+    assert "cards.X.swap: the card swaps two pegs of different colours on the main track" in lines
+    assert "cards.X.split.total: the count shared between two pegs, 2 to 17" in lines
+    assert len(lines) == 10
+
+
+@dataclass(frozen=True)
+class _Hopping:
+    """A card option that does not exist, declared as a new one would be."""
+
+    hop: int = field(default=0, metadata=rule("holes a peg hops over", lambda where, value: whole(where, value, 1, 3),
+                                              words=lambda n: [f"hop {n}"] if n else []))  # fmt: skip
+    come_out: bool = field(default=False, metadata=rule("comes out", true_or_false,
+                                                        words=lambda on: ["come out"] if on else [], said_at=-1))  # fmt: skip
+
+
+def test_a_declaration_drives_the_check_the_words_and_the_stored_form() -> None:
+    values = read_table(_Hopping, "cards.5", {"hop": 2, "come_out": True})
+    power = _Hopping(**values)  # type: ignore[arg-type]
+    assert said(power) == ["come out", "hop 2"] and stored(power) == {"hop": 2, "come_out": True}
+    assert described(_Hopping, "cards.X") == ["cards.X.hop: holes a peg hops over", "cards.X.come_out: comes out"]
+    with pytest.raises(RulesetError, match=r"^cards.5.hop must be a whole number from 1 to 3, not 4$"):
+        read_table(_Hopping, "cards.5", {"hop": 4})
+    with pytest.raises(RulesetError, match=r"^unknown key 'cards.5.skip': use hop or come_out$"):
+        read_table(_Hopping, "cards.5", {"skip": 1})
+
+
+def test_every_preset_card_is_stored_and_read_back_by_its_declarations() -> None:
+    for rules in PRESETS.values():
+        for card, power in rules.cards:
+            assert CardPower(**card_changes(card, power_mapping(power))) == power, (rules.name, card)  # type: ignore[arg-type]
