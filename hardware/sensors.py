@@ -18,6 +18,9 @@ releases the hardware. A sensor sees occupancy only, never colours.
 - ``GpioSensors``: gpiozero input devices on Pi pins, for a one-side prototype.
 - ``SerialSensors``: the sensor microcontroller through ``firmware_bridge.link``.
 
+The config names a backend, and sets its keys, through ``hardware.registry``: the three
+above are registered in ``hardware.builtin_backends``.
+
 Callbacks run on the backend's thread (gpiozero's or the serial reader's) in the order
 the changes happened; keep them short. An exception in one callback is logged and counted
 in ``health()["callback_errors"]``; the others still get the change.

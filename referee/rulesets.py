@@ -8,6 +8,9 @@ a few fields replaced, so a family's house rules are just more data (a TOML file
     hand_size = 6
     [cards.10]
     backward = [1]
+
+A ``[cards.X]`` table's keys are ``CardPower``'s fields, each declared once with its check
+and its words (``referee.card_powers``); the top-level keys are checked here.
 """
 
 from __future__ import annotations
@@ -290,15 +293,15 @@ def _check_field(key: str, value: Any) -> Any:
             raise RulesetError(f"{key} must be a non-empty string")
         return value
     if key in ("split_into_partner", "bluffing"):
-        return _bool(key, value)
+        return true_or_false(key, value)
     if key == "hand_size":
-        return _int(key, value, 1, 13)
+        return whole(key, value, 1, 13)
     if key in ("jokers_per_deck", "extra_jokers"):
-        return _int(key, value, 0, 16)
+        return whole(key, value, 0, 16)
     if key == "counting":
         if value is False:
             return None
-        return _int(key, value, 2, 10)
+        return whole(key, value, 2, 10)
     if key in ("decks", "added_jokers"):
         if not isinstance(value, Mapping):
             raise RulesetError(f"{key} must be a table like {{4 = 3, 6 = 3, 8 = 4, 10 = 5}}")
@@ -307,14 +310,6 @@ def _check_field(key: str, value: Any) -> Any:
             if str(players) not in ("2", "4", "6", "8", "10"):
                 raise RulesetError(f"{key}: {players!r} is not a player count (2, 4, 6, 8 or 10)")
             lowest, highest = (1, 8) if key == "decks" else (0, 16)
-            table[int(players)] = _int(f"{key}.{players}", count, lowest, highest)
+            table[int(players)] = whole(f"{key}.{players}", count, lowest, highest)
         return tuple(sorted(table.items()))
     raise RulesetError(f"unknown key {key!r}")  # pragma: no cover - guarded by the caller
-
-
-def _int(where: str, value: Any, low: int, high: int) -> int:
-    return whole(where, value, low, high)
-
-
-def _bool(where: str, value: Any) -> bool:
-    return true_or_false(where, value)
