@@ -12,9 +12,8 @@ TYPE_CHECKING included), against the allowed direction.
 - referee.table (the composition root, the daemon) may import anything but web: the daemon
   runs without the page's package. Only the modules that put the page on the daemon
   (``WEB_ADAPTERS``: serve.py builds the Flask app and serves it, bench_web.py measures it)
-  may import web, and only what they say; ``PENDING`` lists what is still against the rule
-  and waits for its own change. An exception no longer used fails too, so the lists stay as
-  short as the code allows.
+  may import web, and only what they say. An exception no longer used fails too, so the list
+  stays as short as the code allows.
 """
 
 from __future__ import annotations
@@ -45,11 +44,7 @@ WEB_ADAPTERS: dict[str, tuple[str, ...]] = {  # referee.table module -> what of 
     "referee.table.serve": ("web",),  # ``pegs serve``: create_app over the running table, and the LAN address
     "referee.table.bench_web": ("web",),  # ``pegs bench``: the page's speed and weight, through the real app
 }
-PENDING: dict[str, tuple[str, ...]] = {  # against the rule until the module's import line changes
-    # Overview is referee.front's now (web.table only names it again): ``from referee.front import Overview``
-    "referee.table.table": ("web.table",),
-}
-EXCEPTIONS = {module: WEB_ADAPTERS.get(module, ()) + PENDING.get(module, ()) for module in WEB_ADAPTERS | PENDING}
+
 
 
 @dataclass(frozen=True)
@@ -107,8 +102,8 @@ def within(target: str, prefix: str) -> bool:
 
 
 def allowed(item: Import) -> bool:
-    """``item`` is one of the exceptions ``WEB_ADAPTERS`` or ``PENDING`` names."""
-    return any(within(item.target, prefix) for prefix in EXCEPTIONS.get(item.module, ()))
+    """``item`` is one of the exceptions ``WEB_ADAPTERS`` names."""
+    return any(within(item.target, prefix) for prefix in WEB_ADAPTERS.get(item.module, ()))
 
 
 def violations(found: Iterator[Import]) -> list[str]:
@@ -171,8 +166,8 @@ def test_dependencies_point_one_way() -> None:
 
 
 def test_every_web_exception_is_used() -> None:
-    used = {(item.module, prefix) for item in all_imports() for prefix in EXCEPTIONS.get(item.module, ())
+    used = {(item.module, prefix) for item in all_imports() for prefix in WEB_ADAPTERS.get(item.module, ())
             if within(item.target, prefix)}  # fmt: skip
-    stale = [f"{module}: {prefix}" for module, prefixes in EXCEPTIONS.items() for prefix in prefixes
+    stale = [f"{module}: {prefix}" for module, prefixes in WEB_ADAPTERS.items() for prefix in prefixes
              if (module, prefix) not in used]  # fmt: skip
-    assert not stale, f"WEB_ADAPTERS or PENDING allow imports nothing makes any more; remove them: {stale}"
+    assert not stale, f"WEB_ADAPTERS allows imports nothing makes any more; remove them: {stale}"

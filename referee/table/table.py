@@ -31,6 +31,7 @@ from hardware.sensors import Change, SensorBoard, SimulatedSensors
 from hardware.signals import SEAT_NAMES
 from referee import record
 from referee.cards import parse_card
+from referee.front import Overview
 from referee.game import Game, GameError, Mode
 from referee.moves import Move
 from referee.rulesets import Ruleset
@@ -43,7 +44,6 @@ from referee.table.session import Session, StoreFailure
 from referee.table.store import Store
 from referee.table.wiring_check import WiringCheck
 from referee.tracker import Report
-from web.table import Overview
 
 log = logging.getLogger("pegs.table")
 TICK_S = 0.05
