@@ -53,7 +53,7 @@ def test_every_hole_at_its_pitch_and_wired_as_the_daemon_reads_it(sides: int, ma
     holes = _holes(svg)
     assert len(holes) == count and set(holes) == set(layout.hole_names)
     # The track: 18 holes a side, each a pitch from the next, round the whole board.
-    # (web.geometry keeps 0.01 of its 10-unit pitch: at most 0.02 mm here, far under a drill's play)
+    # (referee.geometry keeps 0.01 of its 10-unit pitch: at most 0.02 mm here, far under a drill's play)
     track = [f"T{s}:{k}" for s in range(sides) for k in range(18)]
     for here, there in zip(track, track[1:] + track[:1], strict=True):
         assert math.dist(_centre(holes[here]), _centre(holes[there])) == pytest.approx(pitch, abs=0.02)
