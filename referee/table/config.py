@@ -148,12 +148,8 @@ class Config:
         if "data_dir" in values:
             values["data_dir"] = str((base / values["data_dir"]).resolve())
         config = cls(**values)
-        for section, name, options in (("sensors", config.sensors, config.sensor_options),
-                                       ("leds", config.leds, config.led_options)):  # fmt: skip
-            needed = _REGISTRIES[section][1].get(name).needs
-            missing = needed(Options(options)) if needed is not None else None
-            if missing is not None:
-                raise ConfigError(f"{section}.backend = {name!r} needs {missing}")
+        _needs("sensors", config.sensors, config.sensor_options)
+        _needs("leds", config.leds, config.led_options)
         config.ruleset()  # refuse unknown rules at start, not at the first move
         return config
 
@@ -202,6 +198,14 @@ def _read(section: str, key: str, value: Any, values: dict[str, Any]) -> None:
             raise ConfigError(f"unknown key {where}: use {', '.join(known)}")
     except SettingError as error:
         raise ConfigError(str(error)) from None
+
+
+def _needs(section: str, backend: str, options: Mapping[str, object]) -> None:
+    """Refuse a backend whose other keys are missing (``Backend.needs``): gpio without its pins."""
+    needs = _REGISTRIES[section][1].get(backend).needs
+    missing = needs(Options(options)) if needs is not None else None
+    if missing is not None:
+        raise ConfigError(f"{section}.backend = {backend!r} needs {missing}")
 
 
 def _check(where: str, name: str, value: Any) -> Any:
