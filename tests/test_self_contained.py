@@ -27,12 +27,12 @@ OUTSIDE = re.compile(
             r"\bDESIGN" + r"\.md\b",  # the old design page outside the repository (case matters: docs/design.md is ours)
             r"\.\./" + r"shared\b",  # a sibling folder of the checkout
             r"/work" + r"/shared\b",  # the folder on the machine it was written on
-            r"\bseeds" + r"/|/seeds" + r"\b",  # the folder of numbered rule texts
+            r"\bseed" + r"s/|/seed" + r"s\b",  # the folder of numbered rule texts
             r"\bINDEX" + r"\.md\b",  # that folder's index (the repository has none)
         )
     )
 )
-# A rule text cited by number: 000 to 004 standing alone. Not a hex colour (#000), not part of
+# A rule text cited by its file number ("00" and a digit from 0 to 4) standing alone. Not a hex colour, not part of
 # a longer number (1000, 14,000, 10_000, 0.002), not inside a word or a code (x000, T0:000).
 NUMBERED = re.compile(r"(?<![#.,_:\w-])" + "00" + r"[0-4](?![\w])(?![.,]\d)")
 
