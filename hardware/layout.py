@@ -48,6 +48,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+# The hole grammar is referee/holes.py's. The hardware may not import the engine (docs/design.md,
+# "Layers"), so its numbers and the parse below repeat it: change both together.
 SIDES = (4, 6, 8, 10)
 SIDE_LENGTH = 18
 IN_SPOT = 3

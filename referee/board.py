@@ -9,25 +9,23 @@ hole after the corner is the 'in-spot'").
 
 Internally a hole is an ``int``: the track first, then every seat's home holes, then
 one virtual *start bin* per seat (start holes are interchangeable, so a logical
-position only counts how many pegs wait in start).
+position only counts how many pegs wait in start). The names and their numbers are
+``referee.holes``'s (the hole grammar); this module maps them to indices.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Literal
 
-SIDE_LENGTH = 18
-IN_SPOT = 3
-COME_OUT = 8
-PEGS_PER_SEAT = 5
-HOME_SIZE = 5
-SIDES = (4, 6, 8, 10)
+from referee import holes
+from referee.holes import COME_OUT, HOME_SIZE, IN_SPOT, SIDE_LENGTH, SIDES
 
+__all__ = ["COME_OUT", "HOME_SIZE", "IN_SPOT", "PEGS_PER_SEAT", "SIDES", "SIDE_LENGTH", "Board", "BoardError", "Path"]
+
+PEGS_PER_SEAT = 5
 HomeMode = Literal["may", "must"]
-_HOLE_RE = re.compile(r"^(?:([TSH])(\d+):(\d+)|S(\d+)?)$")
 
 
 class BoardError(ValueError):
@@ -135,34 +133,39 @@ class Board:
 
     def hole_index(self, name: str, seat: int | None = None) -> int:
         """Parse ``T2:5``, ``H1:3``, ``S0:4``, ``S0`` or (with ``seat``) bare ``S``."""
-        match = _HOLE_RE.match(name.strip()) if isinstance(name, str) else None
-        if not match:
-            raise BoardError(f"malformed hole {name!r}: expected T<s>:<0-17>, H<s>:<1-5>, S<s>:<1-5> or S")
-        kind, side, number, start_side = match.groups()
-        if kind is None:  # bare S or S<s>
-            owner = seat if start_side is None else int(start_side)
+        parts = holes.split(name.strip()) if isinstance(name, str) else None
+        if parts is None or parts.kind == "C":
+            raise BoardError(f"malformed hole {name!r}: expected {holes.EXPECTED} or S")
+        kind, side, number = parts
+        if number is None:  # bare S or S<s>
+            owner = seat if side is None else side
             if owner is None:
                 raise BoardError(f"hole {name!r}: a bare S needs a seat")
             self._check_side(owner, name)
             return self.start(owner)
-        side_i, number_i = int(side), int(number)
-        self._check_side(side_i, name)
-        if kind == "T":
-            if not 0 <= number_i < SIDE_LENGTH:
+        assert side is not None
+        self._check_side(side, name)
+        if number not in holes.numbers(kind):
+            if kind == "T":
                 raise BoardError(f"hole {name!r}: track holes run T<s>:0 .. T<s>:{SIDE_LENGTH - 1}")
-            return SIDE_LENGTH * side_i + number_i
-        if not 1 <= number_i <= HOME_SIZE:
             raise BoardError(f"hole {name!r}: {kind} holes run 1 .. {HOME_SIZE}")
-        return self.home(side_i, number_i) if kind == "H" else self.start(side_i)
+        if kind == "T":
+            return SIDE_LENGTH * side + number
+        return self.home(side, number) if kind == "H" else self.start(side)
 
     def hole_name(self, hole: int) -> str:
-        if self.is_track(hole):
-            return f"T{hole // SIDE_LENGTH}:{hole % SIDE_LENGTH}"
-        if self.is_home(hole):
-            return f"H{self.owner(hole)}:{self.depth(hole)}"
-        if self.is_start(hole) and hole < self.board_holes + self.sides:
-            return f"S{self.owner(hole)}"
+        names = self._hole_names
+        if 0 <= hole < len(names):
+            return names[hole]
         raise BoardError(f"no hole {hole} on a {self.sides}-sided board")
+
+    @cached_property
+    def _hole_names(self) -> tuple[str, ...]:
+        """Every hole's name by index (the grammar's, ``referee.holes``): looked up, not built."""
+        sides = range(self.sides)
+        track = [holes.track(side, k) for side in sides for k in range(SIDE_LENGTH)]
+        home = [holes.home(side, depth) for side in sides for depth in range(1, HOME_SIZE + 1)]
+        return (*track, *home, *map(holes.start_area, sides))
 
     def _check_side(self, side: int, name: str) -> None:
         if not 0 <= side < self.sides:

@@ -12,18 +12,18 @@ mask is one ``translate`` away, and set algebra is integer algebra.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from referee.board import PEGS_PER_SEAT, Board, BoardError
+from referee import holes as grammar
+from referee.board import Board, BoardError
+from referee.holes import START_SIZE
 from referee.moves import Move
 from referee.position import Position, PositionError
 
 ANY_PEG = bytes([0] + [1] * 255)  # bytes.translate table: occupied -> 1
-_START_RE = re.compile(r"^S(\d+):(\d+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,26 +42,26 @@ class PhysicalBoard:
 
     @cached_property
     def size(self) -> int:
-        return self.board.board_holes + PEGS_PER_SEAT * self.board.sides
+        return self.board.board_holes + START_SIZE * self.board.sides
 
     def start_hole(self, seat: int, index: int) -> int:
-        return self.board.board_holes + PEGS_PER_SEAT * seat + index - 1
+        return self.board.board_holes + START_SIZE * seat + index - 1
 
     def start_holes(self, seat: int) -> range:
         first = self.start_hole(seat, 1)
-        return range(first, first + PEGS_PER_SEAT)
+        return range(first, first + START_SIZE)
 
     def seat_of_start(self, hole: int) -> int | None:
         if hole < self.board.board_holes:
             return None
-        return (hole - self.board.board_holes) // PEGS_PER_SEAT
+        return (hole - self.board.board_holes) // START_SIZE
 
     def index(self, name: str) -> int:
         """``T2:5``, ``H1:3`` or ``S0:4`` (a start hole must name its number)."""
-        match = _START_RE.match(name.strip()) if isinstance(name, str) else None
-        if match:
-            seat, number = int(match[1]), int(match[2])
-            if not 0 <= seat < self.board.sides or not 1 <= number <= PEGS_PER_SEAT:
+        named = _start_hole(name)
+        if named is not None:
+            seat, number = named
+            if not 0 <= seat < self.board.sides or number not in grammar.numbers("S"):
                 raise BoardError(f"no start hole {name!r} on a {self.board.sides}-sided board")
             return self.start_hole(seat, number)
         hole = self.board.hole_index(name)
@@ -70,10 +70,21 @@ class PhysicalBoard:
         return hole
 
     def name(self, hole: int) -> str:
+        names = self._names
+        if 0 <= hole < len(names):
+            return names[hole]
         seat = self.seat_of_start(hole)
         if seat is None:
-            return self.board.hole_name(hole)
-        return f"S{seat}:{hole - self.start_hole(seat, 1) + 1}"
+            return self.board.hole_name(hole)  # raises: no such hole
+        return grammar.start(seat, hole - self.start_hole(seat, 1) + 1)
+
+    @cached_property
+    def _names(self) -> tuple[str, ...]:
+        """Every physical hole's name by index, looked up rather than built (the tracker names
+        holes on every sensor event)."""
+        board = self.board
+        starts = (grammar.start(side, number) for side in range(board.sides) for number in grammar.numbers("S"))
+        return (*map(board.hole_name, range(board.board_holes)), *starts)
 
     def mask(self, holes: Iterable[int]) -> int:
         mask = 0
@@ -127,10 +138,10 @@ def physical_holes(position: Position, pegs: Mapping[str, object]) -> tuple[int,
         if seat not in named or not isinstance(names, list):
             raise PositionError(f"seat {seat}: not a seat in play with a list of holes")
         for name in names:
-            match = _START_RE.match(name.strip()) if isinstance(name, str) else None
-            if match is None:
+            start = _start_hole(name)
+            if start is None:
                 continue
-            if int(match[1]) != seat:
+            if start[0] != seat:
                 raise PositionError(f"seat {seat}: peg cannot be in {name}, another seat's start hole")
             try:
                 hole = physical.index(name)
@@ -143,6 +154,15 @@ def physical_holes(position: Position, pegs: Mapping[str, object]) -> tuple[int,
         if len(taken) > position.in_start(seat):  # only if ``pegs`` is not the file ``position`` was read from
             raise PositionError(f"seat {seat}: more start holes named than pegs in start")
     return tuple(sorted(physical.arrange(position, set().union(*named.values()))))
+
+
+def _start_hole(name: object) -> tuple[int, int] | None:
+    """(side, number) of a start hole's name (``S0:4``, spaces round it allowed), else None."""
+    parts = grammar.split(name.strip()) if isinstance(name, str) else None
+    if parts is None or parts.kind != "S" or parts.number is None:
+        return None
+    assert parts.side is not None
+    return parts.side, parts.number
 
 
 # -- carrying out a move by hand ---------------------------------------------------------

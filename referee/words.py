@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from referee.board import Board
 from referee.cards import CARDS, JOKER
+from referee.holes import COME_OUT, CORNER, IN_SPOT
 from referee.movegen import legal_moves
 from referee.moves import Move, Step
 from referee.position import Position
@@ -25,7 +26,6 @@ from referee.rulesets import Ruleset
 
 Names = Mapping[int, str] | Callable[[int], str]
 CARD_WORDS = {"A": "an ace", "J": "a jack", "Q": "a queen", "K": "a king", JOKER: "a joker", "8": "an 8"}
-CORNER, IN_SPOT, COME_OUT = 0, 3, 8
 
 
 def name_of(names: Names, seat: int) -> str:
