@@ -1,14 +1,67 @@
 """The simulated board: pegs moved by script or by clicks on the page, kept across restarts
-as a wooden board keeps its pegs."""
+as a wooden board keeps its pegs.
+
+    pegs = SimulatedPegs(rig, data_dir)    # the table's side of it
+    pegs.make(pegs.steps(["lift S0:1", "place T0:8"]), press_done)
+"""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
+from hardware.sensors import SimulatedSensors
+from referee.table.rig import Rig
+
 SIM_BOARD = "simulated-board.json"
+
+
+class SimulatedPegs:
+    """What the table does with a simulated board: its pegs jump to a game's places, they are
+    saved after every change and put back at a restart, and a script or the page moves them.
+    Each change comes back to the table on the caller's own thread (the sensors' callback)."""
+
+    def __init__(self, rig: Rig, data_dir: str) -> None:
+        self._rig = rig
+        self._data_dir = data_dir
+
+    def restore(self) -> None:
+        """The pegs the board held when the daemon stopped, if known."""
+        saved = load(self._data_dir)
+        if saved is not None:
+            self._board().set(saved)
+
+    def put(self, holes: Iterable[str]) -> None:
+        """The pegs jump to ``holes`` (the board's names), and are saved there."""
+        self._board().set(holes)
+        self.save()
+
+    def save(self) -> None:
+        save(self._data_dir, self._rig.sensors.snapshot())
+
+    def steps(self, events: object) -> list[tuple[str, str]]:
+        """The events a script or the page sends, read (``parse_events``); refused at a wooden board."""
+        if not self._rig.simulated:
+            raise PermissionError("simulated sensor events are only accepted with --simulate")
+        return parse_events(events)
+
+    def make(self, steps: list[tuple[str, str]], press_done: Callable[[], object]) -> None:
+        """All of them are checked before any is made: a refused request moves no peg."""
+        board = self._board()
+        check_events(steps, board.snapshot(), self._rig.layout.pixel_of)
+        for kind, hole in steps:
+            if kind == "done":
+                press_done()
+            else:
+                (board.lift if kind == "lift" else board.place)(hole)  # each change is stored as it is seen
+
+    def _board(self) -> SimulatedSensors:
+        sensors = self._rig.sensors
+        if not isinstance(sensors, SimulatedSensors):
+            raise PermissionError("only a simulated board's pegs move by themselves")
+        return sensors
 
 
 def parse_events(events: object) -> list[tuple[str, str]]:

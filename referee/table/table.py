@@ -25,22 +25,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from hardware.controls import Controls
-from hardware.layout import Layout, default_layout
-from hardware.leds import Frame, MemoryStrip, PixelStrip, Renderer
-from hardware.sensors import Change, SensorBoard, SimulatedSensors
+from hardware.layout import Layout
+from hardware.leds import PixelStrip, Renderer
+from hardware.sensors import Change, SensorBoard
 from hardware.signals import SEAT_NAMES
 from referee import record
-from referee.cards import parse_card
 from referee.front import Overview
 from referee.game import Game, GameError, Mode
-from referee.moves import Move
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, teaching, view
+from referee.table.bot_driver import BotDriver
 from referee.table.config import Config, ConfigError
-from referee.table.lessons import LessonError, LessonRun
+from referee.table.lesson_host import LessonHost
+from referee.table.lessons import StepGame
+from referee.table.presenter import LedPresenter
 from referee.table.reviews import Reviews, not_over
-from referee.table.seat_bots import Plan, SeatBots, bot_kinds
-from referee.table.session import Session, StoreFailure
+from referee.table.rig import Rig
+from referee.table.seat_bots import Plan, bot_kinds
+from referee.table.session import Session
 from referee.table.store import Store
 from referee.table.wiring_check import WiringCheck
 from referee.tracker import Report
@@ -53,7 +55,12 @@ DURABLE_EVERY_S = 0.5  # a power cut loses at most this much of a half-made move
 class Table:
     """Lock order: a sensor backend calls ``_on_change`` holding its own lock, so the table
     never calls into the sensors while holding the table lock, except for the simulated
-    board, whose changes come back on the caller's own thread."""
+    board, whose changes come back on the caller's own thread.
+
+    The table owns its collaborators and calls them holding its lock; none has a lock of its
+    own: the board's parts (``Rig``), the simulated board's pegs (``simulator.SimulatedPegs``),
+    what the LEDs show (``LedPresenter``), the bot seats (``BotDriver``), the first lesson
+    (``LessonHost``) and a teaching game's hints (``teaching.PerTurn``)."""
 
     session: Session
 
@@ -65,10 +72,8 @@ class Table:
         self.allowed_hosts = config.allowed_hosts
         self.store = store
         self.reviews = Reviews(store)  # past games' reviews, made on a worker thread of their own
-        self.layout = layout
-        self.sensors = sensors
-        self.strip = strip
-        self.renderer = Renderer(layout, brightness=config.brightness, max_amps=config.max_amps)
+        self.rig = Rig(layout, sensors, strip, config)  # a simulated board takes each game's size
+        self._sim = simulator.SimulatedPegs(self.rig, config.data_dir)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._version = 0
@@ -76,16 +81,11 @@ class Table:
         self._clock0 = time.monotonic()
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
-        self._bots = SeatBots({}, None)  # the game's bot seats (set with each session)
-        self._lesson: LessonRun | None = None  # the first lesson, while one is being taught
-        self._plan: Plan | None = None  # the move a bot chose, for a person to make
-        self._bot_failed: tuple[int, int] | None = None  # (game, events) where a bot last failed
-        self._shown_hint: tuple[int, int, Move] | None = None  # a hint lit blue: while events and board stay
-        self._teaching_cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
-        self._lit: tuple[dict[str, str], int | None] = ({}, None)  # guidance, turn
-        self._move_marks: dict[str, str] = {}  # what the LEDs show of a bot's move or a hint lit on request
-        self._lit_since = 0.0  # when that guidance appeared: blinking and pulsing count from it
-        self._peak: Frame | None = None  # the LEDs at full level, for the page (a blink's off phase is not news)
+        self._lights = LedPresenter(self.rig)
+        self._bots = BotDriver(failed=self._count_error)
+        self._lessons = LessonHost(store, self.rig, self._open_step, self._resume_game,
+                                   lambda: self._reset_board(self._back_to_game), lambda: self._publish(force=True))  # fmt: skip
+        self._teaching = teaching.PerTurn()
         self._state: dict[str, Any] | None = None
         self._durable_at = 0.0
         self._unsubscribe: Callable[[], None] = lambda: None
@@ -102,6 +102,29 @@ class Table:
         controls.on_done = lambda: self._button(self.press_done)
         controls.on_hold = lambda: self._button(self.cant_move)
         controls.on_undo = lambda: self._button(self.undo)
+
+    # -- the board's parts (a simulated board's change with the game's size) --------------------
+
+    @property
+    def layout(self) -> Layout:
+        return self.rig.layout
+
+    @property
+    def sensors(self) -> SensorBoard:
+        return self.rig.sensors
+
+    @property
+    def strip(self) -> PixelStrip:
+        return self.rig.strip
+
+    @property
+    def renderer(self) -> Renderer:
+        return self.rig.renderer
+
+    @property
+    def _plan(self) -> Plan | None:
+        """The move a bot chose, for a person to make (``BotDriver.plan``)."""
+        return self._bots.plan
 
     # -- building and running ----------------------------------------------------------
 
@@ -146,7 +169,7 @@ class Table:
         return self._stop.is_set()
 
     def _open_session(self) -> None:
-        if self._resume_lesson():
+        if self._lessons.resume_at_start():
             return
         config = self.config
         game_id = self.store.last_unfinished()
@@ -156,57 +179,48 @@ class Table:
             return
         self._resume_game(game_id)
 
-    def _resume_game(self, game_id: int) -> None:
+    def _resume_game(self, game_id: int) -> Session:
         players = self.store.events(game_id)[0].get("players")
-        if self._simulated() and isinstance(players, int):
-            self._fit_board(4 if players == 2 else players)
-        if self._simulated():
-            saved = simulator.load(self.data_dir)
-            if saved is not None:
-                self.sensors.set(saved)  # type: ignore[attr-defined]
-        self.session = Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=self._sensed())  # fmt: skip
+        if self.rig.simulated and isinstance(players, int):
+            self.rig.fit(4 if players == 2 else players)
+        if self.rig.simulated:
+            self._sim.restore()
+        self.session = Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=self.rig.sensed())  # fmt: skip
         if self.session.game.board.sides != self.layout.sides:
             raise ConfigError(f"the last game is for {self.session.game.board.sides} sides, "
                               f"this board has {self.layout.sides}")  # fmt: skip
-        self._bots = SeatBots.of(self.session.game)
+        self._bots.seat(self.session.game)
         self.renderer.set_seat_colours(view.seat_rgb(self.session.game))
         log.info("resumed game", extra={"game": game_id, "moves": len(self.session.game.moves),
                                         "status": self.session.report.status})  # fmt: skip
+        return self.session
 
     def _new_session(self, rules: Ruleset, players: int, mode: Mode, teams: list[list[int]] | None,
                      table: dict[str, Any] | None, pegs: dict[str, list[str]] | None, first: int | None = None) -> None:  # fmt: skip
-        sides = 4 if players == 2 else players
-        self._fit_board(sides)
+        self.rig.fit(4 if players == 2 else players)
         session = Session.new(self.store, rules, players, mode=mode, teams=teams, pegs=pegs, first=first,
                               table=table or view.default_table(players), settle_ms=self.config.settle_ms)  # fmt: skip
-        if self._simulated():  # a simulated board's pegs jump to their places; a wooden one shows what to fix
-            self.sensors.set(session.physical.name(h) for h in session.physical.holes(session.tracker.occupied))  # type: ignore[attr-defined]
-            simulator.save(self.data_dir, self.sensors.snapshot())
+        if self.rig.simulated:  # a simulated board's pegs jump to their places; a wooden one shows what to fix
+            self._sim.put(session.physical.name(h) for h in session.physical.holes(session.tracker.occupied))
         self.session = session
-        self._bots = SeatBots.of(session.game)
-        session.reconcile(self._sensed())
+        self._bots.seat(session.game)
+        session.reconcile(self.rig.sensed())
         self.renderer.set_seat_colours(view.seat_rgb(session.game))
+
+    def _open_step(self, step: StepGame) -> Session:
+        """A lesson's step: its game on the board, as a new game (``LessonHost``)."""
+        table = {**view.default_table(step.players), **step.table}
+        self._reset_board(lambda: self._new_session(step.rules, step.players, "table", None, table, step.pegs, step.first))
+        return self.session
 
     def _back_to_game(self) -> None:
         """After a lesson, the game before it (or a new one): a simulated board's pegs jump to
         its places (a wooden one shows what to put back)."""
         self._open_session()
-        if self._simulated():
+        if self.rig.simulated:
             session = self.session
-            self.sensors.set(session.physical.name(h) for h in session.physical.holes(session.physical.fill(session.game.position)))  # type: ignore[attr-defined]
-            simulator.save(self.data_dir, self.sensors.snapshot())
-            session.reconcile(self._sensed())
-
-    def _fit_board(self, sides: int) -> None:
-        """A simulated board takes the size of the game; a wooden one must have it."""
-        if sides == self.layout.sides:
-            return
-        if not self._simulated():
-            raise ValueError(f"this board has {self.layout.sides} sides: the game needs {sides}")
-        self.layout = default_layout(sides)
-        self.sensors = SimulatedSensors(self.layout)
-        self.strip = MemoryStrip(self.layout.pixels)
-        self.renderer = Renderer(self.layout, brightness=self.config.brightness, max_amps=self.config.max_amps)
+            self._sim.put(session.physical.name(h) for h in session.physical.holes(session.physical.fill(session.game.position)))
+            session.reconcile(self.rig.sensed())
 
     # -- sensors and buttons in -------------------------------------------------------------
 
@@ -225,8 +239,8 @@ class Table:
             session, pending = self.session, self.session.turn_to_save(durable=False)
         if pending is not None:  # kept across a kill -9 (made durable by the ticker)
             session.write_turn(pending, durable=False)
-        if self._simulated():
-            simulator.save(self.data_dir, self.sensors.snapshot())
+        if self.rig.simulated:
+            self._sim.save()
 
     def press_done(self) -> dict[str, Any]:
         """The Done button: confirm the move the board shows (never a discard)."""
@@ -234,8 +248,7 @@ class Table:
         with self._lock:
             try:
                 self.session.done(self._now_ms())
-                if self._lesson is not None:
-                    self._lesson.done_pressed(self.session)
+                self._lessons.done_pressed(self.session)
             finally:
                 self._publish()  # a refusal or a store failure has its notice too
             return self.state()
@@ -254,19 +267,11 @@ class Table:
     def sim_events(self, events: object) -> dict[str, Any]:
         """Drive the simulated board: ``"lift T0:8"``, ``"place T0:13"``, ``"done"``. All of
         them are checked before any is made; a refused request moves no peg."""
-        if not self._simulated():
-            raise PermissionError("simulated sensor events are only accepted with --simulate")
-        steps = simulator.parse_events(events)
+        steps = self._sim.steps(events)
         if any(kind == "done" for kind, _hole in steps):
             self._not_while_checking()  # pegs may move for the check's prompts; the game waits
         with self._lock:
-            simulator.check_events(steps, self.sensors.snapshot(), self.layout.pixel_of)
-            sensors: Any = self.sensors
-            for kind, hole in steps:
-                if kind == "done":
-                    self.press_done()
-                else:
-                    getattr(sensors, kind)(hole)  # each change is stored as it is seen (_on_change)
+            self._sim.make(steps, self.press_done)  # each change is stored as it is seen (_on_change)
             return self.state()
 
     def _button(self, action: Callable[[], object]) -> None:
@@ -283,16 +288,14 @@ class Table:
 
     def declare(self, seat: int, card: str) -> dict[str, Any]:
         def declare(session: Session) -> None:
-            if self._lesson is not None:
-                self._lesson.check("declare", parse_card(card))
+            self._lessons.check("declare", card)
             session.declare(seat, card)
 
         return self._command(declare)
 
     def discard(self, seat: int, card: str | None) -> dict[str, Any]:
         def discard(session: Session) -> None:
-            if self._lesson is not None:
-                self._lesson.check("discard")
+            self._lessons.check("discard")
             session.discard(seat, card)
 
         return self._command(discard)
@@ -343,9 +346,7 @@ class Table:
         Game(rules, players, mode=mode, teams=teams, pegs=pegs, table=table)  # type: ignore[arg-type]
         with self._lock:
             self._reset_board(lambda: self._new_session(rules, players, mode, teams, table, pegs))  # type: ignore[arg-type]
-            if self._lesson is not None:  # a game instead of the lesson: "Learn to play" offers to go on
-                self._lesson.leave()
-                self._lesson = None
+            self._lessons.give_way()  # a game instead of the lesson: "Learn to play" offers to go on
             self._publish(force=True)
             log.info("new game", extra={"game": self.session.game_id, "players": players, "rules": rules.name})
             return self.state()
@@ -366,11 +367,7 @@ class Table:
         the seats that do each step in turn (default: the first seat, the others watch)."""
         self._not_while_checking()
         with self._lock:
-            run = LessonRun.start(self.store, rules, players, learners or [0])
-            if self._lesson is not None:
-                self._lesson.leave()
-            self._lesson = run
-            self._begin_step()
+            self._lessons.start(rules, players, learners)
             return self.state()
 
     def lesson_action(self, action: str, place: str | None = None) -> dict[str, Any]:
@@ -378,62 +375,9 @@ class Table:
         places), resume (a lesson left), leave."""
         self._not_while_checking()
         with self._lock:
-            run = self._lesson
-            if action == "resume":
-                self._resume_left_lesson()
-            elif run is None:
-                raise GameError("no lesson is being taught: start one with Learn to play")
-            elif action in ("next", "skip"):
-                getattr(run, action)()
-                self._begin_step()
-            elif action == "repeat":
-                self._begin_step()
-            elif action == "show":
-                run.show()
-            elif action == "place":
-                run.show_place(place)
-            elif action == "leave":
-                run.leave()
-                self._lesson = None
-                self._reset_board(self._back_to_game)
-            else:
-                raise ValueError("'action' is next, repeat, skip, show, place, resume or leave")
+            self._lessons.act(action, place)
             self._publish(force=True)
             return self.state()
-
-    def _begin_step(self) -> None:
-        run = self._lesson
-        assert run is not None
-        spec = run.game()
-        table = {**view.default_table(spec.players), **spec.table}
-        self._reset_board(lambda: self._new_session(spec.rules, spec.players, "table", None, table, spec.pegs, spec.first))
-        run.opened(self.session)
-        self._publish(force=True)
-        log.info("lesson step", extra={"lesson": run.id, "step": run.step.key, "learner": run.learner})
-
-    def _resume_lesson(self) -> bool:
-        """At start: the lesson being taught when the daemon stopped, on its step's game."""
-        found = self.store.last_lesson()
-        if found is None or found[1].get("left") or found[1].get("game") is None:
-            return False
-        try:
-            run = LessonRun.resume(self.store, *found)
-            self._resume_game(int(found[1]["game"]))
-        except (LessonError, GameError, ValueError, KeyError, TypeError, StoreFailure) as error:  # the table starts anyway
-            log.error("the lesson could not be resumed", extra={"error": str(error)})
-            return False
-        self._lesson = run
-        run.resumed(self.session)
-        return True
-
-    def _resume_left_lesson(self) -> None:
-        found = self.store.last_lesson()
-        if found is None or not found[1].get("left"):
-            raise GameError("there is no lesson left to go on with")
-        run = LessonRun.resume(self.store, *found)
-        run.go_on()
-        self._lesson = run
-        self._begin_step()
 
     def hand(self, seat: int) -> dict[str, Any]:
         """A phone's view of its own cards (digital card mode)."""
@@ -471,7 +415,7 @@ class Table:
 
     def _after_wiring_check(self) -> None:
         with self._lock:
-            self.session.reconcile(self._sensed())
+            self.session.reconcile(self.rig.sensed())
             self._publish(force=True)
 
     def _not_while_checking(self) -> None:
@@ -488,7 +432,7 @@ class Table:
                             game.doubter_to_answer, penalty[0] if penalty else None,
                             tuple(view.seat_default(side) for side in range(len(SEAT_NAMES))),
                             any(hole.startswith("C") for hole in self.layout.pixel_of), view.light_legend(),
-                            self._hand_seen_by())  # fmt: skip
+                            teaching.hand_seen_by(game))  # fmt: skip
 
     def state(self) -> dict[str, Any]:
         """The page's view; every event stream asks for it at each change, so it is made once
@@ -497,48 +441,23 @@ class Table:
             if self._state is not None and self._state["version"] == self._version:
                 return self._state
             data = {"version": self._version, **view.session_state(self.session), "wiring": self._wiring.status,
-                    "simulate": self._simulated(), "store_recovered": self.store.recovered,
-                    "sensor_error": self.sensors.fault, "bots": {str(s): k for s, k in self._bots.kinds.items()},
-                    "bot": None}  # fmt: skip
+                    "simulate": self.rig.simulated, "store_recovered": self.store.recovered,
+                    "sensor_error": self.sensors.fault, "bots": self._bots.kinds(), "bot": None}  # fmt: skip
             names = {seat["seat"]: seat["name"] for seat in data["seats"]}
-            if self._plan is not None:
-                data["bot"] = self._plan.as_json(self._bots.kinds[self._plan.seat], names)
-            data["move_marks"] = dict(self._move_marks)
+            data["bot"] = self._bots.plan_json(names)
+            data["move_marks"] = dict(self._lights.move_marks)
             game = self.session.game
-            if game.mode == "digital" and game.turn not in self._bots.kinds:
+            if game.mode == "digital" and game.turn not in self._bots.bots.kinds:
                 data["declared"] = None  # a card tapped on a phone stays on it until played (/api/hand)
-            self._lesson_state(data)
+            self._lessons.page(data, self.session)
             data["teaching"] = bool(game.table.get("teaching"))
             if data["teaching"] and game.mode == "table":  # digital: the seat's cards, for its team (lesson)
-                data["hints"], data["teaching_moves"] = self._teaching(names)
-            if isinstance(self.strip, MemoryStrip):
-                shown = self._peak if self._peak is not None and not self._wiring.running else self.strip.frame
-                colours = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in shown]
-                data["leds"] = {hole: colours[pixel] for hole, pixel in self.layout.pixel_of.items()}
+                data["hints"], data["teaching_moves"] = self._teaching.get(self.session, names)
+            leds = self._lights.page_leds(self._wiring.running)
+            if leds is not None:
+                data["leds"] = leds
             self._state = data
             return data
-
-    def _lesson_state(self, data: dict[str, Any]) -> None:
-        """The lesson's part of the page's state; while the board is set up, the set-up is what
-        the page shows instead of the tracker's reading of the board."""
-        run = self._lesson
-        data["lesson"] = run.as_json(self.session, self._board_seen()) if run is not None else None
-        data["lesson_left"] = None
-        if run is None:
-            found = self.store.last_lesson()
-            if found is not None and found[1].get("left"):
-                try:
-                    data["lesson_left"] = LessonRun.resume(self.store, *found).summary()
-                except LessonError:
-                    pass
-        elif run.progress.phase == "setup":
-            data.update(status="setup", back=[], forward=[], fixes=[], why_not=None, candidates=[],
-                        guidance=run.lights(self.session, self._board_seen()))  # fmt: skip
-
-    def _board_seen(self) -> list[str]:
-        """The holes the tracker has seen filled (what the sensors said, without asking them)."""
-        physical = self.session.physical
-        return [physical.name(hole) for hole in physical.holes(self.session.tracker.occupied)]
 
     def seats(self) -> list[dict[str, Any]]:
         with self._lock:
@@ -606,7 +525,8 @@ class Table:
                     session = self.session
                     session.tick(self._now_ms())
                     self._publish()
-                    self._animate()
+                    if not self._wiring.running:
+                        self._lights.animate()
                     if time.monotonic() >= self._durable_at:
                         pending = session.turn_to_save(durable=True)
                         self._durable_at = time.monotonic() + DURABLE_EVERY_S
@@ -621,16 +541,12 @@ class Table:
         session = self.session
         lesson_lights: dict[str, str] = {}
         lesson: tuple[object, ...] = ()
-        if self._lesson is not None:
-            board = self._board_seen()
-            self._lesson.sensed(session, board)
-            self._lesson.follow(session)
-            lesson_lights = self._on_board(self._lesson.lights(session, board))
-            lesson = (self._lesson.fingerprint(), tuple(sorted(lesson_lights.items())))
-        self._plan = self._bot_turn(session)
+        if self._lessons.run is not None:
+            lesson_lights, lesson = self._lessons.seen(session)
+        plan = self._bots.turn(session)
         report = session.report
         seen = _Seen(_look(report), session.tracker.occupied, len(session.game.events), len(session.game.moves),
-                     session.notice, session.store_error, session.declared, self.sensors.fault, lesson)  # fmt: skip
+                     session.notice, session.store_error, session.declared, self.rig.sensors.fault, lesson)  # fmt: skip
         if not force and seen == self._published:
             return  # the ticker polls 20 times a second: tell the page only what changed
         if session.game.phase == "over":  # ready by the time someone opens it
@@ -642,28 +558,9 @@ class Table:
         if before is not None and len(session.game.moves) > before.moves:
             self._beep("accepted")
         if not self._wiring.running:  # the wiring check lights the holes itself
-            turn = None if session.game.phase == "over" else session.game.turn
-            lit = report.guidance
-            if report.status == "moving" and view.why_not_shown(session):  # a split nobody made: the fixes, as the page
-                lit = {fix.hole: "put-back" if fix.action == "place" else "wrong" for fix in report.back}
-            guidance: dict[str, str] = {h: role for h, role in lit.items() if h in self.layout.pixel_of}
-            if self._lesson is not None and self._lesson.progress.phase == "setup":
-                guidance = {}  # the lesson's set-up lights, not the tracker's guesses about moves
-            self._move_marks = {**self._plan_lights(guidance), **lesson_lights}  # what the page marks too
-            guidance = {**self._move_marks, **guidance}
-            if (guidance, turn) != self._lit:
-                self._lit, self._lit_since = (guidance, turn), time.monotonic()
-            self._peak = self.renderer.render(guidance, turn)
-            self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
+            self._lights.show(session, plan, lesson_lights, self._lessons.setting_up)
         self._version += 1
         self._changed.notify_all()
-
-    def _animate(self) -> None:
-        """Redraw a blinking or pulsing light (the strip writes only frames that differ)."""
-        guidance, turn = self._lit
-        if self._wiring.running or not self.renderer.animated(guidance):
-            return
-        self.strip.show(self.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
 
     def hints(self, show: bool = False) -> dict[str, Any]:
         """The best moves for the seat to play, each with its reason; ``show``: the best one
@@ -677,7 +574,7 @@ class Table:
         if show and shown is not None:
             with self._lock:
                 if moment == (len(self.session.game.events), self.session.tracker.occupied):
-                    self._shown_hint = (*moment, shown)
+                    self._lights.show_hint(*moment, shown)
                     self._publish(force=True)
         return {"hints": teaching.shown(best, names)}
 
@@ -691,70 +588,22 @@ class Table:
             game = self.session.game
             if not game.table.get("teaching"):
                 raise GameError("each card's moves are shown in teaching games only: ask for a hint instead")
-            if game.mode == "digital" and (game_id != self.session.game_id or seat not in self._hand_seen_by()):
+            if game.mode == "digital" and (game_id != self.session.game_id or seat not in teaching.hand_seen_by(game)):
                 raise PermissionError("the cards of the seat to play are for its own phone and its partners' only")
-            hints, moves = self._teaching({seat["seat"]: seat["name"] for seat in view.seats(game)})
+            hints, moves = self._teaching.get(self.session, {seat["seat"]: seat["name"] for seat in view.seats(game)})
             return {"version": self._version, "seat": game.turn, "hints": hints, "teaching_moves": moves}
-
-    def _hand_seen_by(self) -> tuple[int, ...]:
-        """The seats whose phones may see what the seat to play's cards allow: its own, and
-        in a teaching game its partners' too."""
-        game = self.session.game
-        return game.board.team_of[game.turn] if game.table.get("teaching") else (game.turn,)
-
-    def _teaching(self, names: dict[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """Hints and each card's moves for a teaching game, worked out once per turn state."""
-        session = self.session
-        key = (session.game_id, len(session.game.events), session.declared)
-        if self._teaching_cache[0] != key:
-            self._teaching_cache = (key, (teaching.hints_for(session, names), teaching.moves_by_card(session, names)))
-        return self._teaching_cache[1]
-
-    def _bot_turn(self, session: Session) -> Plan | None:
-        """Let a bot seat do what needs no pegs moved, and keep the move it chose. A bot that
-        fails is logged once for that state of the game, not at every tick."""
-        state = (session.game_id, len(session.game.events))
-        if not self._bots or state == self._bot_failed:
-            return None
-        try:
-            return self._bots.act(session)
-        except (GameError, ValueError, PermissionError):
-            log.exception("a bot could not act")
-            self.errors += 1
-            self._bot_failed = state
-            return None
-
-    def _plan_lights(self, guidance: dict[str, str]) -> dict[str, str]:
-        """A move to show while the tracker shows nothing: a hint someone asked for (until the
-        board or the game changes), or a bot's chosen move. Its holes and roles (``Plan.lights``:
-        the peg to lift, where it goes, a bumped peg's way back), on the board's LEDs only."""
-        if guidance:
-            return {}
-        shown = self._shown_hint
-        if shown is not None:
-            events, occupied, move = shown
-            if events == len(self.session.game.events) and occupied == self.session.tracker.occupied:
-                return self._on_board(Plan(self.session.game.turn, move.card, move).lights(self.session))
-            self._shown_hint = None
-        return {} if self._plan is None else self._on_board(self._plan.lights(self.session))
-
-    def _on_board(self, lights: dict[str, str]) -> dict[str, str]:
-        return {hole: role for hole, role in lights.items() if hole in self.layout.pixel_of}
 
     def _beep(self, kind: str) -> None:
         if self.controls is not None:
             self.controls.beep(kind)
 
-    # -- helpers -------------------------------------------------------------------------------
+    def _count_error(self) -> None:
+        self.errors += 1
 
-    def _simulated(self) -> bool:
-        return isinstance(self.sensors, SimulatedSensors)
+    # -- helpers -------------------------------------------------------------------------------
 
     def _now_ms(self) -> int:
         return int((time.monotonic() - self._clock0) * 1000)
-
-    def _sensed(self) -> list[str]:
-        return [hole for hole in self.sensors.snapshot() if not hole.startswith("C")]
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from referee.cards import CARDS, RANKS
 from referee.coach.expert import advise
 from referee.coach.hints import Hint, rank
 from referee.coach.lookahead import Hidden
+from referee.game import Game
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
@@ -76,6 +77,26 @@ def rank_for(session: Session, limit: int = HINTS) -> list[Hint]:
     is being published."""
     question = Question.of(session)
     return question.answer(limit, look_ahead=False) if question else []
+
+
+def hand_seen_by(game: Game) -> tuple[int, ...]:
+    """The seats whose phones may see what the seat to play's cards allow: its own, and
+    in a teaching game its partners' too."""
+    return game.board.team_of[game.turn] if game.table.get("teaching") else (game.turn,)
+
+
+class PerTurn:
+    """A teaching game's hints and each card's moves, worked out once per turn state (every
+    page asks for them at every change; the table asks holding its lock)."""
+
+    def __init__(self) -> None:
+        self._cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
+
+    def get(self, session: Session, names: Mapping[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        key = (session.game_id, len(session.game.events), session.declared)
+        if self._cache[0] != key:
+            self._cache = (key, (hints_for(session, names), moves_by_card(session, names)))
+        return self._cache[1]
 
 
 def hints_for(session: Session, names: Mapping[int, str], limit: int = HINTS) -> list[dict[str, Any]]:

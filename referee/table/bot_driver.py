@@ -1,0 +1,56 @@
+"""The bot seats at a running table, real or simulated board: at each look at the game
+(``Table._publish``) a bot seat does what needs no pegs moved, and the move it chose is kept
+for the LEDs and the page until a person has made it (``referee.table.seat_bots``).
+
+A bot that fails is logged and counted once for that state of the game, not at every tick.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from referee.game import Game, GameError
+from referee.table.seat_bots import Plan, SeatBots
+from referee.table.session import Session
+
+log = logging.getLogger("pegs.table")
+
+
+class BotDriver:
+    def __init__(self, failed: Callable[[], None]) -> None:
+        self._failed = failed  # a bot could not act: the table counts it among its errors
+        self.bots = SeatBots({}, None)  # the game's bot seats (set with each session)
+        self.plan: Plan | None = None  # the move a bot chose, for a person to make
+        self._failed_at: tuple[int, int] | None = None  # (game, events) where a bot last failed
+
+    def seat(self, game: Game) -> None:
+        """The bots of ``game``'s table settings take their seats."""
+        self.bots = SeatBots.of(game)
+
+    def turn(self, session: Session) -> Plan | None:
+        """Let a bot seat act, and keep (and return) the move it chose, if any."""
+        self.plan = self._act(session)
+        return self.plan
+
+    def kinds(self) -> dict[str, str]:
+        """``{seat: kind}`` of the bot seats, as the page reads them."""
+        return {str(seat): kind for seat, kind in self.bots.kinds.items()}
+
+    def plan_json(self, names: Mapping[int, str]) -> dict[str, Any] | None:
+        """The move a bot chose, as the page shows it (None: no bot is waiting for a person)."""
+        plan = self.plan
+        return None if plan is None else plan.as_json(self.bots.kinds[plan.seat], names)
+
+    def _act(self, session: Session) -> Plan | None:
+        state = (session.game_id, len(session.game.events))
+        if not self.bots or state == self._failed_at:
+            return None
+        try:
+            return self.bots.act(session)
+        except (GameError, ValueError, PermissionError):
+            log.exception("a bot could not act")
+            self._failed()
+            self._failed_at = state
+            return None

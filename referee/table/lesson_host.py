@@ -1,0 +1,153 @@
+"""The first lesson at a running table: the table's side of ``referee.table.lessons``. It starts
+a lesson and each of its steps as a game on the board, answers the lesson's buttons, takes the
+lesson up again where the daemon stopped, and gives the lesson's lights and page to the table.
+
+The table owns one ``LessonHost`` and calls it holding the table's lock; the host opens games
+through the table (``open_step``, ``resume_game``, ``back_to_game``), which resets the board and
+the session as for any new game.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from referee.cards import parse_card
+from referee.game import GameError
+from referee.rulesets import Ruleset
+from referee.table.lessons import LessonError, LessonRun, StepGame
+from referee.table.rig import Rig
+from referee.table.session import Session, StoreFailure
+from referee.table.store import Store
+
+log = logging.getLogger("pegs.table")
+
+
+class LessonHost:
+    def __init__(self, store: Store, rig: Rig, open_step: Callable[[StepGame], Session],
+                 resume_game: Callable[[int], Session], back_to_game: Callable[[], None],
+                 publish: Callable[[], None]) -> None:  # fmt: skip
+        self._store = store
+        self._rig = rig
+        self._open_step = open_step  # a step's game on the board, as a new game: its session
+        self._resume_game = resume_game  # a stored game on the board again: its session
+        self._back_to_game = back_to_game  # the game before the lesson (or a new one), on the board
+        self._publish = publish  # show the table's state now, changed or not
+        self.run: LessonRun | None = None  # the first lesson, while one is being taught
+
+    @property
+    def setting_up(self) -> bool:
+        """The board is being set up for a step: its lights, not the tracker's guesses."""
+        return self.run is not None and self.run.progress.phase == "setup"
+
+    def start(self, rules: Ruleset, players: int, learners: list[int] | None) -> None:
+        run = LessonRun.start(self._store, rules, players, learners or [0])
+        if self.run is not None:
+            self.run.leave()
+        self.run = run
+        self._begin_step()
+
+    def act(self, action: str, place: str | None) -> None:
+        """One of the lesson's buttons (``Table.lesson_action``)."""
+        run = self.run
+        if action == "resume":
+            self._resume_left()
+        elif run is None:
+            raise GameError("no lesson is being taught: start one with Learn to play")
+        elif action in ("next", "skip"):
+            getattr(run, action)()
+            self._begin_step()
+        elif action == "repeat":
+            self._begin_step()
+        elif action == "show":
+            run.show()
+        elif action == "place":
+            run.show_place(place)
+        elif action == "leave":
+            run.leave()
+            self.run = None
+            self._back_to_game()
+        else:
+            raise ValueError("'action' is next, repeat, skip, show, place, resume or leave")
+
+    def give_way(self) -> None:
+        """A game instead of the lesson: "Learn to play" offers to go on with it."""
+        if self.run is not None:
+            self.run.leave()
+            self.run = None
+
+    def resume_at_start(self) -> bool:
+        """At start: the lesson being taught when the daemon stopped, on its step's game."""
+        found = self._store.last_lesson()
+        if found is None or found[1].get("left") or found[1].get("game") is None:
+            return False
+        try:
+            run = LessonRun.resume(self._store, *found)
+            session = self._resume_game(int(found[1]["game"]))
+        except (LessonError, GameError, ValueError, KeyError, TypeError, StoreFailure) as error:  # the table starts anyway
+            log.error("the lesson could not be resumed", extra={"error": str(error)})
+            return False
+        self.run = run
+        run.resumed(session)
+        return True
+
+    def check(self, request: str, card: str | None = None) -> None:
+        """A request to the game the lesson may refuse (a card it did not ask for)."""
+        if self.run is not None:
+            self.run.check(request, None if card is None else parse_card(card))
+
+    def done_pressed(self, session: Session) -> None:
+        if self.run is not None:
+            self.run.done_pressed(session)
+
+    def seen(self, session: Session) -> tuple[dict[str, str], tuple[object, ...]]:
+        """After a change: the lesson follows the board and the game; its lights (on the board's
+        LEDs) and what of it the page shows, to tell whether anything changed."""
+        run = self.run
+        assert run is not None
+        board = board_seen(session)
+        run.sensed(session, board)
+        run.follow(session)
+        lights = self._rig.on_board(run.lights(session, board))
+        return lights, (run.fingerprint(), tuple(sorted(lights.items())))
+
+    def page(self, data: dict[str, Any], session: Session) -> None:
+        """The lesson's part of the page's state; while the board is set up, the set-up is what
+        the page shows instead of the tracker's reading of the board."""
+        run = self.run
+        data["lesson"] = run.as_json(session, board_seen(session)) if run is not None else None
+        data["lesson_left"] = None
+        if run is None:
+            found = self._store.last_lesson()
+            if found is not None and found[1].get("left"):
+                try:
+                    data["lesson_left"] = LessonRun.resume(self._store, *found).summary()
+                except LessonError:
+                    pass
+        elif run.progress.phase == "setup":
+            data.update(status="setup", back=[], forward=[], fixes=[], why_not=None, candidates=[],
+                        guidance=run.lights(session, board_seen(session)))  # fmt: skip
+
+    def _begin_step(self) -> None:
+        run = self.run
+        assert run is not None
+        session = self._open_step(run.game())
+        run.opened(session)
+        self._publish()
+        log.info("lesson step", extra={"lesson": run.id, "step": run.step.key, "learner": run.learner})
+
+    def _resume_left(self) -> None:
+        found = self._store.last_lesson()
+        if found is None or not found[1].get("left"):
+            raise GameError("there is no lesson left to go on with")
+        run = LessonRun.resume(self._store, *found)
+        run.go_on()
+        self.run = run
+        self._begin_step()
+
+
+def board_seen(session: Session) -> list[str]:
+    """The holes the tracker has seen filled (what the sensors said, without asking them)."""
+    physical = session.physical
+    return [physical.name(hole) for hole in physical.holes(session.tracker.occupied)]
