@@ -13,95 +13,30 @@ exactly, and undo is "replay all but the last turn".
 Two kinds of card knowledge: in ``digital`` mode the referee deals and knows every hand;
 in ``table`` mode the cards are real, players say which card they played (or nothing:
 any card that explains the move is accepted) and must-play cannot be checked.
+
+The game's own ideas live beside it: ``referee.game_state`` (the state the events build),
+``referee.bluff`` (the Bluffing Joker's doubts, reveal and penalty), ``referee.stock`` (the
+deal, the draw and the reshuffle) and ``referee.undo`` (how far undo may go back).
 """
 
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar, cast
 
+from referee import bluff as bluffing
+from referee import holes, stock
 from referee.board import Board
-from referee.cards import CARDS, JOKER, build_deck, deal, parse_card, shuffled
+from referee.cards import CARDS, JOKER, parse_card
+from referee.game_state import MODES, Checkpoint, Event, GameError, Mode, Phase, State
 from referee.movegen import free_come_outs, legal_moves, parse_move
 from referee.moves import Move, NotationError
 from referee.position import Position, PositionError
 from referee.rulesets import Ruleset, from_mapping
+from referee.undo import NEW_INFORMATION, turn_so_far, undo_target
 
-Mode = Literal["digital", "table"]
-Phase = Literal["draw", "play", "doubt", "reveal", "penalty", "over"]
-Event = dict[str, Any]
-MODES = ("digital", "table")
-
-# Events after which undo may not go back: they revealed something new to the table.
-NEW_INFORMATION = {"deal", "reshuffle", "reveal"}
-
-
-class GameError(ValueError):
-    """An action the rules or the game's phase do not allow now."""
-
-
-@dataclass
-class _Bluff:
-    """A face-down card waiting for the opponents' doubts (Bluffing Joker)."""
-
-    seat: int
-    declared: str
-    card: str | None  # the real card; None at a real table until it is turned up
-    text: str  # the move announced with it
-    doubters: list[int]
-    doubter: int | None = None
-
-
-@dataclass
-class _Penalty:
-    """``chooser`` must send one of ``victim``'s pegs on the track back to start."""
-
-    chooser: int
-    victim: int
-
-
-@dataclass
-class _State:
-    position: Position
-    phase: Phase = "play"
-    hands: dict[int, list[str]] = field(default_factory=dict)
-    stock: list[str] = field(default_factory=list)
-    discards: list[str] = field(default_factory=list)
-    counts: dict[int, int] = field(default_factory=dict)
-    extra_turns: dict[int, list[int]] = field(default_factory=dict)  # seat -> turn numbers won in
-    turn_number: int = 0
-    extra_turn: bool = False
-    acted: bool = False
-    bluff: _Bluff | None = None
-    penalty: _Penalty | None = None
-    winner: tuple[int, ...] | None = None
-    bumps: list[Event] = field(default_factory=list)
-    reshuffles: int = 0
-    made: list[Move] = field(default_factory=list)  # the accepted moves, as history lists them
-
-    def copy(self) -> _State:
-        """A copy sharing nothing that ``_apply`` changes in place (positions, moves and
-        events are never changed, only replaced)."""
-        bluff = replace(self.bluff, doubters=list(self.bluff.doubters)) if self.bluff else None
-        return replace(self, hands={seat: list(cards) for seat, cards in self.hands.items()}, stock=list(self.stock),
-                       discards=list(self.discards), counts=dict(self.counts),
-                       extra_turns={seat: list(won) for seat, won in self.extra_turns.items()}, bluff=bluff,
-                       penalty=replace(self.penalty) if self.penalty else None, bumps=list(self.bumps),
-                       made=list(self.made))  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """A game as it was (``Game.checkpoint``), to go back to exactly (``Game.rollback``)."""
-
-    events: int
-    effective: tuple[Event, ...]
-    state: _State
-    known_move: Move | None
-
+__all__ = ["MODES", "NEW_INFORMATION", "Checkpoint", "Event", "Game", "GameError", "Mode", "Phase", "seat_number"]
 
 _Action = TypeVar("_Action", bound=Callable[..., Any])
 
@@ -159,26 +94,25 @@ class Game:
         self.events: list[Event] = []  # everything that happened, undo included
         self._effective: list[Event] = []  # what the state is built from
         self._state = self._fresh_state()
-        if _replaying:
-            return
-        self._emit(
-            {
-                "event": "start",
-                "players": players,
-                "teams": [list(team) for team in self.board.teams],
-                "rules": rules.to_mapping(),
-                "mode": mode,
-                "seed": seed,
-                "first": self.first,
-                **({"pegs": self._start.pegs_json()} if pegs else {}),
-                **({"table": self.table} if self.table else {}),
-            }
-        )
-        if mode == "digital":
-            stock = shuffled(build_deck(rules.decks_for(players), rules.jokers_for(players)), self._rng())
-            hands = deal(stock, self.board.seats, rules.hand_size)
-            self._emit({"event": "deal", "hands": {str(s): h for s, h in hands.items()}, "stock": stock})
-        self._begin_turn(self.first, extra=False)
+        if not _replaying:
+            self._emit(self._start_event(players, bool(pegs)))
+            if mode == "digital":
+                self._emit(stock.first_deal(rules, players, self.board.seats, seed))
+            self._begin_turn(self.first, extra=False)
+
+    def _start_event(self, players: int, pegs: bool) -> Event:
+        """The record's first event: everything needed to set the game up again."""
+        return {
+            "event": "start",
+            "players": players,
+            "teams": [list(team) for team in self.board.teams],
+            "rules": self.rules.to_mapping(),
+            "mode": self.mode,
+            "seed": self.seed,
+            "first": self.first,
+            **({"pegs": self._start.pegs_json()} if pegs else {}),
+            **({"table": self.table} if self.table else {}),
+        }
 
     # -- reading the game -------------------------------------------------------------
 
@@ -303,9 +237,7 @@ class Game:
     def turn_so_far(self) -> list[str]:
         """The events of the turn being played, by name, since its ``turn`` event (undone
         ones left out): ``["draw"]`` when the referee's cards have only been drawn."""
-        kinds = [event["event"] for event in self._effective]
-        begun = len(kinds) - 1 - kinds[::-1].index("turn") if "turn" in kinds else -1
-        return kinds[begun + 1 :]
+        return turn_so_far(self._effective)
 
     def checkpoint(self) -> Checkpoint:
         """The game as it is now, to go back to with ``rollback``."""
@@ -338,7 +270,7 @@ class Game:
         if not self._state.stock and not self._state.discards:
             raise GameError("no card to draw: the stock is empty and no card has been played to reshuffle")
         if not self._state.stock:
-            self._reshuffle()
+            self._emit(stock.reshuffle(self._state, self.seed))
         card = self._state.stock[-1]
         self._emit({"event": "draw", "seat": self.turn, "card": card})
         if self.rules.draw == "after":
@@ -409,12 +341,7 @@ class Game:
             raise GameError(f"a penalty names a track hole like T1:4, not {hole!r}")
         if seat != penalty.chooser:
             raise GameError(f"seat {penalty.chooser} chooses the peg, not seat {seat}")
-        try:
-            index = self.board.hole_index(hole)
-        except ValueError as error:
-            raise GameError(str(error)) from None
-        if not self.board.is_track(index) or self.position.colour_at(index) != penalty.victim:
-            raise GameError(f"{hole} does not hold a peg of seat {penalty.victim} on the track")
+        bluffing.penalty_hole(self.board, self.position, penalty, hole)
         self._emit({"event": "penalty", "seat": penalty.victim, "hole": hole, "by": seat})
         self._after_action()
 
@@ -433,14 +360,7 @@ class Game:
         Undo never goes back past new information: a deal, a reshuffle or a revealed
         bluff card. A turn not begun yet is skipped over to the one before it.
         """
-        markers = [i for i, event in enumerate(self._effective) if event["event"] == "turn"]
-        target = markers[-1]
-        if target == len(self._effective) - 1:
-            if len(markers) < 2:
-                raise GameError("nothing to undo")
-            target = markers[-2]
-        if any(event["event"] in NEW_INFORMATION or event.get("doubt") for event in self._effective[target + 1 :]):
-            raise GameError("cannot undo past new information (a reshuffle or a revealed card)")
+        target = undo_target(self._effective)
         self.events.append({"event": "undo"})
         self._rebuild(self._effective[: target + 1])
 
@@ -511,45 +431,27 @@ class Game:
         bluff = state.bluff
         if bluff is None or state.phase in ("doubt", "reveal"):
             return  # more opponents to answer, or the card still to be turned up
-        truthful = bluff.card == bluff.declared or self._explains(bluff.card, bluff.text)
+        truthful = bluffing.truthful(bluff, self.position, self.rules)
         if bluff.doubter is None or truthful:
             self._make_move(bluff.seat, parse_move(self.position, bluff.text, self.rules), free=False)
         self._emit({"event": "settle", "seat": bluff.seat})
         if bluff.doubter is None or self.position.winner():
             self._after_action()
             return
-        chooser, victim = (bluff.seat, bluff.doubter) if truthful else (bluff.doubter, bluff.seat)
-        if any(self.board.is_track(hole) for hole in self.position.on_board(victim)):
-            self._emit({"event": "penalty-due", "chooser": chooser, "victim": victim})
+        penalty = bluffing.loser(bluff, truthful)
+        if bluffing.on_track(self.board, self.position, penalty.victim):
+            self._emit({"event": "penalty-due", "chooser": penalty.chooser, "victim": penalty.victim})
         else:  # "has no pegs out of start yet": the chooser may take an extra turn
-            self._emit({"event": "extra", "seat": chooser})
+            self._emit({"event": "extra", "seat": penalty.chooser})
             self._after_action()
-
-    def _explains(self, card: str | None, text: str) -> bool:
-        """The shown card could have made the announced move: then it was no bluff."""
-        if card is None:
-            return False
-        try:
-            return parse_move(self.position, f"{card} {text.split(' ', 1)[1]}", self.rules).key == parse_move(
-                self.position, text, self.rules).key  # fmt: skip
-        except (NotationError, IndexError):
-            return False
 
     def _make_move(self, seat: int, move: Move, free: bool) -> None:
         self._known_move = move  # already checked: spare _apply parsing it again
         self._emit({"event": "move", "seat": seat, "text": move.text, **({"free": True} if free else {})})
         for bump in move.bumps:
-            target = "S" + str(bump.seat) if self.board.is_start(bump.target) else self.board.hole_name(bump.target)
+            target = holes.start_area(bump.seat) if self.board.is_start(bump.target) else self.board.hole_name(bump.target)
             self._emit({"event": "bump", "seat": bump.seat, "by": seat,
                         "from": self.board.hole_name(bump.source), "to": target})  # fmt: skip
-
-    def _reshuffle(self) -> None:
-        """The rules page does not say; every table reshuffles the played cards when the stock runs out."""
-        stock = shuffled(self._state.discards, self._rng(self._state.reshuffles + 1))
-        self._emit({"event": "reshuffle", "stock": stock})
-
-    def _rng(self, reshuffles: int = 0) -> random.Random:
-        return random.Random(f"{self.seed}:{reshuffles}")
 
     # -- checks -------------------------------------------------------------------------
 
@@ -603,91 +505,60 @@ class Game:
         self._effective.append(event)
         self.events.append(event)
 
-    def _fresh_state(self) -> _State:
-        return _State(position=self._start)
+    def _fresh_state(self) -> State:
+        return State(position=self._start)
 
     def _apply(self, event: Event) -> None:
-        state, kind = self._state, event["event"]
-        seat: Any = event.get("seat")
-        if kind == "start":
-            return
-        if kind == "deal":
-            state.hands = {int(s): list(cards) for s, cards in event["hands"].items()}
-            state.stock = list(event["stock"])
-        elif kind == "turn":
-            if seat not in self.board.seats:
-                raise GameError(f"no seat {seat}")
-            if event["extra"]:
-                won = [n for n in state.extra_turns.get(seat, []) if n < state.turn_number]
-                if not won:
-                    raise GameError(f"seat {seat} has no extra turn")
-                state.extra_turns[seat].remove(won[0])
-            state.position = state.position.with_turn(seat)
-            state.turn_number = event["number"]
-            state.extra_turn = event["extra"]
-            state.acted = False
-            state.phase = "draw" if self.mode == "digital" and self.rules.draw == "before" else "play"
-        elif kind == "draw":
-            self._check_turn(seat)
-            if not state.stock or state.stock[-1] != event["card"]:
-                raise GameError(f"the top of the stock is not {event['card']}")
-            state.hands[seat].append(state.stock.pop())
-            state.acted = True
-            state.phase = "play" if self.rules.draw == "before" else state.phase
-        elif kind == "reshuffle":
-            if sorted(event["stock"]) != sorted(state.discards):
-                raise GameError("a reshuffle must use exactly the played cards")
-            state.stock, state.discards = list(event["stock"]), []
-            state.reshuffles += 1
-        elif kind in ("play", "discard"):
-            self._check_turn(seat)
-            self._take_card(seat, event.get("card"))
-            state.acted = True
-            if kind == "discard":
-                state.counts[seat] = state.counts.get(seat, 0) + 1
-            elif "declared" in event:
-                self._apply_declaration(event)
-        elif kind == "move":
-            self._apply_move(event)
-        elif kind == "bump":
-            state.bumps.append(event)
-        elif kind == "doubt":
-            self._apply_doubt(event)
-        elif kind == "reveal":
-            if state.bluff is None or state.phase != "reveal":
-                raise GameError("no doubted card to turn up")
-            state.bluff.card = parse_card(event["card"])
-            state.phase = "play"
-        elif kind == "settle":
-            state.bluff = None
-            state.phase = "play"
-        elif kind == "penalty-due":
-            state.penalty = _Penalty(event["chooser"], event["victim"])
-            state.phase = "penalty"
-        elif kind == "penalty":
-            self._apply_penalty(event)
-        elif kind == "extra":
-            state.extra_turns.setdefault(seat, []).append(state.turn_number)
-        elif kind == "decline":
-            state.acted = True
-        elif kind == "win":
-            state.winner = tuple(event["team"])
-            state.phase = "over"
-        else:
+        kind = event["event"]
+        if kind in bluffing.EVENTS:
+            bluffing.apply(self._state, self.board, event)
+        elif kind in _APPLY:
+            _APPLY[kind](self, event)
+        elif kind != "start":
             raise GameError(f"unknown event {kind!r}")
+
+    def _apply_turn(self, event: Event) -> None:
+        state, seat = self._state, event.get("seat")
+        if seat not in self.board.seats:
+            raise GameError(f"no seat {seat}")
+        if event["extra"]:
+            won = [n for n in state.extra_turns.get(seat, []) if n < state.turn_number]
+            if not won:
+                raise GameError(f"seat {seat} has no extra turn")
+            state.extra_turns[seat].remove(won[0])
+        state.position = state.position.with_turn(seat)
+        state.turn_number = event["number"]
+        state.extra_turn = event["extra"]
+        state.acted = False
+        state.phase = "draw" if self.mode == "digital" and self.rules.draw == "before" else "play"
+
+    def _apply_draw(self, event: Event) -> None:
+        seat: Any = event.get("seat")
+        self._check_turn(seat)
+        stock.apply_draw(self._state, seat, event, self.rules)
+
+    def _apply_card(self, event: Event) -> None:
+        """A ``play`` or a ``discard``: the card leaves the hand, and a declared one is doubted."""
+        state, seat = self._state, cast(int, event.get("seat"))  # a seat, once its turn is checked
+        self._check_turn(seat)
+        stock.take_card(state, self.mode, seat, event.get("card"))
+        state.acted = True
+        if event["event"] == "discard":
+            state.counts[seat] = state.counts.get(seat, 0) + 1
+        elif "declared" in event:
+            bluffing.declare(state, self.board, event)
+
+    def _apply_extra(self, event: Event) -> None:
+        state = self._state
+        state.extra_turns.setdefault(cast(int, event.get("seat")), []).append(state.turn_number)
+
+    def _apply_win(self, event: Event) -> None:
+        self._state.winner = tuple(event["team"])
+        self._state.phase = "over"
 
     def _check_turn(self, seat: Any) -> None:
         if seat != self.turn:
             raise GameError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-
-    def _take_card(self, seat: int, card: str | None) -> None:
-        if self.mode == "digital":
-            hand = self._state.hands[seat]
-            if card not in hand:
-                raise GameError(f"seat {seat} does not hold {card}")
-            hand.remove(card)
-        if card is not None:
-            self._state.discards.append(card)
 
     def _apply_move(self, event: Event) -> None:
         state = self._state
@@ -710,42 +581,6 @@ class Game:
         state.counts[event["seat"]] = 0
         state.phase = "play"
 
-    def _apply_declaration(self, event: Event) -> None:
-        seat, declared = event["seat"], parse_card(event["declared"])
-        team = self.board.team_of[seat]
-        order = [other for other in _clockwise(self.board, seat) if other not in team]
-        self._state.bluff = _Bluff(seat, declared, event.get("card"), event["text"], order)
-        self._state.phase = "doubt"
-
-    def _apply_doubt(self, event: Event) -> None:
-        state = self._state
-        bluff = state.bluff
-        if bluff is None or not bluff.doubters or bluff.doubters[0] != event["seat"]:
-            raise GameError("no doubt is asked of that seat now")
-        bluff.doubters.pop(0)
-        if event["doubt"]:
-            bluff.doubter = event["seat"]
-            bluff.doubters.clear()
-            state.phase = "reveal" if bluff.card is None else "play"
-        elif not bluff.doubters:
-            state.phase = "play"
-
-    def _apply_penalty(self, event: Event) -> None:
-        state = self._state
-        penalty = state.penalty
-        if penalty is None or event["seat"] != penalty.victim or event["by"] != penalty.chooser:
-            raise GameError("no such penalty is due")
-        hole = self.board.hole_index(event["hole"])
-        if not self.board.is_track(hole) or state.position.colour_at(hole) != penalty.victim:
-            raise GameError(f"{event['hole']} does not hold a peg of seat {penalty.victim} on the track")
-        occupancy = bytearray(state.position.occupancy)
-        occupancy[hole] = 0
-        state.position = state.position.with_occupancy(bytes(occupancy))
-        state.bumps.append({"event": "bump", "seat": penalty.victim, "by": penalty.chooser, "from": event["hole"],
-                            "to": f"S{penalty.victim}", "penalty": True})  # fmt: skip
-        state.penalty = None
-        state.phase = "play"
-
 
 def seat_number(key: object) -> int | None:
     """A seat number as a request or a stored game names it: an int, or its ASCII digits
@@ -757,15 +592,19 @@ def seat_number(key: object) -> int | None:
     return None
 
 
-def _clockwise(board: Board, seat: int) -> list[int]:
-    """The other seats in play, clockwise from ``seat``."""
-    order, current = [], board.next_seat(seat)
-    while current != seat:
-        order.append(current)
-        current = board.next_seat(current)
-    return order
-
-
+_APPLY: dict[str, Callable[[Game, Event], None]] = {  # event -> how it changes the state (bluffing's aside)
+    "deal": lambda game, event: stock.apply_deal(game._state, event),
+    "turn": Game._apply_turn,
+    "draw": Game._apply_draw,
+    "reshuffle": lambda game, event: stock.apply_reshuffle(game._state, event),
+    "play": Game._apply_card,
+    "discard": Game._apply_card,
+    "move": Game._apply_move,
+    "bump": lambda game, event: game._state.bumps.append(event),
+    "extra": Game._apply_extra,
+    "decline": lambda game, event: setattr(game._state, "acted", True),
+    "win": Game._apply_win,
+}
 _VERBS: dict[str, str] = {"draw": "draw", "play": "play or discard", "doubt": "doubt", "reveal": "turn up the card",
                           "penalty": "choose a peg", "over": "play"}  # fmt: skip
 _WAITING: dict[str, str] = {

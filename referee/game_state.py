@@ -1,0 +1,69 @@
+"""What a game is at one moment: the state its events build, and the few types the game's
+parts share (an event, a phase, the error an action raises).
+
+Its own module so that the parts of a game kept apart from ``referee.game`` (the Bluffing
+Joker protocol in ``referee.bluff``, the cards in ``referee.stock``, undo in
+``referee.undo``) can read and change the state without importing the ``Game`` class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
+
+from referee.moves import Move
+from referee.position import Position
+
+if TYPE_CHECKING:
+    from referee.bluff import Bluff, Penalty
+
+Mode = Literal["digital", "table"]
+Phase = Literal["draw", "play", "doubt", "reveal", "penalty", "over"]
+Event = dict[str, Any]
+MODES = ("digital", "table")
+
+
+class GameError(ValueError):
+    """An action the rules or the game's phase do not allow now."""
+
+
+@dataclass
+class State:
+    """Everything the events of a game have built so far; ``Game._apply`` changes it."""
+
+    position: Position
+    phase: Phase = "play"
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    stock: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+    counts: dict[int, int] = field(default_factory=dict)
+    extra_turns: dict[int, list[int]] = field(default_factory=dict)  # seat -> turn numbers won in
+    turn_number: int = 0
+    extra_turn: bool = False
+    acted: bool = False
+    bluff: Bluff | None = None
+    penalty: Penalty | None = None
+    winner: tuple[int, ...] | None = None
+    bumps: list[Event] = field(default_factory=list)
+    reshuffles: int = 0
+    made: list[Move] = field(default_factory=list)  # the accepted moves, as history lists them
+
+    def copy(self) -> State:
+        """A copy sharing nothing that ``_apply`` changes in place (positions, moves and
+        events are never changed, only replaced)."""
+        bluff = replace(self.bluff, doubters=list(self.bluff.doubters)) if self.bluff else None
+        return replace(self, hands={seat: list(cards) for seat, cards in self.hands.items()}, stock=list(self.stock),
+                       discards=list(self.discards), counts=dict(self.counts),
+                       extra_turns={seat: list(won) for seat, won in self.extra_turns.items()}, bluff=bluff,
+                       penalty=replace(self.penalty) if self.penalty else None, bumps=list(self.bumps),
+                       made=list(self.made))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A game as it was (``Game.checkpoint``), to go back to exactly (``Game.rollback``)."""
+
+    events: int
+    effective: tuple[Event, ...]
+    state: State
+    known_move: Move | None

@@ -1,0 +1,37 @@
+"""Undo: which turn "take back the last turn" returns to, and the limit it never passes.
+
+Kept apart from ``referee.game`` because it is a rule of the table, not of the game: a
+turn may be taken back, but never once it showed the table something new (a deal, a
+reshuffle, a card turned up or doubted), and the game rebuilds itself from the record
+up to the turn found here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.game_state import Event, GameError
+
+# Events after which undo may not go back: they revealed something new to the table.
+NEW_INFORMATION = {"deal", "reshuffle", "reveal"}
+
+
+def undo_target(effective: Sequence[Event]) -> int:
+    """The index of the ``turn`` event to go back to (the record kept up to it, itself
+    included): the turn being played, or the one before if this one has not begun."""
+    markers = [i for i, event in enumerate(effective) if event["event"] == "turn"]
+    target = markers[-1]
+    if target == len(effective) - 1:
+        if len(markers) < 2:
+            raise GameError("nothing to undo")
+        target = markers[-2]
+    if any(event["event"] in NEW_INFORMATION or event.get("doubt") for event in effective[target + 1 :]):
+        raise GameError("cannot undo past new information (a reshuffle or a revealed card)")
+    return target
+
+
+def turn_so_far(effective: Sequence[Event]) -> list[str]:
+    """The events of the turn being played, by name, since its ``turn`` event."""
+    kinds = [event["event"] for event in effective]
+    begun = len(kinds) - 1 - kinds[::-1].index("turn") if "turn" in kinds else -1
+    return kinds[begun + 1 :]
