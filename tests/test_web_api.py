@@ -61,6 +61,37 @@ def test_state_has_the_contract_fields(client: FlaskClient) -> None:
     assert [seat["name"] for seat in state["seats"]] == ["Red", "Sky blue", "Yellow", "Blue"]  # hardware/signals.py SEATS
 
 
+def test_state_keys_are_the_ones_its_typeddict_describes(client: FlaskClient) -> None:
+    """referee/table/view.py's ``State`` names every key the page reads, and no other is sent."""
+    from typing import NotRequired, get_origin, get_type_hints
+
+    from referee.table.view import State
+
+    state = client.get("/api/state").get_json()
+    described = get_type_hints(State, include_extras=True)
+    assert set(state) <= set(described), set(state) - set(described)
+    required = {key for key, kind in described.items() if get_origin(kind) is not NotRequired}
+    assert required <= set(state), required - set(state)
+
+
+def test_holes_in_words_are_referee_words_for_the_board_in_play(client: FlaskClient) -> None:
+    """The page says a hole only as referee/words.py does, with this game's seat names (other
+    sides by their colour); one answer per board, with every hole the page draws."""
+    from referee.geometry import geometry
+    from referee.words import hole_words
+
+    words = client.get("/api/holes").get_json()
+    assert set(words) == set(geometry(4).holes)
+    assert words["T1:8"] == "Sky blue's come-out hole" and words["H0:2"] == "Red's home, 2nd hole"
+    assert words["T3:12"] == "the 12th hole past Blue's corner" and words["S2:4"] == "Yellow's start"
+    names = {0: "Red", 1: "Sky blue", 2: "Yellow", 3: "Blue"}
+    assert all(said == hole_words(hole, names) for hole, said in words.items())
+    headers = admin(client)
+    body = {"players": 4, "rules": "basic", "mode": "table", "names": ["Ann", "Bob", "Cy", "Di"]}
+    assert post(client, "/api/games", body, headers).status_code == 200
+    assert client.get("/api/holes").get_json()["T2:3"] == "Cy's in-spot"
+
+
 def test_sim_events_drive_the_board_without_a_login(client: FlaskClient) -> None:
     reply = post(client, "/api/sim/events", {"events": ["lift S0:1", "place T0:8", "done"]})
     assert reply.status_code == 200 and reply.get_json()["moves"] == ["A S0-T0:8"]

@@ -28,8 +28,10 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 
 from referee.game import GameError, seat_number
+from referee.geometry import geometry
 from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
 from referee.text import load_json
+from referee.words import hole_words
 from web.auth import (
     Forbidden,
     check_pin,
@@ -147,6 +149,19 @@ def events() -> Response:
 @api.get("/health")
 def health() -> Response:
     return jsonify({**table().health(), "streams": {"open": streams().open, "max": MAX_STREAMS}})
+
+
+@api.get("/holes")
+def holes() -> Response:
+    """Every hole of the board in play in words, ``{"T1:8": "Blue's come-out hole", ...}``, with
+    this game's seat names (the other sides' by their colour): referee/words.py says a hole,
+    the page only shows what it says. The page asks once per board and set of names."""
+    running = table()
+    overview = running.overview()
+    names = {side: name for side, (name, _colour) in enumerate(overview.palette)}
+    names.update({int(str(seat["seat"])): str(seat["name"]) for seat in running.seats()})
+    board = geometry(overview.sides, markers=overview.markers)
+    return jsonify({hole: hole_words(hole, names) for hole in board.holes})
 
 
 @api.get("/me")

@@ -1,10 +1,16 @@
 """The page's JSON: the state of the table, its seats and its health, in plain words where
-a person reads them (colours named, not seat numbers)."""
+a person reads them (colours named, not seat numbers).
+
+``State`` is the one description of the state the page reads (``GET /api/state`` and every
+server-sent event): ``game_state`` builds the game's part (``SessionState``), the running
+table (``referee/table/table.py``, ``Table.state``) adds its own keys. The page's script that
+reads it (``web/static/app.js``) points here.
+"""
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee import record
@@ -14,8 +20,121 @@ from referee.moves import Move
 from referee.reasons import why_not
 from referee.rulesets import Ruleset
 from referee.table.session import Session
-from referee.tracker import Fix, Report
+from referee.tracker import Fix, Report, Role
 from referee.words import card_word, cards_for, cards_words, fix_words, say
+
+
+class Seat(TypedDict):
+    """A seat in play: its name and colour as the table chose them, its team (an index into
+    ``State.teams``) and how many of its pegs are home and in start."""
+
+    seat: int
+    name: str
+    colour: str  # "#rrggbb"
+    team: int
+    home: int
+    start: int
+
+
+class FixJson(TypedDict):
+    """One correction that puts the board back: take a peg off a hole, or put one on it."""
+
+    action: str  # "remove" or "place"
+    hole: str  # a physical hole's name, "T1:8"
+    seat: int | None  # whose peg, when known
+    words: str  # the correction in words (referee/words.py, fix_words)
+
+
+class Candidate(TypedDict):
+    """A move that fits an ambiguous board (``referee.moves.Move.to_json``), with whose move it would be."""
+
+    text: str  # the move's notation: what ``POST /api/resolve`` takes back
+    result: dict[str, list[str]]  # the pegs after it: seat -> holes
+    seat: int  # the seat to play, or the last seat when the move finishes that seat's move
+    words: str
+
+
+class Played(TypedDict):
+    """A move that stands, in the order played."""
+
+    seat: int
+    move: str  # notation
+    words: str
+
+
+class Rules(TypedDict):
+    """The rule set in play, for the page's rules panel."""
+
+    name: str
+    summary: str
+    cards: dict[str, str]  # card -> what it does
+    settings: list[str]  # the rules beyond the cards, in words
+
+
+class Bluff(TypedDict):
+    """The Bluffing Joker's doubt, reveal and penalty, while one is under way."""
+
+    declared: str | None  # the card the seat to play named
+    doubter: int | None  # the seat asked whether it doubts it
+    chooser: int | None  # penalty: the seat that taps a peg to send back
+    victim: int | None  # penalty: the seat whose peg goes back
+
+
+class SessionState(TypedDict):
+    """The game's part of the page's state (``game_state``)."""
+
+    game: int  # the game's id: a seat joined belongs to one game only
+    position: dict[str, Any]  # referee.position.Position.to_json: players, turn, pegs (seat -> holes), teams
+    turn: int
+    phase: str  # "play", "doubt", "reveal", "penalty", "over"
+    mode: str  # "table" (real cards) or "digital" (the referee deals)
+    winner: list[int] | None  # the winning team's seats
+    status: str  # the tracker's reading of the board: "synced", "moving", "move", "ambiguous", "illegal" ("setup": a lesson)
+    guidance: dict[str, Role]  # hole -> what its light asks: "selected", "destination", "bump", "wrong", "put-back"
+    back: list[str]  # the corrections that put the board back, in words
+    forward: list[str]  # or the ones that finish a legal move, in words
+    fixes: list[FixJson]  # the corrections of ``back``, hole by hole
+    why_not: str | None  # why the board is not a legal move, in words
+    restoring: bool  # the board is being put back after an undo: nobody erred
+    candidates: list[Candidate]  # status "ambiguous": the moves that fit
+    move: str | None  # status "move": the move on the board, notation
+    move_words: str | None  # ... in words
+    amending: bool  # the move on the board finishes the last seat's move
+    moves: list[str]  # every move that stands, notation
+    history: list[Played]  # ... with who made it and in words
+    bumps: list[dict[str, Any]]  # referee.game.Game.bumps: by, seat, from, to, penalty
+    rules: Rules
+    occupied: list[str]  # the holes the sensors feel filled
+    seats: list[Seat]
+    teams: list[list[int]]
+    sides: int  # the board's sides: a page drawn for another number reloads
+    last_card: str | None  # the last card played, when named or only one card makes its move
+    last_card_words: str | None  # else the cards that could have made it, in words
+    declared: str | None  # the card named for the move on the board
+    needs_declaration: bool  # Bluffing Joker at a real table: the move counts once its card is declared
+    bluff: Bluff | None
+    notice: str | None  # one sentence about the last thing done
+    store_error: str | None  # why moves are not being saved
+
+
+class State(SessionState):
+    """The whole state the page reads: the game's part and what the running table adds
+    (``referee/table/table.py``, ``Table.state``)."""
+
+    version: int  # grows at every change: a POST's older reply never overwrites a newer state
+    wiring: dict[str, Any] | None  # the wiring check: running, step, text
+    simulate: bool  # a simulated board: taps on holes lift and place pegs
+    store_recovered: str | None  # what was found damaged at start-up, and what was kept
+    sensor_error: str | None  # why the sensors are not read
+    bots: dict[str, str]  # seat (as a string) -> bot kind: "random", "greedy", "strategic", "expert"
+    bot: dict[str, Any] | None  # the bot to play's chosen move: seat, kind, card, move, words
+    move_marks: dict[str, str]  # hole -> role of a lit move (a bot's, a hint's): "lift", "hint", "bump"
+    lesson: dict[str, Any] | None  # referee/table/lessons.py, LessonRun.as_json
+    lesson_left: dict[str, Any] | None  # a lesson left for a game: id, rules, players, step, steps, title
+    teaching: bool  # a teaching game
+    hints: NotRequired[list[dict[str, Any]]]  # a teaching game with real cards: card, words, why, note
+    teaching_moves: NotRequired[dict[str, dict[str, Any]]]  # ... and each card's moves: card -> moves, more
+    leds: NotRequired[dict[str, str]]  # a simulated strip: hole -> the colour its LED shows, "#rrggbb"
 
 
 def light_legend() -> tuple[tuple[str, str, str, str], ...]:
@@ -38,12 +157,17 @@ def default_table(players: int) -> dict[str, list[str]]:
     return {"names": [seat_default(s)[0] for s in seats], "colours": [seat_default(s)[1] for s in seats]}
 
 
-def seats(game: Game) -> list[dict[str, Any]]:
+def seat_list(game: Game) -> list[Seat]:
     table = {**default_table(game.board.players), **game.table}
     team_index = {seat: n for n, team in enumerate(game.board.teams) for seat in team}
     return [{"seat": seat, "name": table["names"][n], "colour": table["colours"][n], "team": team_index[seat],
              "home": game.position.in_home(seat), "start": game.position.in_start(seat)}
             for n, seat in enumerate(game.board.seats)]  # fmt: skip
+
+
+def seats(game: Game) -> list[dict[str, Any]]:
+    """``seat_list`` as plain mappings, for callers that pass them on as JSON."""
+    return [dict(seat) for seat in seat_list(game)]
 
 
 def seat_rgb(game: Game) -> list[tuple[int, int, int]]:
@@ -54,22 +178,28 @@ def seat_rgb(game: Game) -> list[tuple[int, int, int]]:
 
 
 def session_state(session: Session) -> dict[str, Any]:
+    """``game_state`` as a plain mapping, which the running table extends with its own keys
+    into a ``State`` (``Table.state``)."""
+    return cast("dict[str, Any]", game_state(session))
+
+
+def game_state(session: Session) -> SessionState:
     """Everything the page shows of the game and the board's reading of it."""
     game, report = session.game, session.report
-    seated = seats(game)
+    seated = seat_list(game)
     names: dict[int, str] = {seat["seat"]: seat["name"] for seat in seated}
 
     def colour(seat: int) -> str:
         return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
 
-    def fixes(found: tuple[Fix, ...]) -> list[dict[str, Any]]:
+    def fixes(found: tuple[Fix, ...]) -> list[FixJson]:
         return [{"action": f.action, "hole": f.hole, "seat": f.seat, "words": fix_words(f.action, f.hole, f.seat, colour)}
                 for f in found]  # fmt: skip
 
     said = tuple(colour(seat) for seat in range(game.board.sides))
 
     last = game.history[-1][0] if game.history else None
-    return {
+    state: SessionState = {
         "game": session.game_id,
         "position": game.position.to_json(),
         "turn": game.turn,
@@ -108,6 +238,7 @@ def session_state(session: Session) -> dict[str, Any]:
         "notice": session.notice,
         "store_error": session.store_error,
     }
+    return state
 
 
 @functools.lru_cache(maxsize=4096)
@@ -120,7 +251,7 @@ def move_words(move: Move, names: tuple[str, ...], rules: Ruleset | None = None,
     return record.move_said(move, dict(enumerate(names)), rules, card)
 
 
-def history(game: Game, names: tuple[str, ...]) -> list[dict[str, Any]]:
+def history(game: Game, names: tuple[str, ...]) -> list[Played]:
     """Every move that stands, in words: a card nobody named is not said as a fact."""
     named = _named_cards(game)
     return [{"seat": seat, "move": text, "words": move_words(move, names, game.rules, card)}
@@ -175,7 +306,7 @@ def why_not_shown(session: Session) -> str | None:
             return board.board_holes + int(name[1:].split(":")[0])
         return board.hole_index(name)
 
-    names = {seat["seat"]: seat["name"] for seat in seats(session.game)}
+    names = {seat["seat"]: seat["name"] for seat in seat_list(session.game)}
     card = session.declared if report.status == "illegal" else None
     try:
         return why_not(session.game.position, session.game.rules, index(put[0]), index(taken[0]), card, names)
@@ -188,16 +319,16 @@ def _all_pegs_down(session: Session) -> bool:
     return session.tracker.occupied.bit_count() == PEGS_PER_SEAT * len(session.game.board.seats)
 
 
-def _candidates(report: Report, last: int, turn: int, names: tuple[str, ...]) -> list[dict[str, Any]]:
+def _candidates(report: Report, last: int, turn: int, names: tuple[str, ...]) -> list[Candidate]:
     """The moves that fit an ambiguous board, each with the seat whose move it would be and in words."""
     if report.status != "ambiguous":
         return []
     amending = {move.text for move in report.amendments}
-    return [{**move.to_json(), "seat": last if move.text in amending else turn, "words": move_words(move, names)}
-            for move in report.candidates]  # fmt: skip
+    return [{"text": move.text, "result": move.result.pegs_json(), "seat": last if move.text in amending else turn,
+             "words": move_words(move, names)} for move in report.candidates]  # fmt: skip
 
 
-def bluff_state(game: Game) -> dict[str, Any] | None:
+def bluff_state(game: Game) -> Bluff | None:
     if not game.rules.bluffing or game.phase not in ("doubt", "reveal", "penalty"):
         return None
     penalty = game.penalty
