@@ -50,6 +50,12 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
     swatches = page.evaluate("[...document.querySelectorAll('#lights .swatch')].map((s) => getComputedStyle(s).backgroundColor)")
     assert len(swatches) >= 5 and all(colour not in ("", "rgba(0, 0, 0, 0)") for colour in swatches), swatches
 
+    # a hole under the pointer in referee/words.py's words (GET /api/holes, fetched under the policy too)
+    page.hover('[data-hole="H0:2"]', force=True)
+    playwright.expect(page.locator("#hover")).to_have_text("Red's home, 2nd hole (H0:2)")
+    page.hover('[data-hole="T3:14"]', force=True)  # seat 3 plays no part: its side by its colour
+    playwright.expect(page.locator("#hover")).to_have_text("the 14th hole past Blue's corner (T3:14)")
+
     click_holes(page, "T3:16", "S2:1", "T3:14")  # Red bumps Yellow: the move of test_browser's short game
     playwright.expect(page.locator('[data-hole="T3:16"]')).to_have_attribute("data-guide", "destination")
     click_holes(page, "T3:16")

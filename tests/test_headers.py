@@ -21,7 +21,8 @@ from referee.table.table import Table
 from web import create_app
 
 TEMPLATES = Path(__file__).parent.parent / "web" / "templates"
-SAMPLE = {"game_id": "1", "seat": "0", "token": "not-a-token", "action": "next", "filename": "app.js"}
+SAMPLE = {"game_id": "1", "seat": "0", "token": "not-a-token", "action": "next", "filename": "app.js",
+          "version": "0123456789"}
 
 
 def routes(tmp_path: Path) -> list[tuple[str, str]]:

@@ -180,19 +180,28 @@ def test_the_page_has_the_stable_ids(make_app: object) -> None:
     assert inputs <= labelled, "every text input and select has a label"
 
 
-def local_assets(html: str) -> list[str]:
-    return [
+def local_assets(html: str, client: FlaskClient | None = None) -> list[str]:
+    """The page's script and stylesheet; with ``client``, the script modules they import too."""
+    found = [
         str(attrs.get("src") or attrs.get("href"))
         for tag, attrs in tags(html)
         if (tag == "script" and attrs.get("src")) or (tag == "link" and attrs.get("rel") == "stylesheet")
     ]
+    for url in found if client is not None else []:
+        if url.split("?")[0].endswith(".js"):
+            text = client.get(url).get_data(as_text=True)
+            base = url.split("?")[0].rsplit("/", 1)[0]
+            imported = re.findall(r'^import\b[^"]*"\./([\w.-]+\.js)";$', text, re.MULTILINE)
+            found += [f"{base}/{name}" for name in imported if f"{base}/{name}" not in found]
+    return found
 
 
 @pytest.mark.parametrize("players", [4, 8])
 def test_page_weight_is_under_budget(make_app: object, players: int) -> None:
     client, html = page(make_app, players)
-    assets = local_assets(html)
+    assets = local_assets(html, client)
     assert any(".js" in url for url in assets) and any(".css" in url for url in assets)
+    assert len([url for url in assets if url.endswith(".js")]) > 5, "every module the page imports counts"
     total = len(html.encode())
     for url in assets:
         reply = client.get(url)
@@ -207,7 +216,7 @@ def test_no_external_urls(make_app: object) -> None:
         for key in ("src", "href", "action", "srcset"):
             value = attrs.get(key) or ""
             assert not re.match(r"^(https?:)?//", value), f"<{tag} {key}={value!r}>"
-    texts = [html] + [client.get(url).get_data(as_text=True) for url in local_assets(html)]
+    texts = [html] + [client.get(url).get_data(as_text=True) for url in local_assets(html, client)]
     for text in texts:
         assert "@import" not in text and "url(http" not in text.replace(" ", "")
         # the only absolute URL allowed is SVG's namespace name, which is never fetched
@@ -221,9 +230,17 @@ def test_static_files_are_served(make_app: object) -> None:
     assert js.status_code == 200 and "javascript" in js.mimetype
     assert css.status_code == 200 and css.mimetype == "text/css"
     assert b"EventSource" in js.data and b"/api/state" in js.data
-    # the page asks for them with a content hash, so a browser never keeps a stale copy
-    assert re.search(r'src="/static/app\.js\?v=[0-9a-f]{10}"', html)
+    # the page asks for them with a content hash, so a browser never keeps a stale copy: the
+    # stylesheet's own, and one of every script module, in the path so that their imports share it
+    assert re.search(r'href="/static/app\.css\?v=[0-9a-f]{10}"', html)
+    found = re.search(r'<script type="module" src="/js/([0-9a-f]{10})/app\.js">', html)
+    assert found is not None, "the script is a module, under its version"
+    module = client.get(f"/js/{found.group(1)}/app.js")
+    assert module.status_code == 200 and "javascript" in module.mimetype and module.data == js.data
+    assert b'from "./board.js"' in module.data and client.get(f"/js/{found.group(1)}/board.js").status_code == 200
     assert client.get("/static/missing.js").status_code == 404
+    assert client.get(f"/js/{found.group(1)}/missing.js").status_code == 404
+    assert client.get(f"/js/{found.group(1)}/app.css").status_code == 404, "only scripts under /js/"
 
 
 @pytest.mark.parametrize("players", [4, 8])

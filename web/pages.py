@@ -1,4 +1,5 @@
-"""The table's web page: ``GET /`` draws the board as SVG; ``static/app.js`` brings it to life.
+"""The table's web page: ``GET /`` draws the board as SVG; ``static/app.js`` and the modules
+it imports bring it to life.
 
 The server draws only what never changes during a game (the holes and the seat markings);
 the pegs, the LEDs, the guidance and every panel come from the live state
@@ -8,13 +9,13 @@ the pegs, the LEDs, the guidance and every panel come from the live state
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, send_from_directory, url_for
+from jinja2.utils import htmlsafe_json_dumps
 
 from referee.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
 from referee.rulesets import PRESETS
@@ -35,6 +36,9 @@ def index() -> str:
     chosen = {seat["seat"]: seat for seat in table.seats()}  # this game's names and colours
     defaults = [chosen.get(side) or {"seat": side, "name": name, "colour": colour}
                 for side, (name, colour) in enumerate(overview.palette)]  # fmt: skip
+    # what the script needs of them, compact: quotes escaped as entities would cost a kilobyte
+    shown = [{key: seat[key] for key in ("seat", "name", "colour")} for seat in defaults]
+    defaults_json = htmlsafe_json_dumps(shown, separators=(",", ":"))
     return render_template(
         "index.html",
         board=board,
@@ -42,11 +46,11 @@ def index() -> str:
         seats_in_play=list(overview.seats),
         marks=_markings(board),
         defaults=defaults,
-        defaults_json=json.dumps(defaults),
+        defaults_json=defaults_json,
         presets=[(key, rules.summary) for key, rules in PRESETS.items()],
         lights=overview.lights,
         css=_static_url("app.css"),
-        js=_static_url("app.js"),
+        js=url_for("pages.script", version=_scripts_version(), filename="app.js"),
     )
 
 
@@ -100,3 +104,24 @@ def _static_url(name: str) -> str:
 @cache
 def _digest(name: str) -> str:
     return hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:10]
+
+
+@pages.get("/js/<version>/<filename>")
+def script(version: str, filename: str) -> Response:
+    """The page's script modules, under a path that names a version of them all: a module's
+    imports (``./board.js``) stay in that version, so a browser never runs today's ``app.js``
+    with yesterday's modules from its cache. Every version is served the files of now (a page
+    drawn just before an update still loads a whole set)."""
+    del version  # only the browser's cache tells versions apart
+    if not filename.endswith(".js"):
+        abort(404)
+    return send_from_directory(STATIC, filename)
+
+
+@cache
+def _scripts_version() -> str:
+    """A hash of every script module's content."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.glob("*.js")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:10]

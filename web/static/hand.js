@@ -1,0 +1,50 @@
+// Digital cards: this phone's own hand.
+import { $, button, cardName, el } from "./dom.js";
+import { getJSON, post, seatName, state } from "./app.js";
+import { me } from "./seat.js";
+
+export let handShown = null; // the last /api/hand answer: this phone's cards, and the one it tapped
+let handRequest = 0;
+
+export async function refreshHand() {
+  const box = $("#hand-box");
+  const mine = me.seat !== null && me.seat !== undefined && state && state.mode === "digital";
+  box.hidden = !mine;
+  document.body.classList.toggle("has-hand", Boolean(mine && state.turn === me.seat)); // a phone: the cards first
+  if (!mine) return;
+  const ticket = ++handRequest; // only the newest answer is drawn
+  let hand;
+  try {
+    hand = await getJSON("/api/hand");
+  } catch (error) {
+    if (ticket === handRequest) $("#hand-note").textContent = error.message;
+    return;
+  }
+  if (ticket !== handRequest) return;
+  handShown = hand;
+  const myTurn = "your_turn" in hand ? !!hand.your_turn : state.turn === hand.seat && state.phase === "play";
+  const playable = new Set(hand.playable || []);
+  const canDiscard = myTurn && hand.must_move === false;
+  $("#hand-title").textContent = `Your hand — ${seatName(hand.seat)}`;
+  let note = myTurn ? "Your turn: tap a card to play it, then move the pegs." : `Waiting for ${seatName(state.turn)}.`;
+  // The rules page (Basic Game): a player is never forced to play a joker, so both are offered.
+  if (canDiscard && playable.size) note = "Only your Joker can move a peg: play it, or keep it and discard another card.";
+  else if (canDiscard) note = "Nothing can move: discard a card.";
+  if (myTurn && hand.free_come_out) note += " You may also come out free (no card needed).";
+  $("#hand-note").textContent = note;
+  $("#hand").replaceChildren(...(hand.hand || []).map((card) => {
+    const wrap = el("div", "card");
+    const face = button(cardName(card), () => post("/api/declare", { card }));
+    face.className = "face" + (playable.has(card) ? " playable" : "") + (hand.declared === card ? " declared" : "");
+    face.disabled = !myTurn || !playable.has(card);
+    face.setAttribute("aria-label", `${playable.has(card) ? "Play" : "Card"} ${cardName(card)}`);
+    wrap.append(face);
+    if (canDiscard) {
+      const discard = button("Discard", () => post("/api/discard", { card }));
+      discard.className = "discard";
+      discard.setAttribute("aria-label", `Discard ${cardName(card)}`);
+      wrap.append(discard);
+    }
+    return wrap;
+  }));
+}

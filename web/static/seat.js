@@ -1,0 +1,54 @@
+// Who this page is: the table PIN (admin) or a seat joined by its link, and the game it played.
+import { $ } from "./dom.js";
+import { getJSON, post, refreshPrivate, seatName, state } from "./app.js";
+import { renderLesson } from "./lesson.js";
+import { renderControls } from "./panels.js";
+
+export let me = { seat: null, admin: false, csrf: "" };
+
+// The daemon lets the seat to play (its phone) or the table PIN press done and choose.
+export const canAct = () => me.admin || (me.seat !== null && me.seat === state.turn);
+
+// The seat this phone played (kept over a reload): told live when its game is over
+let seated = JSON.parse(sessionStorage.getItem("pegs-seated") || "null");
+let meFor;
+export async function loadMe() {
+  try {
+    me = Object.assign({ seat: null, admin: false, csrf: "" }, await getJSON("/api/me"));
+  } catch {
+    me = { seat: null, admin: false, csrf: "" };
+  }
+  meFor = state ? state.game : undefined; // the first state's
+  if (state) renderEnded();
+  if (state) {
+    renderControls();
+    renderLesson(); // its buttons, now allowed or not
+    refreshPrivate();
+  }
+}
+
+export function renderEnded() {
+  const mine = me.seat !== null && me.seat !== undefined;
+  if (meFor === undefined) meFor = state.game;
+  if (mine && meFor === state.game) {
+    seated = { game: state.game, name: seatName(me.seat) };
+    sessionStorage.setItem("pegs-seated", JSON.stringify(seated));
+  }
+  const ended = $("#game-ended");
+  const spent = !!seated && !mine && meFor === state.game && seated.game !== state.game;
+  ended.hidden = !spent;
+  if (spent) ended.textContent = `The game this phone played as ${seated.name} has ended. A new game has begun: watch it here, or scan your seat's new QR code to play.`;
+}
+
+$("#login").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const pin = $("#pin");
+  try {
+    await post("/api/login", { pin: pin.value });
+    pin.value = "";
+    await loadMe();
+  } catch {
+    pin.select();
+  }
+});
+$("#logout").addEventListener("click", () => post("/api/logout", {}).then(loadMe, () => {}));
