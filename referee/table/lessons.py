@@ -86,7 +86,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class StepGame:
-    """The game a step needs: the table starts it (``Table._new_session``)."""
+    """The game a step needs: the table starts it (``Table._open_step``)."""
 
     rules: Ruleset
     players: int

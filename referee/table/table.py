@@ -31,17 +31,18 @@ from hardware.sensors import Change, SensorBoard
 from hardware.signals import SEAT_NAMES
 from referee import record
 from referee.front import Overview
-from referee.game import Game, GameError, Mode
+from referee.game import GameError, Mode
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, teaching, view
 from referee.table.bot_driver import BotDriver
 from referee.table.config import Config, ConfigError
+from referee.table.game_settings import new_table
 from referee.table.lesson_host import LessonHost
 from referee.table.lessons import StepGame
 from referee.table.presenter import LedPresenter
 from referee.table.reviews import Reviews, not_over
 from referee.table.rig import Rig
-from referee.table.seat_bots import Plan, bot_kinds
+from referee.table.seat_bots import Plan
 from referee.table.session import Session
 from referee.table.store import Store
 from referee.table.wiring_check import WiringCheck
@@ -103,7 +104,7 @@ class Table:
         controls.on_hold = lambda: self._button(self.cant_move)
         controls.on_undo = lambda: self._button(self.undo)
 
-    # -- the board's parts (a simulated board's change with the game's size) --------------------
+    # -- the board's parts (a simulated board's change with each game's size) -----------------
 
     @property
     def layout(self) -> Layout:
@@ -218,8 +219,8 @@ class Table:
         its places (a wooden one shows what to put back)."""
         self._open_session()
         if self.rig.simulated:
-            session = self.session
-            self._sim.put(session.physical.name(h) for h in session.physical.holes(session.physical.fill(session.game.position)))
+            session, physical = self.session, self.session.physical
+            self._sim.put(physical.name(h) for h in physical.holes(physical.fill(session.game.position)))
             session.reconcile(self.rig.sensed())
 
     # -- sensors and buttons in -------------------------------------------------------------
@@ -329,21 +330,8 @@ class Table:
                  teach: bool = False) -> dict[str, Any]:  # fmt: skip
         """Start a new game (the old one stays in the store). The board must have the sides."""
         self._not_while_checking()
-        table: dict[str, Any] = dict(view.default_table(players))
-        if teach:
-            table["teaching"] = True
-        if bots:
-            seats = (0, 2) if players == 2 else tuple(range(players))
-            table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": bots}, seats).items()}
-        for key, given in (("names", names), ("colours", colours)):
-            if given is not None:
-                if len(given) != len(table[key]):
-                    raise ValueError(f"'{key}' needs one entry per player ({len(table[key])})")
-                table[key] = list(given)
-        if mode not in ("table", "digital"):
-            raise ValueError("'mode' must be 'table' or 'digital'")
-        # A game the engine refuses (teams, pegs) is refused before a simulated board takes its size.
-        Game(rules, players, mode=mode, teams=teams, pegs=pegs, table=table)  # type: ignore[arg-type]
+        table = new_table(rules, players, mode, teams=teams, names=names, colours=colours, pegs=pegs, bots=bots,
+                          teach=teach)  # fmt: skip
         with self._lock:
             self._reset_board(lambda: self._new_session(rules, players, mode, teams, table, pegs))  # type: ignore[arg-type]
             self._lessons.give_way()  # a game instead of the lesson: "Learn to play" offers to go on

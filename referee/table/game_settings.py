@@ -1,0 +1,39 @@
+"""A new game asked for from the page, checked before anything changes: its table settings
+(names, colours, bot seats, a teaching game) and whether the engine takes it at all, so that a
+refused request neither starts a game nor makes a simulated board take its size.
+
+    table = new_table(Ruleset.preset("basic"), 4, "table", bots={"1": "greedy"})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from referee.game import Game
+from referee.rulesets import Ruleset
+from referee.table import view
+from referee.table.seat_bots import bot_kinds
+
+
+def new_table(rules: Ruleset, players: int, mode: str, *, teams: list[list[int]] | None = None,
+              names: Sequence[str] | None = None, colours: Sequence[str] | None = None,
+              pegs: dict[str, list[str]] | None = None, bots: dict[str, str] | None = None,
+              teach: bool = False) -> dict[str, Any]:  # fmt: skip
+    """The game's table settings (``view.default_table`` with what was asked); a ValueError
+    (or the engine's ``GameError``) for a request the game cannot start with."""
+    table: dict[str, Any] = dict(view.default_table(players))
+    if teach:
+        table["teaching"] = True
+    if bots:
+        seats = (0, 2) if players == 2 else tuple(range(players))
+        table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": bots}, seats).items()}
+    for key, given in (("names", names), ("colours", colours)):
+        if given is not None:
+            if len(given) != len(table[key]):
+                raise ValueError(f"'{key}' needs one entry per player ({len(table[key])})")
+            table[key] = list(given)
+    if mode not in ("table", "digital"):
+        raise ValueError("'mode' must be 'table' or 'digital'")
+    Game(rules, players, mode=mode, teams=teams, pegs=pegs, table=table)  # type: ignore[arg-type]
+    return table
