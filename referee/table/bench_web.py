@@ -102,10 +102,16 @@ def page_weight() -> dict[str, Any]:
         running.start()
         try:
             client = create_app(running).test_client()
-            page = client.get("/").data
-            total = len(page)
-            for url in set(re.findall(rb'(?:src|href)="(/static/[^"]+)"', page)):
-                total += len(client.get(url.decode()).data)
+            page = client.get("/").get_data(as_text=True)
+            total = len(page.encode())
+            assets = list(dict.fromkeys(re.findall(r'(?:src|href)="(/(?:static|js)/[^"]+)"', page)))
+            for url in assets:  # the script's ES modules count too: each one it imports, once
+                body = client.get(url).get_data(as_text=True)
+                total += len(body.encode())
+                if url.split("?")[0].endswith(".js"):
+                    base = url.split("?")[0].rsplit("/", 1)[0]
+                    imported = re.findall(r'^import\b[^"]*"\./([\w.-]+\.js)";$', body, re.MULTILINE)
+                    assets += [f"{base}/{name}" for name in imported if f"{base}/{name}" not in assets]
         finally:
             running.stop()
     return {"name": "web: page weight, 8-sided board (HTML + CSS + JS)", "runs": 1, "bytes": total}
