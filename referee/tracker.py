@@ -22,76 +22,33 @@ Identity: lifting a peg puts its colour "in hand"; placing one takes any colour 
 hand. The tracker keeps every assignment the events allow (a few "worlds") and accepts
 a result only if some world explains it, so the history of lifts and places can tell
 apart results that plain occupancy cannot.
+
+Beside it: ``referee.report`` (what it says), ``referee.fixes`` (what to take off and put
+where), ``referee.amendment`` (the last seat's move, still open to be finished) and
+``referee.worlds`` (which colour may be where).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Literal
 
+from referee import fixes
+from referee.amendment import Window, either
+from referee.fixes import Fix, Role
 from referee.movegen import Focus, parse_move
 from referee.moves import Move
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.position import Position
+from referee.report import Report, Status
 from referee.rulesets import Ruleset
 from referee.turns import Candidates, IndexedResult, Pool, Reach, Turn, extends
 from referee.worlds import World, Worlds
 
-__all__ = ["Candidates", "EventsError", "Fix", "Report", "Tracker", "parse_events"]
+__all__ = ["Candidates", "EventsError", "Fix", "Report", "Role", "Status", "Tracker", "parse_events"]
 
-Status = Literal["synced", "moving", "move", "ambiguous", "illegal"]
-Role = Literal["selected", "destination", "bump", "wrong", "put-back"]
 SETTLE_MS = 700
 Colours = dict[int, int | None]  # physical hole -> seat of the peg there (None: colour unknown)
-
-
-@dataclass(frozen=True)
-class Fix:
-    """One thing to do with a peg: ``remove`` it from, or ``place`` one in, ``hole``;
-    ``seat`` is the colour of that peg when the colour matters (None: any peg)."""
-
-    action: Literal["remove", "place"]
-    hole: str
-    seat: int | None = None
-
-    def describe(self, colour: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
-        whose = "the" if self.seat is None else f"{colour(self.seat)}'s"
-        if self.action == "remove":
-            return f"take {whose} peg off {self.hole}"
-        return f"put {'a' if self.seat is None else whose} peg in {self.hole}"
-
-    def __str__(self) -> str:
-        return self.describe()
-
-
-@dataclass
-class Report:
-    status: Status
-    move: Move | None = None
-    candidates: tuple[Move, ...] = ()
-    committed: bool = False
-    amend: bool = False
-    guidance: dict[str, Role] = field(default_factory=dict)
-    back: tuple[Fix, ...] = ()
-    forward: tuple[Fix, ...] = ()
-    amendments: tuple[Move, ...] = ()  # candidates that finish the last seat's move, not this seat's
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"status": self.status, "result": self.move.result.pegs_json() if self.move else None}
-        if self.move:
-            data["move"] = self.move.text
-        if self.status == "ambiguous":
-            data["candidates"] = [move.to_json() for move in self.candidates]
-        if self.back or self.forward:
-            data["back"] = [str(fix) for fix in self.back]
-            data["forward"] = [str(fix) for fix in self.forward]
-        data["guidance"] = self.guidance
-        if self.committed:
-            data["committed"] = True
-        if self.amend:
-            data["amend"] = True
-        return data
 
 
 class Tracker:
@@ -131,7 +88,7 @@ class Tracker:
         self.settle_ms = settle_ms
         self.occupied = self.physical.fill(position) if board is None else self.physical.mask(board)
         self._board_only = self.physical.mask(range(position.board.board_holes))
-        self._prev: tuple[Turn, Move, Worlds] | None = None  # the turn before, its committed move, its colours
+        self._prev: Window | None = None  # the amendment window: the turn before, its move, its colours
         self._asked: dict[int, int] = {}  # hole -> the colour the last fixes asked to put there
         self._following = True  # the places so far went where the lights asked
         self._trusted: set[int] = set()  # holes filled where the lights asked, while followed
@@ -196,7 +153,7 @@ class Tracker:
         """The table chose ``move`` of several that fit (an ambiguous report): commit it;
         ``amend``: it finishes the last seat's move (one of the report's ``amendments``)."""
         if self._prev is not None and amend:
-            self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
+            self._turn, self._worlds, self._prev = self._prev.turn, self._prev.worlds, None
         self._committed, self._committed_move = move.result.occupancy, move
 
     def next_turn(self, position: Position, allowed: Candidates | None = None) -> None:
@@ -205,7 +162,7 @@ class Tracker:
         committed = self._committed_move
         turn, worlds = self._turn, self._worlds
         self._begin(position, allowed or Candidates())
-        self._prev = (turn, committed, worlds) if committed is not None else None
+        self._prev = Window(turn, committed, worlds) if committed is not None else None
 
     def restore(self, position: Position, allowed: Candidates | None = None) -> None:
         """The game went back (undo) or a penalty moved a peg: the board must be made to show
@@ -240,17 +197,13 @@ class Tracker:
     def to_json(self) -> dict[str, Any]:
         """Everything the tracker knows of the turn so far, as JSON (the daemon stores it so
         that a half-made move is exactly as pending after a power cut)."""
-        prev = None
-        if self._prev is not None:
-            turn, move, worlds = self._prev
-            prev = {"turn": turn.to_json(), "move": move.text, "worlds": worlds.to_json()}
         return {
             "occupied": self.physical.holes(self.occupied),
             "turn_start": self.physical.holes(self._turn_start),
             "turn": self._turn.to_json(),
             "worlds": self._worlds.to_json(),
             "committed": self._committed_move.text if self._committed_move else None,
-            "prev": prev,
+            "prev": self._prev.to_json() if self._prev is not None else None,
             "restoring": sorted([h, c] for h, c in self._restoring.items()) if self._restoring is not None else None,
             "asked": sorted([hole, seat] for hole, seat in self._asked.items()),
             "following": self._following,
@@ -272,10 +225,7 @@ class Tracker:
                 tracker._committed_move = parse_move(position, data["committed"], rules)
                 tracker._committed = tracker._committed_move.result.occupancy
             if data["prev"]:
-                before = Position.from_json(data["prev"]["turn"]["position"])
-                prev_turn = Turn(tracker.physical, before, rules, Candidates.from_json(data["prev"]["turn"]))
-                move = parse_move(before, data["prev"]["move"], rules)
-                tracker._prev = (prev_turn, move, Worlds.from_json(data["prev"]["worlds"]))
+                tracker._prev = Window.from_json(data["prev"], tracker.physical, rules)
             if data["restoring"] is not None:
                 tracker._restoring = {int(h): c for h, c in data["restoring"]}
             tracker._asked = {int(hole): int(seat) for hole, seat in data.get("asked", ())}
@@ -316,7 +266,7 @@ class Tracker:
         self._trusted.discard(hole)
         self._following = self._following or self._certain()
         if self._prev is not None:
-            self._prev[2].lift(hole, self._base_colour(self._prev[0], hole))
+            self._prev.worlds.lift(hole, self._base_colour(self._prev.turn, hole))
 
     def _place(self, hole: int) -> None:
         bit = 1 << (8 * hole)
@@ -332,7 +282,7 @@ class Tracker:
         self._worlds.place(hole, seat, self._asked.get(hole))
         self._following = self._following or self._certain()
         if self._prev is not None:
-            self._prev[2].place(hole, seat)
+            self._prev.worlds.place(hole, seat)
 
     # -- colours ---------------------------------------------------------------------
 
@@ -366,36 +316,10 @@ class Tracker:
         changed = (self.occupied & self._board_only) ^ turn.mask
         return sorted({*self.physical.holes(changed), *(h for h in world[0] if h < turn.position.board.board_holes)})
 
-    def _colour_fixes(self, colours: _BoardColours | Colours, target: Position,
+    def _colour_fixes(self, colours: fixes.BoardColours, target: Position,
                       holes: Sequence[int] | None = None) -> tuple[Fix, ...]:  # fmt: skip
-        """What to take off and put where, colour by colour, for the board to show ``target``
-        (looking only at ``holes`` of the track and homes, when given). A start peg may stand
-        in any start hole of its seat."""
-        physical, board = self.physical, target.board
-        removes: list[Fix] = []
-        places: list[Fix] = []
-        for hole in range(board.board_holes) if holes is None else holes:
-            want = target.colour_at(hole)
-            if hole not in colours:
-                if want is not None:
-                    places.append(Fix("place", physical.name(hole), want))
-                continue
-            have = colours[hole]  # None: a peg whose colour cannot be told
-            if want is None or have is not None and have != want:
-                removes.append(Fix("remove", physical.name(hole), have))
-                if want is not None:
-                    places.append(Fix("place", physical.name(hole), want))
-        for seat in range(board.sides):
-            holes = physical.start_holes(seat)
-            right = [h for h in holes if h in colours and colours[h] in (seat, None)]
-            wrong = [h for h in holes if h in colours and colours[h] not in (seat, None)]
-            removes += [Fix("remove", physical.name(h), colours[h]) for h in wrong]
-            want = target.in_start(seat) if seat in board.seats else 0
-            newest = sorted(right, key=lambda h: self._turn_start >> (8 * h) & 1)
-            removes += [Fix("remove", physical.name(h), seat) for h in newest[: max(0, len(right) - want)]]
-            free = [h for h in holes if h not in right]
-            places += [Fix("place", physical.name(h), seat) for h in free[: max(0, want - len(right))]]
-        return tuple(removes + places)
+        """What to take off and put where, colour by colour, for the board to show ``target``."""
+        return fixes.colour_fixes(self.physical, self._turn_start, colours, target, holes)
 
     def _colours_agree(self, turn: Turn, worlds: Worlds, target: Position) -> Literal["everywhere", "somewhere", "nowhere"]:
         """Whether the board's colours are ``target``'s in every likely reading, in some, or none."""
@@ -425,14 +349,14 @@ class Tracker:
                 return report
         report = self._evaluate(self._turn, self._worlds, committed=None)
         if self._prev is not None and not (report.status == "synced" and self._worlds.untouched()):
-            amended = self._evaluate(self._prev[0], self._prev[2], committed=self._prev[1])
-            report = _either(report, amended)
+            amended = self._evaluate(self._prev.turn, self._prev.worlds, committed=self._prev.move)
+            report = either(report, amended)
         if report.status == "move" and commit:
             assert report.move is not None
             result = report.move.result.occupancy
             if report.amend and self._prev is not None:
                 # Back to the seat that moved, with the amended result committed instead.
-                self._turn, self._worlds, self._prev = self._prev[0], self._prev[2], None
+                self._turn, self._worlds, self._prev = self._prev.turn, self._prev.worlds, None
                 self._restoring = None
                 self._committed, self._committed_move = result, report.move
                 report.committed = True
@@ -454,7 +378,7 @@ class Tracker:
             if agree == "somewhere":
                 return Report("ambiguous")  # pegs of two colours were in hand at once: the table checks
         back = self._back(turn, self._worlds, *self._board_and_starts())
-        return Report("illegal", guidance=_fix_guidance(back), back=back)
+        return Report("illegal", guidance=fixes.guidance(back), back=back)
 
     def _matches(self, turn: Turn) -> bool:
         board, starts = self._board_and_starts()
@@ -620,22 +544,11 @@ class Tracker:
             nearest = min(pool, key=lambda c: ((board ^ c.mask).bit_count() +
                                                        sum(abs(a - b) for a, b in zip(starts, c.starts))))  # fmt: skip
             forward = self._fixes(board, starts, nearest.mask, nearest.starts)
-        return Report("illegal", guidance=_fix_guidance(back), back=back, forward=forward)
+        return Report("illegal", guidance=fixes.guidance(back), back=back, forward=forward)
 
     def _fixes(self, board: int, starts: tuple[int, ...], mask: int, wanted: tuple[int, ...]) -> tuple[Fix, ...]:
-        """Occupancy only: take off what should not be there, then fill what is missing.
-        Extra start pegs come off the holes filled most recently; missing ones go in any free
-        start hole."""
-        physical = self.physical
-        removes = [Fix("remove", physical.name(hole)) for hole in physical.holes(board & ~mask)]
-        places = [Fix("place", physical.name(hole)) for hole in physical.holes(mask & ~board)]
-        for seat, (now, want) in enumerate(zip(starts, wanted)):
-            holes = physical.start_holes(seat)
-            full = sorted((h for h in holes if self.occupied >> (8 * h) & 1), key=lambda h: self._turn_start >> (8 * h) & 1)
-            empty = [h for h in holes if not self.occupied >> (8 * h) & 1]
-            removes += [Fix("remove", physical.name(h)) for h in full[: max(0, now - want)]]
-            places += [Fix("place", physical.name(h)) for h in empty[: max(0, want - now)]]
-        return tuple(removes + places)
+        """Occupancy only: what to take off and fill for ``board`` to become ``mask``."""
+        return fixes.occupancy_fixes(self.physical, self.occupied, self._turn_start, board, starts, mask, wanted)
 
 
 class _BoardColours:
@@ -659,33 +572,6 @@ class _BoardColours:
 
     def snapshot(self) -> Colours:
         return {hole: self[hole] for hole in self._tracker.physical.holes(self._tracker.occupied) if hole in self}
-
-
-def _fix_guidance(fixes: tuple[Fix, ...]) -> dict[str, Role]:
-    return {fix.hole: ("wrong" if fix.action == "remove" else "put-back") for fix in fixes}
-
-
-def _either(current: Report, amended: Report) -> Report:
-    """This seat's reading of the board or the last seat's unfinished move. When both finish
-    a move, or the last seat's move is finished while this seat's is on its way, the table
-    is asked; a finished move of one beats nothing of the other."""
-    amended.amend = True
-    finished = ("move", "ambiguous")
-    if amended.status in finished and current.status in finished:
-        return Report("ambiguous", candidates=(*current.candidates, *amended.candidates),
-                      amendments=amended.candidates)  # fmt: skip
-    if current.status in finished:
-        return current
-    if amended.status in finished:
-        if current.status in ("moving", "synced"):  # the next seat's move on its way, or pegs put back
-            return Report("ambiguous", candidates=amended.candidates, amendments=amended.candidates,
-                          guidance=current.guidance)  # fmt: skip
-        amended.amendments = amended.candidates if amended.status == "ambiguous" else ()
-        return amended
-    if current.status in ("moving", "synced") or amended.status != "moving":
-        return current
-    amended.back = current.back  # going back means back to this turn's start, not the last one's
-    return amended
 
 
 class EventsError(ValueError):
