@@ -35,6 +35,7 @@ from referee.game import GameError, Mode
 from referee.rulesets import Ruleset
 from referee.table import backends, simulator, teaching, view
 from referee.table.bot_driver import BotDriver
+from referee.table.buttons import Buttons
 from referee.table.config import Config, ConfigError
 from referee.table.game_settings import new_table
 from referee.table.lesson_host import LessonHost
@@ -61,7 +62,8 @@ class Table:
     The table owns its collaborators and calls them holding its lock; none has a lock of its
     own: the board's parts (``Rig``), the simulated board's pegs (``simulator.SimulatedPegs``),
     what the LEDs show (``LedPresenter``), the bot seats (``BotDriver``), the first lesson
-    (``LessonHost``) and a teaching game's hints (``teaching.PerTurn``)."""
+    (``LessonHost``), a teaching game's hints (``teaching.PerTurn``) and the board's buttons
+    and buzzer (``Buttons``)."""
 
     session: Session
 
@@ -93,16 +95,17 @@ class Table:
         self.latencies: deque[float] = deque(maxlen=2000)  # sensor change -> LED frame written, seconds
         self.errors = 0
         self.started = time.time()
-        self.controls: Controls | None = None
+        self._buttons = Buttons(failed=self._count_error)
         if controls is not None:
             self.attach_controls(controls)
 
     def attach_controls(self, controls: Controls) -> None:
         """The board's buttons and buzzer: Done (held: can't move), Undo, and beeps."""
-        self.controls = controls
-        controls.on_done = lambda: self._button(self.press_done)
-        controls.on_hold = lambda: self._button(self.cant_move)
-        controls.on_undo = lambda: self._button(self.undo)
+        self._buttons.attach(controls, done=self.press_done, hold=self.cant_move, undo=self.undo)
+
+    @property
+    def controls(self) -> Controls | None:
+        return self._buttons.controls
 
     # -- the board's parts (a simulated board's change with each game's size) -----------------
 
@@ -157,8 +160,7 @@ class Table:
         self._unsubscribe()
         self.sensors.close()
         self.strip.close()
-        if self.controls is not None:
-            self.controls.close()
+        self._buttons.close()
         with self._lock:
             self.session.save_turn(durable=True)
             self._changed.notify_all()  # event streams end now, not at their next heartbeat
@@ -275,16 +277,6 @@ class Table:
             self._sim.make(steps, self.press_done)  # each change is stored as it is seen (_on_change)
             return self.state()
 
-    def _button(self, action: Callable[[], object]) -> None:
-        try:
-            action()
-        except (GameError, ValueError, PermissionError) as error:  # e.g. undo with nothing to undo
-            log.info("button refused", extra={"reason": str(error)})
-            self._beep("illegal")
-        except Exception:
-            self.errors += 1
-            log.exception("button failed")
-
     # -- the page's requests --------------------------------------------------------------
 
     def declare(self, seat: int, card: str) -> dict[str, Any]:
@@ -321,7 +313,7 @@ class Table:
             finally:
                 self._publish()
             if beep:
-                self._beep(beep)
+                self._buttons.beep(beep)
             return self.state()
 
     def new_game(self, players: int, rules: Ruleset, *, mode: str = "table", teams: list[list[int]] | None = None,
@@ -542,9 +534,9 @@ class Table:
         before = self._published
         self._published = seen
         if before is not None and report.status == "illegal" and before.look[0] != "illegal":
-            self._beep("illegal")
+            self._buttons.beep("illegal")
         if before is not None and len(session.game.moves) > before.moves:
-            self._beep("accepted")
+            self._buttons.beep("accepted")
         if not self._wiring.running:  # the wiring check lights the holes itself
             self._lights.show(session, plan, lesson_lights, self._lessons.setting_up)
         self._version += 1
@@ -580,10 +572,6 @@ class Table:
                 raise PermissionError("the cards of the seat to play are for its own phone and its partners' only")
             hints, moves = self._teaching.get(self.session, {seat["seat"]: seat["name"] for seat in view.seats(game)})
             return {"version": self._version, "seat": game.turn, "hints": hints, "teaching_moves": moves}
-
-    def _beep(self, kind: str) -> None:
-        if self.controls is not None:
-            self.controls.beep(kind)
 
     def _count_error(self) -> None:
         self.errors += 1
