@@ -34,6 +34,9 @@ class BotDriver:
         self.plan = self._act(session)
         return self.plan
 
+    def is_bot(self, seat: int) -> bool:
+        return seat in self.bots.kinds
+
     def kinds(self) -> dict[str, str]:
         """``{seat: kind}`` of the bot seats, as the page reads them."""
         return {str(seat): kind for seat, kind in self.bots.kinds.items()}

@@ -427,7 +427,7 @@ class Table:
             data["bot"] = self._bots.plan_json(names)
             data["move_marks"] = dict(self._lights.move_marks)
             game = self.session.game
-            if game.mode == "digital" and game.turn not in self._bots.bots.kinds:
+            if game.mode == "digital" and not self._bots.is_bot(game.turn):
                 data["declared"] = None  # a card tapped on a phone stays on it until played (/api/hand)
             self._lessons.page(data, self.session)
             data["teaching"] = bool(game.table.get("teaching"))
