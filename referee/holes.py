@@ -10,11 +10,13 @@ bare ``S``: the seat's own). docs/design.md, "Seats, holes and teams", is the co
 This module holds the names and numbers only; which names a caller accepts, and what it
 says of a wrong one, stay with the caller (the rules' board, the physical board).
 
-Why here: the engine (``referee.board``, ``referee.physical``) and the hardware layout
-(``hardware.layout``) both read these names, and the layers (docs/design.md, "Layers") let
-neither import the other, nor may a package be added beside them. The engine owns the
-grammar because the rules define the holes; ``hardware.layout`` keeps its own short copy of
-the constants and its parse, the one place outside this module that spells the grammar.
+Why in the engine: the engine (``referee.board``, ``referee.physical``, ``referee.words``)
+and the hardware layout (``hardware.layout``) both read these names, the layers
+(docs/design.md, "Layers") let neither import the other, and no package may be added beside
+them. The rules define the holes, so the engine owns the grammar; ``hardware.layout`` keeps
+a copy of the numbers and its own parse (with the layout file's messages), marked to change
+together with this module. Letting ``hardware`` import this one module, which imports
+nothing of the engine, would end that copy; it is a change to the layers, not made here.
 """
 
 from __future__ import annotations
