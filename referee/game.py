@@ -509,6 +509,8 @@ class Game:
         return State(position=self._start)
 
     def _apply(self, event: Event) -> None:
+        """Change the state by one event: the Bluffing Joker's own in ``referee.bluff``, the
+        others through ``_APPLY``."""
         kind = event["event"]
         if kind in bluffing.EVENTS:
             bluffing.apply(self._state, self.board, event)
