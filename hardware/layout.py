@@ -40,7 +40,6 @@ follow the same order, so the shift-register chains can run beside the pixels.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -48,16 +47,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-# The hole grammar is referee/holes.py's. The hardware may not import the engine (docs/design.md,
-# "Layers"), so its numbers and the parse below repeat it: change both together.
-SIDES = (4, 6, 8, 10)
-SIDE_LENGTH = 18
-IN_SPOT = 3
-COME_OUT = 8
-HOME_SIZE = 5
-START_SIZE = 5
+# The hole grammar is referee/holes.py's, the one module of the engine the hardware may import
+# (docs/design.md, "Layers"); a layout file names physical holes only: no start area, no bare S.
+from referee.holes import COME_OUT, HOME_SIZE, IN_SPOT, SIDE_LENGTH, SIDES, START_SIZE, numbers, split
 
-_HOLE_RE = re.compile(r"^(?:([THS])(\d+):(\d+)|C(\d+))$")
 _SETTINGS = ("sides", "active_low", "pixels", "holes")
 
 
@@ -83,20 +76,18 @@ def board_holes(sides: int, colour_markers: bool = False) -> tuple[str, ...]:
 def parse_hole(name: str, sides: int | None = None) -> tuple[str, int, int]:
     """``("T", 2, 5)`` for ``T2:5``; ``("C", 1, 0)`` for ``C1``. Checks ranges, and the side
     against ``sides`` when given."""
-    match = _HOLE_RE.match(name) if isinstance(name, str) else None
-    if not match:
+    parts = split(name)
+    if parts is None or parts.side is None or (parts.kind != "C") == (parts.number is None):
         raise LayoutError(f"unknown hole name {name!r}: expected T<s>:<0-17>, H<s>:<1-5>, S<s>:<1-5> or C<s>")
-    kind, side, number, marker_side = match.groups()
-    if kind is None:
-        kind, side_i, number_i = "C", int(marker_side), 0
-    else:
-        side_i, number_i = int(side), int(number)
-        low, high = (0, SIDE_LENGTH - 1) if kind == "T" else (1, HOME_SIZE if kind == "H" else START_SIZE)
-        if not low <= number_i <= high:
-            raise LayoutError(f"unknown hole name {name!r}: {kind} holes run {kind}<s>:{low} .. {kind}<s>:{high}")
-    if sides is not None and not 0 <= side_i < sides:
+    kind, side = parts.kind, parts.side
+    number = 0 if parts.number is None else parts.number
+    allowed = numbers(kind)
+    if kind != "C" and number not in allowed:
+        low, high = allowed[0], allowed[-1]
+        raise LayoutError(f"unknown hole name {name!r}: {kind} holes run {kind}<s>:{low} .. {kind}<s>:{high}")
+    if sides is not None and not 0 <= side < sides:
         raise LayoutError(f"hole {name!r}: a {sides}-sided board has sides 0..{sides - 1}")
-    return kind, side_i, number_i
+    return kind, side, number
 
 
 @dataclass(frozen=True)

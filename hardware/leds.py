@@ -62,8 +62,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from hardware.layout import COME_OUT, Layout
+from hardware.layout import Layout
 from hardware.signals import PATTERNS, ROLE_COLOURS, ROLES, SEAT_COLOURS, TURN_LEVEL, Pattern
+from referee.holes import COME_OUT
 
 RGB = tuple[int, int, int]
 Frame = tuple[RGB, ...]

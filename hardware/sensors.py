@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
 from hardware.chain import INPUTS_PER_CHIP
-from hardware.layout import SIDES, Layout, default_layout
+from hardware.layout import Layout, default_layout
+from referee.holes import SIDES
 
 log = logging.getLogger(__name__)
 

@@ -11,12 +11,10 @@ This module holds the names and numbers only; which names a caller accepts, and 
 says of a wrong one, stay with the caller (the rules' board, the physical board).
 
 Why in the engine: the engine (``referee.board``, ``referee.physical``, ``referee.words``)
-and the hardware layout (``hardware.layout``) both read these names, the layers
-(docs/design.md, "Layers") let neither import the other, and no package may be added beside
-them. The rules define the holes, so the engine owns the grammar; ``hardware.layout`` keeps
-a copy of the numbers and its own parse (with the layout file's messages), marked to change
-together with this module. Letting ``hardware`` import this one module, which imports
-nothing of the engine, would end that copy; it is a change to the layers, not made here.
+and the hardware layout (``hardware.layout``) both read these names. The rules define the
+holes, so the engine owns the grammar, and this is the one engine module the hardware may
+import (docs/design.md, "Layers"; ``tests/test_layering.py``): it imports nothing but the
+standard library, so sharing it brings nothing of the engine along.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ TYPE_CHECKING included), against the allowed direction.
   serial, gpiozero;
 - the coach (referee/coach/): the engine only, under the same bans but for itself;
 - web: nothing from referee.table, hardware, firmware_bridge;
-- hardware: nothing from referee or web;
+- hardware: nothing from referee or web, but the hole grammar (``referee.holes``, which
+  imports nothing but the standard library: the names of the holes are the rules' and the
+  wiring's alike, said once);
 - firmware_bridge: nothing from referee, hardware or web;
 - referee.table (the composition root, the daemon) may import anything but web: the daemon
   runs without the page's package. Only the modules that put the page on the daemon
@@ -101,8 +103,13 @@ def within(target: str, prefix: str) -> bool:
     return target == prefix or target.startswith(prefix + ".")
 
 
+HARDWARE_MAY = ("referee.holes",)  # what of the engine the hardware layer may import
+
+
 def allowed(item: Import) -> bool:
-    """``item`` is one of the exceptions ``WEB_ADAPTERS`` names."""
+    """``item`` is one of the exceptions ``WEB_ADAPTERS`` or ``HARDWARE_MAY`` names."""
+    if layer(item.module) == "hardware" and any(within(item.target, shared) for shared in HARDWARE_MAY):
+        return True
     return any(within(item.target, prefix) for prefix in WEB_ADAPTERS.get(item.module, ()))
 
 
@@ -157,6 +164,16 @@ def test_the_checker_catches_what_it_should() -> None:
     assert violations(imports(to_web, "referee.table.serve", "referee/table/serve.py")) == []
     assert violations(imports("from referee.position import Position\n", "web.api", "web/api.py")) == []
     assert len(violations(imports("from referee import Position\n", "hardware.x", "hardware/x.py"))) == 1
+    assert violations(imports("from referee.holes import SIDES\n", "hardware.x", "hardware/x.py")) == []
+    assert len(violations(imports("from referee.holes import SIDES\n", "firmware_bridge.x", "firmware_bridge/x.py"))) == 1
+
+
+def test_what_the_hardware_may_import_of_the_engine_imports_only_the_standard_library() -> None:
+    """The hole grammar may be shared because it brings nothing of the engine with it."""
+    for shared in HARDWARE_MAY:
+        path = ROOT / (shared.replace(".", "/") + ".py")
+        found = {item.target.split(".")[0] for item in imports(path.read_text(encoding="utf-8"), shared, str(path))}
+        assert found <= {"__future__", "re", "typing", "dataclasses", "collections"}, found
 
 
 def test_dependencies_point_one_way() -> None:
