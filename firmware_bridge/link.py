@@ -305,16 +305,7 @@ class SerialLink:
         self._expected = protocol.next_seq(frame.seq)
         kind = frame.kind
         if kind == protocol.HELLO:
-            # A new session of the device (maybe a restart): a snapshot must follow.
-            self._firmware = frame.version
-            self._channels = frame.channels
-            self._compatible = frame.proto == protocol.PROTOCOL_VERSION
-            if not self._compatible:
-                self._errors += 1
-                log.error("device speaks protocol %s, not %s: ignoring it", frame.proto, protocol.PROTOCOL_VERSION)
-            elif not self._snapshot_pending:
-                self._snapshot_pending = True
-                self._last_request = now  # give the device's own snapshot a chance first
+            self._hello(frame, now)
             return False
         if not self._compatible:
             return False
@@ -347,6 +338,18 @@ class SerialLink:
             log.warning("device reports %s", frame.code)
             return True
         return gap
+
+    def _hello(self, frame: Frame, now: float) -> None:
+        """A new session of the device (maybe a restart): a snapshot must follow (lock held)."""
+        self._firmware = frame.version
+        self._channels = frame.channels
+        self._compatible = frame.proto == protocol.PROTOCOL_VERSION
+        if not self._compatible:
+            self._errors += 1
+            log.error("device speaks protocol %s, not %s: ignoring it", frame.proto, protocol.PROTOCOL_VERSION)
+        elif not self._snapshot_pending:
+            self._snapshot_pending = True
+            self._last_request = now  # give the device's own snapshot a chance first
 
     def _begin_resync(self, now: float) -> bool:
         """Start a resync unless one is under way (lock held); True: send the request now."""

@@ -74,6 +74,14 @@ def create_app(table: Table, **settings: object) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(history)
 
+    _security(app)
+    _errors_as_json(app)
+    return app
+
+
+def _security(app: Flask) -> None:
+    """The nonce for a page's own inline style and script, and the headers every answer carries."""
+
     @app.context_processor
     def csp_nonce() -> dict[str, str]:
         """The nonce of this response's own inline ``<style>`` and ``<script>`` (a page's seat
@@ -94,6 +102,10 @@ def create_app(table: Table, **settings: object) -> Flask:
         response.headers.setdefault("Referrer-Policy", "no-referrer")
         return response
 
+
+def _errors_as_json(app: Flask) -> None:
+    """An error under /api/ answers JSON with one sentence; the pages keep Flask's own."""
+
     @app.errorhandler(HTTPException)
     def json_errors_under_api(error: HTTPException) -> Response | HTTPException:
         if request.path.startswith("/api/"):
@@ -101,5 +113,3 @@ def create_app(table: Table, **settings: object) -> Flask:
             response.status_code = error.code or 500
             return response
         return error
-
-    return app

@@ -69,7 +69,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pegs", description="Referee for Pegs and Jokers boards.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _engine_commands(commands)
+    _game_commands(commands)
+    _serve_command(commands)
+    wiring_commands.add_commands(commands)
+    kit_commands.add_commands(commands)
+    bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
+    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    bench.add_argument("--repeat", type=int, help="runs per position (default: per position)")
+    bench.set_defaults(func=_bench)
+    return parser
 
+
+def _engine_commands(commands: Any) -> None:
+    """The engine's answers for a position: its moves, hints, a lesson's steps, the tracker's verdict."""
     moves = commands.add_parser("moves", help="list the legal moves of the seat to play, as JSON")
     moves.add_argument("position", help="position file (JSON), - for stdin, or the JSON itself")
     moves.add_argument("--card", required=True, help=" ".join(CARDS))
@@ -97,6 +110,9 @@ def _build_parser() -> argparse.ArgumentParser:
     track.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     track.set_defaults(func=_track)
 
+
+def _game_commands(commands: Any) -> None:
+    """Whole games: a record replayed or reviewed, bots playing each other."""
     replay = commands.add_parser("replay", help="print a recorded game move by move, with the board after each turn")
     replay.add_argument("record", help="a game record (JSON lines)")
     replay.set_defaults(func=_replay)
@@ -120,6 +136,8 @@ def _build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--record", metavar="DIR", help="save each game's record as DIR/game-<seed>.jsonl")
     selfplay.set_defaults(func=_selfplay)
 
+
+def _serve_command(commands: Any) -> None:
     serve = commands.add_parser("serve", help="run the referee daemon and its web page")
     where = serve.add_mutually_exclusive_group(required=True)
     where.add_argument("--config", help="the daemon's configuration (TOML)")
@@ -132,15 +150,6 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--players", type=int, choices=(2, 4, 6, 8, 10), help="players for a new game (with --simulate)")
     serve.add_argument("--pin", help="the table PIN for setup and undo (default: kept in the data dir)")
     serve.set_defaults(func=_serve)
-
-    wiring_commands.add_commands(commands)
-    kit_commands.add_commands(commands)
-
-    bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
-    bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    bench.add_argument("--repeat", type=int, help="runs per position (default: per position)")
-    bench.set_defaults(func=_bench)
-    return parser
 
 
 def read_position_text(source: str) -> str:

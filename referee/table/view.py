@@ -199,7 +199,7 @@ def game_state(session: Session) -> SessionState:
     said = tuple(colour(seat) for seat in range(game.board.sides))
 
     last = game.history[-1][0] if game.history else None
-    state: SessionState = {
+    return {
         "game": session.game_id,
         "position": game.position.to_json(),
         "turn": game.turn,
@@ -220,12 +220,7 @@ def game_state(session: Session) -> SessionState:
         "moves": game.moves,
         "history": history(game, said),
         "bumps": game.bumps,
-        "rules": {
-            "name": game.rules.name,
-            "summary": game.rules.summary,
-            "cards": {card: power.describe() for card, power in game.rules.cards},
-            "settings": table_settings(game),
-        },
+        "rules": rules_state(game),
         "occupied": [session.physical.name(h) for h in session.physical.holes(session.tracker.occupied)],
         "seats": seated,
         "teams": [list(team) for team in game.board.teams],
@@ -238,7 +233,16 @@ def game_state(session: Session) -> SessionState:
         "notice": session.notice,
         "store_error": session.store_error,
     }
-    return state
+
+
+def rules_state(game: Game) -> Rules:
+    """The rules in force as the page lists them: a line per card and the table's settings."""
+    return {
+        "name": game.rules.name,
+        "summary": game.rules.summary,
+        "cards": {card: power.describe() for card, power in game.rules.cards},
+        "settings": table_settings(game),
+    }
 
 
 @functools.lru_cache(maxsize=4096)
