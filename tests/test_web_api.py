@@ -254,7 +254,9 @@ def test_new_game_bad_input(client: FlaskClient, body: dict[str, Any], message: 
 def test_seat_links_and_digital_hands(app: Flask) -> None:
     table, phone, other = app.test_client(), app.test_client(), app.test_client()
     headers = admin(table)
-    pegs = {"0": ["T0:10", "S", "S", "S", "S"]}  # every card moves a peg: any may be declared
+    # Every card moves a peg, so any may be declared: the joker too, onto Blue's peg on the track
+    # (the rules page, Basic Game: a joker lands on another player's peg; with none there it could not).
+    pegs = {"0": ["T0:10", "S", "S", "S", "S"], "1": ["T1:5", "S", "S", "S", "S"]}
     post(table, "/api/games", {"players": 4, "mode": "digital", "pegs": pegs}, headers)
     links = table.get("/api/seats").get_json()
     assert len(links) == 4 and links[0]["qr"].startswith("<svg") and "/join/0/" in links[0]["link"]
