@@ -64,7 +64,7 @@ from typing import Any, Self
 
 from hardware.layout import Layout
 from hardware.signals import PATTERNS, ROLE_COLOURS, ROLES, SEAT_COLOURS, TURN_LEVEL, Pattern
-from referee.holes import COME_OUT
+from referee.holes import COME_OUT, track
 
 RGB = tuple[int, int, int]
 Frame = tuple[RGB, ...]
@@ -473,7 +473,7 @@ class Renderer:
         pixels = self._blank.copy()
         pixel_of = self.layout.pixel_of
         if turn is not None:
-            pixels[self.layout.pixel(f"T{turn}:{COME_OUT}")] = self._seat[turn % len(self._seat)]
+            pixels[self.layout.pixel(track(turn, COME_OUT))] = self._seat[turn % len(self._seat)]
         for hole, role in (guidance or {}).items():
             index = pixel_of.get(hole)
             if index is None:

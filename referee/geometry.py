@@ -22,11 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-SIDE_LENGTH = 18  # track holes per side, corner included
-IN_SPOT = 3
-COME_OUT = 8
-HOME_SIZE = 5
-START_SIZE = 5
+from referee.holes import COME_OUT, HOME_SIZE, IN_SPOT, SIDE_LENGTH, START_SIZE, home, marker, start, track
+
 PITCH = 10.0  # distance between neighbouring track holes
 RADIUS = 3.6  # a hole's radius: leaves a clear gap at PITCH
 START_DEPTH = 1.7  # how far inside the track the start row sits, in pitches
@@ -61,13 +58,13 @@ def geometry(sides: int, markers: bool = False) -> BoardGeometry:
     for side in range(sides):
         frame = (corners[side], _along(sides, side), _inward(sides, side))
         for k in range(SIDE_LENGTH):
-            holes[f"T{side}:{k}"] = _at(frame, k, 0)
+            holes[track(side, k)] = _at(frame, k, 0)
         for depth in range(1, HOME_SIZE + 1):
-            holes[f"H{side}:{depth}"] = _at(frame, IN_SPOT, depth)
+            holes[home(side, depth)] = _at(frame, IN_SPOT, depth)
         for i in range(1, START_SIZE + 1):
-            holes[f"S{side}:{i}"] = _at(frame, COME_OUT + i - 3, START_DEPTH)
+            holes[start(side, i)] = _at(frame, COME_OUT + i - 3, START_DEPTH)
         if markers:
-            holes[f"C{side}"] = _at(frame, COME_OUT, MARKER_DEPTH)
+            holes[marker(side)] = _at(frame, COME_OUT, MARKER_DEPTH)
     xs = [x for x, _ in holes.values()]
     ys = [y for _, y in holes.values()]
     pad = RADIUS + MARGIN

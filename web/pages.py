@@ -17,7 +17,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, render_template, send_from_directory, url_for
 from jinja2.utils import htmlsafe_json_dumps
 
-from referee.geometry import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE, BoardGeometry, geometry
+from referee.geometry import BoardGeometry, geometry
+from referee.holes import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE
 from referee.rulesets import PRESETS
 from web.table import Table
 

@@ -26,11 +26,12 @@ from typing import Literal
 from referee.board import Board
 from referee.cards import JOKER
 from referee.coach.race import progress
+from referee.holes import COME_OUT, CORNER, IN_SPOT, SIDE_LENGTH
 from referee.moves import Move
 from referee.position import Position
 from referee.rulesets import Ruleset
 
-CORNER, IN_SPOT, COME_OUT, SIDE = 0, 3, 8, 18
+SIDE = SIDE_LENGTH  # a track hole's number along its side is hole % SIDE
 NEAR_HOME = 14  # holes from the end of home within which one card could finish a peg
 CARD_VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13, JOKER: 14} | {str(n): n for n in range(2, 11)}
 
