@@ -36,6 +36,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
+from firmware_bridge.firmware_files import chips_for
 from hardware.chain import INPUTS_PER_CHIP
 from hardware.layout import Layout, default_layout
 from referee.holes import SIDES
@@ -466,7 +467,7 @@ def channels_needed(layout: Layout) -> int:
 
 def channels_read(layout: Layout) -> int:
     """How many channels the firmware made for ``layout`` reads: whole 74HC165 chips."""
-    return -(-channels_needed(layout) // INPUTS_PER_CHIP) * INPUTS_PER_CHIP
+    return chips_for(channels_needed(layout)) * INPUTS_PER_CHIP
 
 
 def firmware_fix(layout: Layout, layout_file: str | None = None) -> str:

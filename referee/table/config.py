@@ -51,7 +51,7 @@ from typing import Any
 
 from hardware.builtin_backends import ACTIVE_LOW, LED_PIN, PINS, PIXEL_ORDER, PORT, VID_PID
 from hardware.leds import PixelStrip
-from hardware.registry import LEDS, SENSORS, Options, Registry, SettingError
+from hardware.registry import LEDS, SENSORS, Options, Registry, SettingError, flag, text
 from hardware.sensors import SensorBoard
 from referee.rulesets import Ruleset, RulesetError
 from referee.text import TextError, load_toml, read_text
@@ -218,9 +218,7 @@ def _check(where: str, name: str, value: Any) -> Any:
             raise ConfigError(f"{where} must be 4 to 8 digits, as a string")
         return value
     if name in ("layout", "rules", "host", "data_dir"):
-        if not isinstance(value, str) or not value:
-            raise ConfigError(f"{where} must be a non-empty string")
-        return value
+        return text(where, value)
     if name in ("brightness",):
         if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= 1:
             raise ConfigError(f"{where} must be a number from 0 to 1")
@@ -230,9 +228,7 @@ def _check(where: str, name: str, value: Any) -> Any:
             raise ConfigError(f"{where} must be a number of amps above 0")
         return float(value)
     if name == "markers":
-        if not isinstance(value, bool):
-            raise ConfigError(f"{where} must be true or false")
-        return value
+        return flag(where, value)
     if name in ("done_pin", "undo_pin", "buzzer_pin", "settle_ms", "web_port"):
         limits = {"settle_ms": (300, 1000), "web_port": (1, 65535)}.get(name, (0, 40))
         if not isinstance(value, int) or isinstance(value, bool) or not limits[0] <= value <= limits[1]:
