@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench setup clean
+.PHONY: run test lint format bench setup clean
 
 run: $(STAMP)
 	$(BIN)/pegs serve --simulate --data data --port 8080 --host 0.0.0.0
@@ -15,7 +15,11 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee hardware firmware_bridge web tests
+	$(BIN)/ruff format --check referee hardware firmware_bridge web tests
 	$(BIN)/mypy
+
+format: $(STAMP)
+	$(BIN)/ruff format referee hardware firmware_bridge web tests
 
 bench: $(STAMP)
 	$(BIN)/pegs bench

@@ -62,4 +62,3 @@ def write_firmware(files: dict[str, str], out: Path) -> list[Path]:
             os.fsync(file.fileno())  # a Pico unplugged right after the copy keeps whole files
         written.append(path)
     return written
-

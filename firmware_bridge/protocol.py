@@ -108,8 +108,19 @@ class Frame:
         self.what = what
 
     def _key(self) -> "tuple[object, ...]":
-        return (self.kind, self.seq, self.proto, self.channels, self.version, self.levels,
-                self.channel, self.level, self.ms, self.code, self.what)  # fmt: skip
+        return (
+            self.kind,
+            self.seq,
+            self.proto,
+            self.channels,
+            self.version,
+            self.levels,
+            self.channel,
+            self.level,
+            self.ms,
+            self.code,
+            self.what,
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Frame) and self._key() == other._key()
@@ -190,16 +201,22 @@ def encode(frame: Frame) -> bytes:
     """The frame as one line, newline included. Raises ValueError on impossible values."""
     kind = frame.kind
     if kind == HELLO:
-        fields = [str(_int(frame.proto, 0, SEQ_MOD)), str(_int(frame.channels, 1, MAX_CHANNELS + 1)),
-                  _token(frame.version)]  # fmt: skip
+        fields = [
+            str(_int(frame.proto, 0, SEQ_MOD)),
+            str(_int(frame.channels, 1, MAX_CHANNELS + 1)),
+            _token(frame.version),
+        ]
     elif kind == SNAPSHOT:
         levels = frame.levels
         if levels is None or not 0 < len(levels) <= MAX_CHANNELS:
             raise ValueError("bad frame")
         fields = [str(len(levels)), bitmap(levels)]
     elif kind == CHANGE:
-        fields = [str(_int(frame.channel, 0, MAX_CHANNELS)), "1" if frame.level else "0",
-                  str(_int(frame.ms, 0, MS_MOD))]  # fmt: skip
+        fields = [
+            str(_int(frame.channel, 0, MAX_CHANNELS)),
+            "1" if frame.level else "0",
+            str(_int(frame.ms, 0, MS_MOD)),
+        ]
     elif kind == HEARTBEAT:
         fields = [str(_int(frame.ms, 0, MS_MOD))]
     elif kind == ERROR:

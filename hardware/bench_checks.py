@@ -49,9 +49,19 @@ GRACE = 0.1  # seconds after Enter that still count as "before": the USB frame o
 
 # -- the colour question ---------------------------------------------------------------------
 
-_WORDS: dict[str, Colour] = {"r": "red", "red": "red", "g": "green", "green": "green", "b": "blue", "blue": "blue",
-                             "n": "nothing", "nothing": "nothing", "none": "nothing", "off": "nothing",
-                             "dark": "nothing"}  # fmt: skip
+_WORDS: dict[str, Colour] = {
+    "r": "red",
+    "red": "red",
+    "g": "green",
+    "green": "green",
+    "b": "blue",
+    "blue": "blue",
+    "n": "nothing",
+    "nothing": "nothing",
+    "none": "nothing",
+    "off": "nothing",
+    "dark": "nothing",
+}
 
 
 def parse_colour(text: str) -> Colour | None:
@@ -88,15 +98,19 @@ class ColourOrder:
     def __str__(self) -> str:
         where = f"the LED beside {self.hole}" if self.hole else "the first LED"
         if "nothing" in self.seen:
-            return (f"colour order: {where} stayed dark: check the LEDs' 5 V and GND, and the data line into "
-                    "the first pixel's DIN, then run this again")  # fmt: skip
+            return (
+                f"colour order: {where} stayed dark: check the LEDs' 5 V and GND, and the data line into "
+                "the first pixel's DIN, then run this again"
+            )
         if self.order is None:
             return f"colour order: red and green both looked {self.seen[0]}: watch {where} alone and run this again"
         if self.ok:
             return f"colour order: {self.in_use} is right (red looked red, green looked green)"
-        return (f"colour order: these LEDs take {self.order}, not {self.in_use} (red looked {self.seen[0]}, green "
-                f"looked {self.seen[1]}): put pixel_order = \"{self.order}\" under [leds] in /etc/pegs/pegs.toml, "
-                f"and check with pegs selftest --pixel-order {self.order}")  # fmt: skip
+        return (
+            f"colour order: these LEDs take {self.order}, not {self.in_use} (red looked {self.seen[0]}, green "
+            f'looked {self.seen[1]}): put pixel_order = "{self.order}" under [leds] in /etc/pegs/pegs.toml, '
+            f"and check with pegs selftest --pixel-order {self.order}"
+        )
 
 
 def check_colour_order(layout: Layout, strip: PixelStrip, ask: AskColour, in_use: str = "GRB") -> ColourOrder:
@@ -110,8 +124,15 @@ def check_colour_order(layout: Layout, strip: PixelStrip, ask: AskColour, in_use
     try:
         for index, sent in enumerate("RG", 1):
             strip.show(only_lit(strip.n, 0, SHOWN[sent]))
-            answer = ask(Step("colour", f"{where} is lit in one colour: which do you see? red, green, blue or nothing",
-                              hole, index, 2))  # fmt: skip
+            answer = ask(
+                Step(
+                    "colour",
+                    f"{where} is lit in one colour: which do you see? red, green, blue or nothing",
+                    hole,
+                    index,
+                    2,
+                )
+            )
             if answer not in ("red", "green", "blue", "nothing"):
                 raise ValueError(f"a colour answer is red, green, blue or nothing, not {answer!r}")
             seen.append(answer)
@@ -146,29 +167,42 @@ class MagnetResult:
         return self.verdict == "steady"
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "verdict": self.verdict, "changes": self.changes, "late": round(self.late, 3),
-                "also": list(self.also), "ok": self.ok}  # fmt: skip
+        return {
+            "name": self.name,
+            "verdict": self.verdict,
+            "changes": self.changes,
+            "late": round(self.late, 3),
+            "also": list(self.also),
+            "ok": self.ok,
+        }
 
     def __str__(self) -> str:
         peg = self.name.startswith("peg")
         text = {
             "steady": "seen, steady" if peg else "steady",
-            "not seen": ("NOT SEEN: turn its magnet over (an A3144 needs the south pole down) or use a stronger one"
-                         if peg else "NOT SEEN: no sensor answer (pegs selftest tells dead from swapped)"),
+            "not seen": (
+                "NOT SEEN: turn its magnet over (an A3144 needs the south pole down) or use a stronger one"
+                if peg
+                else "NOT SEEN: no sensor answer (pegs selftest tells dead from swapped)"
+            ),
             "flickers": f"flickers {self.changes} times in {self.window:g} s: " + (WEAK if peg else EDGE),
             "drops out": "seen, then lost while it rested: " + (WEAK if peg else EDGE),
             "late": f"seen only {self.late:.1f} s after Enter: {WEAK} (or it went in after Enter: try it again)",
-            "not emptied": (f"not checked: {self.hole} never emptied before it went in: take each peg out before "
-                            f"the next; if {self.hole} is empty, its sensor is stuck: test in another hole"
-                            if peg else "read a peg before it went in: take the other pegs off; if the hole is "
-                            "empty, its sensor is stuck"),
-        }[self.verdict]  # fmt: skip
+            "not emptied": (
+                f"not checked: {self.hole} never emptied before it went in: take each peg out before "
+                f"the next; if {self.hole} is empty, its sensor is stuck: test in another hole"
+                if peg
+                else "read a peg before it went in: take the other pegs off; if the hole is empty, its sensor is stuck"
+            ),
+        }[self.verdict]
         others = ", ".join(self.also)
         if not self.also:
             return f"{self.name}: {text}"
         if self.verdict == "not seen" and not peg:
-            return (f"{self.name}: NOT SEEN; {others} answered instead: the two holes' sensor wires are swapped "
-                    "(pegs calibrate learns the real order), or the peg went there")  # fmt: skip
+            return (
+                f"{self.name}: NOT SEEN; {others} answered instead: the two holes' sensor wires are swapped "
+                "(pegs calibrate learns the real order), or the peg went there"
+            )
         return f"{self.name}: {text} ({others} went occupied too: a peg there, or a magnet strong enough to reach it)"
 
 
@@ -196,8 +230,10 @@ class MagnetReport:
             return f"{tried} seen, steady"
         lines = [f"{len(bad)} of {len(self.results)} {self.part} need a fix: {', '.join(bad)}"]
         if self.part == "pegs" and all(result.verdict == "not seen" for result in self.results):
-            lines.append(f"no peg was seen in {self.hole}: if their magnets are all the same way up, turn them all "
-                         "over; else that hole's sensor is dead: test in another hole (pegs watch shows which work)")  # fmt: skip
+            lines.append(
+                f"no peg was seen in {self.hole}: if their magnets are all the same way up, turn them all "
+                "over; else that hole's sensor is dead: test in another hole (pegs watch shows which work)"
+            )
         return "\n".join(lines)
 
 
@@ -263,8 +299,15 @@ def check_holes(
                 strip.show(only_lit(strip.n, layout.pixel(hole)))
             drain_changes(events)
             was_in = hole in sensors.snapshot()
-            prompt(Step("hole", f"Put the peg in {hole} and leave it there until the next hole is named",
-                        hole, index, len(holes)))  # fmt: skip
+            prompt(
+                Step(
+                    "hole",
+                    f"Put the peg in {hole} and leave it there until the next hole is named",
+                    hole,
+                    index,
+                    len(holes),
+                )
+            )
             result = _judge_hole(hole, was_in, events, window, timeout, cancel)
             results.append(result)
             if on_result is not None:

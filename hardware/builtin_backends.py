@@ -20,14 +20,19 @@ def hole_pins(where: str, value: object) -> dict[str, int]:
     return dict(value)
 
 
-PORT: Setting[str | None] = Setting("port", "the sensor board's serial port, e.g. \"/dev/pegs-board\"", text, None)
-VID_PID: Setting[str | None] = Setting("vid_pid", "else the sensor board's USB id, e.g. \"239a:80f4\"", text, None)
-PINS: Setting[dict[str, int]] = Setting("pins", "the Pi pin of each hole, e.g. { \"T0:0\" = 17 }", hole_pins, {})
-ACTIVE_LOW: Setting[bool] = Setting("active_low", "a peg pulls the pin low (A3144 sensors, reed switches to ground)",
-                                    flag, True)  # fmt: skip
-LED_PIN: Setting[str] = Setting("pin", "the NeoPixels' data pin, e.g. \"D18\"", text, "D18")
-PIXEL_ORDER: Setting[str] = Setting("pixel_order", "the NeoPixels' colour order: \"GRB\" (most) or \"RGB\", ...",
-                                    one_of("GRB", "RGB", "RBG", "GBR", "BRG", "BGR"), "GRB")  # fmt: skip
+PORT: Setting[str | None] = Setting("port", 'the sensor board\'s serial port, e.g. "/dev/pegs-board"', text, None)
+VID_PID: Setting[str | None] = Setting("vid_pid", 'else the sensor board\'s USB id, e.g. "239a:80f4"', text, None)
+PINS: Setting[dict[str, int]] = Setting("pins", 'the Pi pin of each hole, e.g. { "T0:0" = 17 }', hole_pins, {})
+ACTIVE_LOW: Setting[bool] = Setting(
+    "active_low", "a peg pulls the pin low (A3144 sensors, reed switches to ground)", flag, True
+)
+LED_PIN: Setting[str] = Setting("pin", 'the NeoPixels\' data pin, e.g. "D18"', text, "D18")
+PIXEL_ORDER: Setting[str] = Setting(
+    "pixel_order",
+    'the NeoPixels\' colour order: "GRB" (most) or "RGB", ...',
+    one_of("GRB", "RGB", "RBG", "GBR", "BRG", "BGR"),
+    "GRB",
+)
 # through-hole NeoPixels are often RGB
 
 
@@ -45,34 +50,43 @@ def _pixel_words(name: str) -> Callable[[Options], str]:
 
 
 SENSORS.register(Backend("simulated", lambda setup: SimulatedSensors(setup.layout)))
-SENSORS.register(Backend(
-    "serial",
-    lambda setup: SerialSensors.open(setup.layout, port=setup[PORT], vid_pid=setup[VID_PID],
-                                     layout_file=setup.layout_file),
-    settings=(PORT, VID_PID),
-    words=_serial_words,
-))  # fmt: skip
-SENSORS.register(Backend(
-    "gpio",
-    _gpio_sensors,
-    settings=(PINS, ACTIVE_LOW),
-    needs=lambda options: None if options[PINS] else "sensors.pins = { \"T0:0\" = 17, ... }",
-    on_pi=True,
-))  # fmt: skip
+SENSORS.register(
+    Backend(
+        "serial",
+        lambda setup: SerialSensors.open(
+            setup.layout, port=setup[PORT], vid_pid=setup[VID_PID], layout_file=setup.layout_file
+        ),
+        settings=(PORT, VID_PID),
+        words=_serial_words,
+    )
+)
+SENSORS.register(
+    Backend(
+        "gpio",
+        _gpio_sensors,
+        settings=(PINS, ACTIVE_LOW),
+        needs=lambda options: None if options[PINS] else 'sensors.pins = { "T0:0" = 17, ... }',
+        on_pi=True,
+    )
+)
 
 LEDS.register(Backend("memory", lambda setup: MemoryStrip(setup.layout.pixels)))
-LEDS.register(Backend(
-    "neopixel",
-    lambda setup: NeoPixelStrip(setup.layout.pixels, setup[LED_PIN], pixel_order=setup[PIXEL_ORDER]),
-    settings=(LED_PIN, PIXEL_ORDER),
-    words=_pixel_words("neopixel"),
-    on_pi=True,
-))  # fmt: skip
-LEDS.register(Backend(
-    "neopixel-spi",
-    lambda setup: NeoPixelSpiStrip(setup.layout.pixels, pixel_order=setup[PIXEL_ORDER]),
-    settings=(PIXEL_ORDER,),
-    words=_pixel_words("neopixel-spi"),
-    on_pi=True,
-))  # fmt: skip
+LEDS.register(
+    Backend(
+        "neopixel",
+        lambda setup: NeoPixelStrip(setup.layout.pixels, setup[LED_PIN], pixel_order=setup[PIXEL_ORDER]),
+        settings=(LED_PIN, PIXEL_ORDER),
+        words=_pixel_words("neopixel"),
+        on_pi=True,
+    )
+)
+LEDS.register(
+    Backend(
+        "neopixel-spi",
+        lambda setup: NeoPixelSpiStrip(setup.layout.pixels, pixel_order=setup[PIXEL_ORDER]),
+        settings=(PIXEL_ORDER,),
+        words=_pixel_words("neopixel-spi"),
+        on_pi=True,
+    )
+)
 LEDS.register(Backend("none", lambda setup: MemoryStrip(setup.layout.pixels)))

@@ -58,8 +58,9 @@ class Controls:
         self.buzzer: Any = None
         try:
             if done_pin is not None:
-                self.done_button = Button(done_pin, bounce_time=bounce_time, hold_time=hold_time,
-                                          pin_factory=pin_factory)  # fmt: skip
+                self.done_button = Button(
+                    done_pin, bounce_time=bounce_time, hold_time=hold_time, pin_factory=pin_factory
+                )
                 self.done_button.when_pressed = self._done
                 self.done_button.when_held = self._held
             if undo_pin is not None:

@@ -291,8 +291,10 @@ def _kernel_counts(length: int) -> int:
 
 def _too_long(pixels: int, frame: int, bufsiz: int) -> ValueError:
     where = f"{pixels} pixels make a {frame}-byte SPI frame" if pixels else f"a {frame}-byte SPI message"
-    return ValueError(f"{where}, over the kernel's spidev.bufsiz of {bufsiz}: "
-                      f"add {BUFSIZ_FIX} to /boot/firmware/cmdline.txt and reboot")  # fmt: skip
+    return ValueError(
+        f"{where}, over the kernel's spidev.bufsiz of {bufsiz}: "
+        f"add {BUFSIZ_FIX} to /boot/firmware/cmdline.txt and reboot"
+    )
 
 
 def _fit_one_message(spi: Any, frame: int, pixels: int) -> None:
@@ -334,8 +336,9 @@ class SpidevBus:
         try:
             self._fd: int | None = os.open(self.path, os.O_RDWR)
         except FileNotFoundError:
-            raise ValueError(f"{self.path} is missing: SPI is off; add dtparam=spi=on to "
-                             "/boot/firmware/config.txt and reboot") from None  # fmt: skip
+            raise ValueError(
+                f"{self.path} is missing: SPI is off; add dtparam=spi=on to /boot/firmware/config.txt and reboot"
+            ) from None
         except PermissionError:
             raise ValueError(f"{self.path}: permission denied: the user needs the spi group") from None
         self._lock = threading.Lock()

@@ -136,8 +136,9 @@ class Registry(Generic[P]):
         self._load()
         backend = self._backends.get(name) if isinstance(name, str) else None
         if backend is None:
-            raise SettingError(f"{self.section}.backend must be one of {', '.join(map(repr, self._backends))}, "
-                               f"not {name!r}")  # fmt: skip
+            raise SettingError(
+                f"{self.section}.backend must be one of {', '.join(map(repr, self._backends))}, not {name!r}"
+            )
         return backend
 
     def setting(self, key: str) -> Setting[Any] | None:

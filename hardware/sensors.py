@@ -494,14 +494,22 @@ def channel_mismatch(
     fix = firmware_fix(layout, layout_file)
     shape = _marker_hint(channels, layout, by_option) if layout_file is None else ""
     if channels < needed:
-        return (f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses "
-                f"{needed}: copy the firmware made for it onto the Pico ({fix}){shape}")  # fmt: skip
+        return (
+            f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses "
+            f"{needed}: copy the firmware made for it onto the Pico ({fix}){shape}"
+        )
     bigger = boards_reading(channels, but=layout.sides)
-    size = shape or (f"; a {bigger[0]}-sided board reads {channels}: if yours has {bigger[0]} sides, set players = "
-                     f"{bigger[0]} under [board] in the config" if bigger else "")  # fmt: skip
-    return (f"the sensor board reads {channels} channels ({channels // INPUTS_PER_CHIP} chips), but this "
-            f"{layout.sides}-sided board's layout uses {needed} ({made // INPUTS_PER_CHIP} chips): its firmware "
-            f"was made for another board{size}. Else copy the firmware made for this board onto the Pico ({fix})")  # fmt: skip
+    size = shape or (
+        f"; a {bigger[0]}-sided board reads {channels}: if yours has {bigger[0]} sides, set players = "
+        f"{bigger[0]} under [board] in the config"
+        if bigger
+        else ""
+    )
+    return (
+        f"the sensor board reads {channels} channels ({channels // INPUTS_PER_CHIP} chips), but this "
+        f"{layout.sides}-sided board's layout uses {needed} ({made // INPUTS_PER_CHIP} chips): its firmware "
+        f"was made for another board{size}. Else copy the firmware made for this board onto the Pico ({fix})"
+    )
 
 
 def _marker_hint(channels: int, layout: Layout, by_option: bool) -> str:
@@ -513,8 +521,11 @@ def _marker_hint(channels: int, layout: Layout, by_option: bool) -> str:
     if channels_read(default_layout(layout.sides, not has)) != channels:
         return ""
     if by_option:
-        return "; if the board has " + ("no colour-marker holes, run this without --markers" if has else
-                                        "a colour-marker hole per side, run this again with --markers")  # fmt: skip
+        return "; if the board has " + (
+            "no colour-marker holes, run this without --markers"
+            if has
+            else "a colour-marker hole per side, run this again with --markers"
+        )
     if has:
         return "; if the board has no colour-marker holes, take markers = true out of the config"
     return "; if the board has a colour-marker hole per side, set markers = true under [board] in the config"
@@ -523,8 +534,14 @@ def _marker_hint(channels: int, layout: Layout, by_option: bool) -> str:
 def boards_reading(channels: int, but: int) -> list[int]:
     """The sides of the standard boards (colour markers or not), other than ``but``, whose firmware
     reads exactly ``channels``: a device reading more than its layout's was likely made for one."""
-    return sorted({n for n in SIDES for markers in (False, True)
-                   if n != but and channels_read(default_layout(n, markers)) == channels})  # fmt: skip
+    return sorted(
+        {
+            n
+            for n in SIDES
+            for markers in (False, True)
+            if n != but and channels_read(default_layout(n, markers)) == channels
+        }
+    )
 
 
 def parse_vid_pid(text: str) -> tuple[int, int]:

@@ -174,7 +174,9 @@ def selftest(
             strip.clear()
         prompt(Step("remove", "Take the peg out: the board should be empty", None, len(holes), len(holes)))
         latched = [
-            hole for hole in _wait_empty(sensors, events, layout.hole_names, timeout, stuck, cancel) if hole not in stuck
+            hole
+            for hole in _wait_empty(sensors, events, layout.hole_names, timeout, stuck, cancel)
+            if hole not in stuck
         ]
         return SelftestReport(len(holes), tuple(dead), tuple(swapped), tuple(stuck + latched))
     finally:

@@ -46,14 +46,14 @@ def either(current: Report, amended: Report) -> Report:
     amended.amend = True
     finished = ("move", "ambiguous")
     if amended.status in finished and current.status in finished:
-        return Report("ambiguous", candidates=(*current.candidates, *amended.candidates),
-                      amendments=amended.candidates)  # fmt: skip
+        return Report("ambiguous", candidates=(*current.candidates, *amended.candidates), amendments=amended.candidates)
     if current.status in finished:
         return current
     if amended.status in finished:
         if current.status in ("moving", "synced"):  # the next seat's move on its way, or pegs put back
-            return Report("ambiguous", candidates=amended.candidates, amendments=amended.candidates,
-                          guidance=current.guidance)  # fmt: skip
+            return Report(
+                "ambiguous", candidates=amended.candidates, amendments=amended.candidates, guidance=current.guidance
+            )
         amended.amendments = amended.candidates if amended.status == "ambiguous" else ()
         return amended
     if current.status in ("moving", "synced") or amended.status != "moving":

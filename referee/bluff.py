@@ -104,8 +104,9 @@ def explains(position: Position, rules: Ruleset, card: str | None, text: str) ->
     if card is None:
         return False
     try:
-        return parse_move(position, f"{card} {text.split(' ', 1)[1]}", rules).key == parse_move(
-            position, text, rules).key  # fmt: skip
+        return (
+            parse_move(position, f"{card} {text.split(' ', 1)[1]}", rules).key == parse_move(position, text, rules).key
+        )
     except (NotationError, IndexError):
         return False
 
@@ -144,8 +145,14 @@ def send_back(board: Board, position: Position, penalty: Penalty | None, event: 
         raise GameError(f"{event['hole']} does not hold a peg of seat {penalty.victim} on the track")
     occupancy = bytearray(position.occupancy)
     occupancy[hole] = 0
-    bump = {"event": "bump", "seat": penalty.victim, "by": penalty.chooser, "from": event["hole"],
-            "to": holes.start_area(penalty.victim), "penalty": True}  # fmt: skip
+    bump = {
+        "event": "bump",
+        "seat": penalty.victim,
+        "by": penalty.chooser,
+        "from": event["hole"],
+        "to": holes.start_area(penalty.victim),
+        "penalty": True,
+    }
     return position.with_occupancy(bytes(occupancy)), bump
 
 

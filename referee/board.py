@@ -244,7 +244,8 @@ def _check_teams(
 ) -> tuple[tuple[int, ...], ...]:
     """Accept the default layout or, on 6, 8 and 10 sides, partners sitting opposite."""
     if not isinstance(teams, (list, tuple)) or not all(
-            isinstance(team, (list, tuple)) and all(type(seat) is int for seat in team) for team in teams):  # fmt: skip
+        isinstance(team, (list, tuple)) and all(type(seat) is int for seat in team) for team in teams
+    ):
         raise BoardError(f"teams must be lists of seat numbers, not {str(teams)[:60]}")
     normal = tuple(sorted(tuple(sorted(team)) for team in teams))
     opposite = tuple((s, s + sides // 2) for s in range(sides // 2))

@@ -40,11 +40,17 @@ class Split:
     """
 
     total: int = field(metadata=rule("the count shared between two pegs, 2 to 17", _total))
-    directions: SplitDirections = field(default="forward", metadata=rule(
-        "\"forward\" (both parts), \"forward-backward\" (one each way) or \"any\" (each part either way)", _directions))
+    directions: SplitDirections = field(
+        default="forward",
+        metadata=rule(
+            '"forward" (both parts), "forward-backward" (one each way) or "any" (each part either way)', _directions
+        ),
+    )
     required: bool = field(default=False, metadata=rule("the card cannot move one peg its whole count", true_or_false))
-    any_peg: bool = field(default=False, metadata=rule(
-        "parts may move any peg on the board, opponents' on the main track only", true_or_false))
+    any_peg: bool = field(
+        default=False,
+        metadata=rule("parts may move any peg on the board, opponents' on the main track only", true_or_false),
+    )
 
     def parts(self) -> list[tuple[tuple[bool, int], tuple[bool, int]]]:
         """Unordered pairs of (forward?, count) parts that add up to the total."""
@@ -78,7 +84,7 @@ def _split(where: str, value: object) -> Split | None:
     if value is False:
         return None
     if not isinstance(value, Mapping):
-        raise RulesetError(f"{where} must be a table like {{total = 7, directions = \"forward\"}} or false")
+        raise RulesetError(f'{where} must be a table like {{total = 7, directions = "forward"}} or false')
     return Split(**read_table(Split, where, value))  # type: ignore[arg-type]  # checked by Split's declarations
 
 
@@ -90,24 +96,62 @@ def _split_stored(split: Split | None) -> object:
 class CardPower:
     """What one card may do. Each option is a separate legal move."""
 
-    forward: tuple[int, ...] = field(default=(), metadata=rule(
-        "hole counts the card moves one peg forward, e.g. [10]", _counts,
-        words=lambda counts: [f"{n} forward" for n in counts], said_at=1))
-    backward: tuple[int, ...] = field(default=(), metadata=rule(
-        "hole counts the card moves one peg back, e.g. [8]", _counts,
-        words=lambda counts: [f"{n} back" for n in counts], said_at=2))
-    come_out: bool = field(default=False, metadata=rule(
-        "the card brings a peg out of its start", true_or_false,
-        words=lambda on: ["come out"] if on else [], said_at=0))
-    swap: bool = field(default=False, metadata=rule(
-        "the card swaps two pegs of different colours on the main track", true_or_false,
-        words=lambda on: ["swap two pegs of different colours on the main track"] if on else [], said_at=4))
-    joker: bool = field(default=False, metadata=rule(
-        "the card jumps a peg onto any other colour's peg on the main track", true_or_false,
-        words=lambda on: ["jump a peg onto any other colour's peg on the main track"] if on else [], said_at=5))
-    split: Split | None = field(default=None, metadata=rule(
-        "how the count may be shared between two pegs: a table of total, directions, required and any_peg, "
-        "or false", _split, words=lambda split: split.words() if split else [], store=_split_stored, said_at=3))
+    forward: tuple[int, ...] = field(
+        default=(),
+        metadata=rule(
+            "hole counts the card moves one peg forward, e.g. [10]",
+            _counts,
+            words=lambda counts: [f"{n} forward" for n in counts],
+            said_at=1,
+        ),
+    )
+    backward: tuple[int, ...] = field(
+        default=(),
+        metadata=rule(
+            "hole counts the card moves one peg back, e.g. [8]",
+            _counts,
+            words=lambda counts: [f"{n} back" for n in counts],
+            said_at=2,
+        ),
+    )
+    come_out: bool = field(
+        default=False,
+        metadata=rule(
+            "the card brings a peg out of its start",
+            true_or_false,
+            words=lambda on: ["come out"] if on else [],
+            said_at=0,
+        ),
+    )
+    swap: bool = field(
+        default=False,
+        metadata=rule(
+            "the card swaps two pegs of different colours on the main track",
+            true_or_false,
+            words=lambda on: ["swap two pegs of different colours on the main track"] if on else [],
+            said_at=4,
+        ),
+    )
+    joker: bool = field(
+        default=False,
+        metadata=rule(
+            "the card jumps a peg onto any other colour's peg on the main track",
+            true_or_false,
+            words=lambda on: ["jump a peg onto any other colour's peg on the main track"] if on else [],
+            said_at=5,
+        ),
+    )
+    split: Split | None = field(
+        default=None,
+        metadata=rule(
+            "how the count may be shared between two pegs: a table of total, directions, required and any_peg, "
+            "or false",
+            _split,
+            words=lambda split: split.words() if split else [],
+            store=_split_stored,
+            said_at=3,
+        ),
+    )
 
     def describe(self) -> str:
         """One line for the rules summary on the page and in the CLI."""

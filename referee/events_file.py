@@ -28,8 +28,10 @@ def parse_events(text: str, physical: PhysicalBoard) -> list[SensorEvent]:
         if ms < last_ms:
             raise EventsError(f"events line {number}: time {ms} ms goes backwards (after {last_ms} ms)")
         if not words or words[0] not in ("lift", "place", "snapshot", "done"):
-            raise EventsError(f"events line {number}: expected '[ms] lift HOLE', '[ms] place HOLE', "
-                              f"'[ms] snapshot HOLE ...' or '[ms] done', not {line.strip()!r}")  # fmt: skip
+            raise EventsError(
+                f"events line {number}: expected '[ms] lift HOLE', '[ms] place HOLE', "
+                f"'[ms] snapshot HOLE ...' or '[ms] done', not {line.strip()!r}"
+            )
         kind, names = words[0], words[1:]
         if kind in ("lift", "place") and len(names) != 1:
             raise EventsError(f"events line {number}: {kind} takes exactly one hole")

@@ -51,8 +51,15 @@ def guidance(fixes: Sequence[Fix]) -> dict[str, Role]:
     return {fix.hole: ("wrong" if fix.action == "remove" else "put-back") for fix in fixes}
 
 
-def occupancy_fixes(physical: PhysicalBoard, occupied: int, turn_start: int, board: int, starts: tuple[int, ...],
-                    mask: int, wanted: tuple[int, ...]) -> tuple[Fix, ...]:  # fmt: skip
+def occupancy_fixes(
+    physical: PhysicalBoard,
+    occupied: int,
+    turn_start: int,
+    board: int,
+    starts: tuple[int, ...],
+    mask: int,
+    wanted: tuple[int, ...],
+) -> tuple[Fix, ...]:
     """Occupancy only: take off what should not be there (``board``'s holes not in
     ``mask``), then fill what is missing. Extra start pegs come off the holes filled most
     recently (not filled at ``turn_start``); missing ones go in any free start hole."""
@@ -67,8 +74,13 @@ def occupancy_fixes(physical: PhysicalBoard, occupied: int, turn_start: int, boa
     return tuple(removes + places)
 
 
-def colour_fixes(physical: PhysicalBoard, turn_start: int, colours: BoardColours, target: Position,
-                 holes: Sequence[int] | None = None) -> tuple[Fix, ...]:  # fmt: skip
+def colour_fixes(
+    physical: PhysicalBoard,
+    turn_start: int,
+    colours: BoardColours,
+    target: Position,
+    holes: Sequence[int] | None = None,
+) -> tuple[Fix, ...]:
     """What to take off and put where, colour by colour, for the board to show ``target``
     (looking only at ``holes`` of the track and homes, when given). A start peg may stand
     in any start hole of its seat; extra ones come off those filled since ``turn_start``."""
@@ -87,8 +99,9 @@ def colour_fixes(physical: PhysicalBoard, turn_start: int, colours: BoardColours
     return tuple(removes + places)
 
 
-def _board_fixes(physical: PhysicalBoard, colours: BoardColours, target: Position,
-                 holes: Sequence[int] | None) -> tuple[list[Fix], list[Fix]]:  # fmt: skip
+def _board_fixes(
+    physical: PhysicalBoard, colours: BoardColours, target: Position, holes: Sequence[int] | None
+) -> tuple[list[Fix], list[Fix]]:
     """The removes and places of the track and home holes (``holes``, or all of them)."""
     removes: list[Fix] = []
     places: list[Fix] = []

@@ -85,9 +85,12 @@ class Game:
             raise GameError(f"first player {first} is not a seat in play")
         # A game may start from pegs already on the board (a game begun before the box was on).
         if isinstance(pegs, dict) and any(seat_number(key) is None for key in pegs):
-            raise PositionError(f"'pegs' keys are seat numbers like \"1\" (no leading zero), not {sorted(map(str, pegs))}")
-        self._start = Position.from_json({"players": players, "teams": teams, "turn": self.first,
-                                         "pegs": {} if pegs is None else pegs})  # fmt: skip
+            raise PositionError(
+                f"'pegs' keys are seat numbers like \"1\" (no leading zero), not {sorted(map(str, pegs))}"
+            )
+        self._start = Position.from_json(
+            {"players": players, "teams": teams, "turn": self.first, "pegs": {} if pegs is None else pegs}
+        )
         self.generations = 0  # legal-move generations asked of this game (for benchmarks)
         self._legal_cache: dict[tuple[bytes, int, str], list[Move]] = {}
         self._known_move: Move | None = None
@@ -255,8 +258,12 @@ class Game:
     def explain(self, result: Position, card: str | None = None) -> list[Move]:
         """Every legal move (of ``card``, or of any card) that leads to ``result``."""
         cards = [parse_card(card)] if card else list(CARDS)
-        found = [move for c in cards for move in legal_moves(self.position, c, self.rules)
-                 if move.result.occupancy == result.occupancy]  # fmt: skip
+        found = [
+            move
+            for c in cards
+            for move in legal_moves(self.position, c, self.rules)
+            if move.result.occupancy == result.occupancy
+        ]
         found += [move for c in cards for move in self.free_come_outs(c) if move.result.occupancy == result.occupancy]
         return found
 
@@ -375,9 +382,17 @@ class Game:
         start = events[0]
         try:
             rules = from_mapping(start["rules"])
-            game = cls(rules, start["players"], mode=start["mode"], seed=start["seed"], teams=start["teams"],
-                       first=start["first"], pegs=start.get("pegs"), table=start.get("table"),
-                       _replaying=True)  # fmt: skip
+            game = cls(
+                rules,
+                start["players"],
+                mode=start["mode"],
+                seed=start["seed"],
+                teams=start["teams"],
+                first=start["first"],
+                pegs=start.get("pegs"),
+                table=start.get("table"),
+                _replaying=True,
+            )
         except (KeyError, TypeError, ValueError) as error:
             raise GameError(f"bad start event: {error}") from None
         for number, event in enumerate(events, 1):
@@ -449,9 +464,18 @@ class Game:
         self._known_move = move  # already checked: spare _apply parsing it again
         self._emit({"event": "move", "seat": seat, "text": move.text, **({"free": True} if free else {})})
         for bump in move.bumps:
-            target = holes.start_area(bump.seat) if self.board.is_start(bump.target) else self.board.hole_name(bump.target)
-            self._emit({"event": "bump", "seat": bump.seat, "by": seat,
-                        "from": self.board.hole_name(bump.source), "to": target})  # fmt: skip
+            target = (
+                holes.start_area(bump.seat) if self.board.is_start(bump.target) else self.board.hole_name(bump.target)
+            )
+            self._emit(
+                {
+                    "event": "bump",
+                    "seat": bump.seat,
+                    "by": seat,
+                    "from": self.board.hole_name(bump.source),
+                    "to": target,
+                }
+            )
 
     # -- checks -------------------------------------------------------------------------
 
@@ -607,8 +631,14 @@ _APPLY: dict[str, Callable[[Game, Event], None]] = {  # event -> how it changes 
     "decline": lambda game, event: setattr(game._state, "acted", True),
     "win": Game._apply_win,
 }
-_VERBS: dict[str, str] = {"draw": "draw", "play": "play or discard", "doubt": "doubt", "reveal": "turn up the card",
-                          "penalty": "choose a peg", "over": "play"}  # fmt: skip
+_VERBS: dict[str, str] = {
+    "draw": "draw",
+    "play": "play or discard",
+    "doubt": "doubt",
+    "reveal": "turn up the card",
+    "penalty": "choose a peg",
+    "over": "play",
+}
 _WAITING: dict[str, str] = {
     "draw": "the player to draw a card",
     "play": "the player to play a card",

@@ -52,11 +52,18 @@ class State:
         """A copy sharing nothing that ``_apply`` changes in place (positions, moves and
         events are never changed, only replaced)."""
         bluff = replace(self.bluff, doubters=list(self.bluff.doubters)) if self.bluff else None
-        return replace(self, hands={seat: list(cards) for seat, cards in self.hands.items()}, stock=list(self.stock),
-                       discards=list(self.discards), counts=dict(self.counts),
-                       extra_turns={seat: list(won) for seat, won in self.extra_turns.items()}, bluff=bluff,
-                       penalty=replace(self.penalty) if self.penalty else None, bumps=list(self.bumps),
-                       made=list(self.made))  # fmt: skip
+        return replace(
+            self,
+            hands={seat: list(cards) for seat, cards in self.hands.items()},
+            stock=list(self.stock),
+            discards=list(self.discards),
+            counts=dict(self.counts),
+            extra_turns={seat: list(won) for seat, won in self.extra_turns.items()},
+            bluff=bluff,
+            penalty=replace(self.penalty) if self.penalty else None,
+            bumps=list(self.bumps),
+            made=list(self.made),
+        )
 
 
 @dataclass(frozen=True)

@@ -63,8 +63,9 @@ def legal_moves(position: Position, card: str, rules: Ruleset, touching: Focus |
             yield Move(card, steps, position, key)
 
 
-def results_touching(position: Position, card: str, rules: Ruleset, touching: Focus | None,
-                     free: bool = False) -> Iterator[Result]:  # fmt: skip
+def results_touching(
+    position: Position, card: str, rules: Ruleset, touching: Focus | None, free: bool = False
+) -> Iterator[Result]:
     """``legal_moves`` (or with ``free``, ``free_come_outs``) as bare (result key, steps)
     pairs, possibly repeating a result: for callers that build moves only when needed."""
     generator = _Generator(position, rules, touching)
@@ -182,7 +183,9 @@ class _Generator:
         opponents = {seat + 1 for seat in board.seats if seat not in self.team and focus and focus.starts >> seat & 1}
         if focus is None or not (opponents or any(focus.holes >> board.in_spot(seat) & 1 for seat in self.team)):
             return frozenset()  # a chain writes only in-spots and start areas
-        team = {seat + 1 for seat in self.team if focus.holes >> board.in_spot(seat) & 1 or occupancy[board.in_spot(seat)]}
+        team = {
+            seat + 1 for seat in self.team if focus.holes >> board.in_spot(seat) & 1 or occupancy[board.in_spot(seat)]
+        }
         return frozenset(opponents | team)
 
     def _may_touch(self, source: int, landing: int) -> bool:
@@ -256,7 +259,9 @@ class _Generator:
                 sources = [(hole, seat) for seat in seats for hole in position.on_board(seat) if board.is_track(hole)]
         else:
             sources = [(board.start(seat), seat) for seat in self.movers if position.in_start(seat)]
-            sources += [(hole, seat) for seat in self.movers for hole in position.on_board(seat) if board.is_track(hole)]
+            sources += [
+                (hole, seat) for seat in self.movers for hole in position.on_board(seat) if board.is_track(hole)
+            ]
         targets = [(hole, base.occupancy[hole] - 1) for hole in range(board.track_length) if base.occupancy[hole]]
         for source, colour in sources:
             for target, target_colour in targets:
@@ -272,8 +277,10 @@ class _Generator:
         groups = split.parts()
         attempts = {group: self._attempts(split, *group) for group in {g for pair in groups for g in pair}}
         chains = sum(1 << self.board.in_spot(seat) for seat in self.team)
-        indexes = {group: _Index(found, self.focus, self._touches, chains, self._chain_colours, self.base.occupancy)
-                   for group, found in attempts.items()}  # fmt: skip
+        indexes = {
+            group: _Index(found, self.focus, self._touches, chains, self._chain_colours, self.base.occupancy)
+            for group, found in attempts.items()
+        }
         pairs = self._focused_pairs if self.focus is not None else self._pairs
         for first, second in groups:
             same = first == second
@@ -329,8 +336,16 @@ class _Generator:
             for second in independent:
                 yield delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
 
-    def _focused_pairs(self, split: Split, firsts: list[_Attempt], second_group: tuple[bool, int], seconds: _Index,
-                       same: bool, canonical: bool, both_orders: bool) -> Iterator[Result]:  # fmt: skip
+    def _focused_pairs(
+        self,
+        split: Split,
+        firsts: list[_Attempt],
+        second_group: tuple[bool, int],
+        seconds: _Index,
+        same: bool,
+        canonical: bool,
+        both_orders: bool,
+    ) -> Iterator[Result]:
         """``_pairs`` for a focus: the pairs where either part touches it (as made, after
         the first). A first part that does not is paired only with the few seconds that
         may; each second is classified as the indexed path would (replay, add, independent).
@@ -422,8 +437,10 @@ class _Generator:
             pegs = self._pegs(state, seats, split.any_peg)
         else:  # in the order _pegs would give them
             order = list(seats)
-            pegs = sorted(((hole, state.occupancy[hole] - 1, True) for hole in only if state.occupancy[hole] - 1 in order),
-                          key=lambda peg: (order.index(peg[1]), peg[0]))  # fmt: skip
+            pegs = sorted(
+                ((hole, state.occupancy[hole] - 1, True) for hole in only if state.occupancy[hole] - 1 in order),
+                key=lambda peg: (order.index(peg[1]), peg[0]),
+            )
         for source, colour, may_home in pegs:
             if source == exclude:
                 continue
@@ -538,8 +555,15 @@ class _Index:
     focus is paired only with those.
     """
 
-    def __init__(self, attempts: list[_Attempt], focus: Focus | None, touches: Callable[[_Effect], bool],
-                 chains: int, chain_colours: frozenset[int], occupancy: bytes) -> None:  # fmt: skip
+    def __init__(
+        self,
+        attempts: list[_Attempt],
+        focus: Focus | None,
+        touches: Callable[[_Effect], bool],
+        chains: int,
+        chain_colours: frozenset[int],
+        occupancy: bytes,
+    ) -> None:
         """``chains``: the team's in-spots; ``chain_colours``: the colour bytes a part may
         land on and so touch the focus further along its bump chain."""
         self.attempts = attempts
@@ -550,10 +574,15 @@ class _Index:
         self.by_landing: dict[int, list[_Attempt]] = {}
         self.chains, self.chain_colours = chains, chain_colours
         if focus is not None:
-            self.maybe = [attempt for attempt in attempts
-                          if (1 << attempt.source | 1 << attempt.path.landing) & focus.holes
-                          or attempt.effect is not None and touches(attempt.effect)
-                          or attempt.effect is None and occupancy[attempt.path.landing] in chain_colours]  # fmt: skip
+            self.maybe = [
+                attempt
+                for attempt in attempts
+                if (1 << attempt.source | 1 << attempt.path.landing) & focus.holes
+                or attempt.effect is not None
+                and touches(attempt.effect)
+                or attempt.effect is None
+                and occupancy[attempt.path.landing] in chain_colours
+            ]
             if chain_colours:
                 for attempt in attempts:
                     self.by_landing.setdefault(attempt.path.landing, []).append(attempt)
@@ -578,12 +607,18 @@ class _Index:
             return self.maybe
         if effect.writes & self.chains:
             return self.attempts
-        more = [attempt for hole, new in effect.changes if new in self.chain_colours
-                for attempt in self.by_landing.get(hole, ()) if attempt.index not in self.maybe_indexes]  # fmt: skip
+        more = [
+            attempt
+            for hole, new in effect.changes
+            if new in self.chain_colours
+            for attempt in self.by_landing.get(hole, ())
+            if attempt.index not in self.maybe_indexes
+        ]
         return self.maybe + more if more else self.maybe
 
-    def pairing(self, first: _Attempt, effect: _Effect, same: bool, canonical: bool,
-                both_orders: bool) -> tuple[list[_Attempt], list[_Attempt], Iterable[_Attempt]]:  # fmt: skip
+    def pairing(
+        self, first: _Attempt, effect: _Effect, same: bool, canonical: bool, both_orders: bool
+    ) -> tuple[list[_Attempt], list[_Attempt], Iterable[_Attempt]]:
         """The second parts for ``first`` (whose effect is ``effect``): those to replay after
         it, those whose change adds to it, and the independent ones."""
         handled: set[int] = set()
@@ -602,8 +637,11 @@ class _Index:
         if not (canonical or both_orders):
             return replays, adds, ()
         skip_below = first.index if same and not both_orders else -1
-        independent = (second for second in self.legal if second.index not in handled
-                       and second.source != first.source and second.index >= skip_below)  # fmt: skip
+        independent = (
+            second
+            for second in self.legal
+            if second.index not in handled and second.source != first.source and second.index >= skip_below
+        )
         return replays, adds, independent
 
 

@@ -40,7 +40,9 @@ class Position:
             if colour:
                 seat = colour - 1
                 if seat not in counts:
-                    raise PositionError(f"a peg of seat {seat} in {self.board.hole_name(hole)}, but that seat is not in play")
+                    raise PositionError(
+                        f"a peg of seat {seat} in {self.board.hole_name(hole)}, but that seat is not in play"
+                    )
                 owner = self.board.owner(hole)
                 if owner is not None and owner != seat:
                     raise PositionError(f"a peg of seat {seat} in another seat's home {self.board.hole_name(hole)}")

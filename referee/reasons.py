@@ -51,7 +51,11 @@ def _someone_elses_peg(attempt: Attempt) -> bool:
 def _partner_too_soon(attempt: Attempt) -> bool:
     """A partner's peg moved while the seat to play still has pegs of its own out."""
     owner, turn = attempt.seat, attempt.position.turn
-    return owner != turn and owner in attempt.board.team_of.get(turn, (turn,)) and owner not in mover_seats(attempt.position, attempt.rules)
+    return (
+        owner != turn
+        and owner in attempt.board.team_of.get(turn, (turn,))
+        and owner not in mover_seats(attempt.position, attempt.rules)
+    )
 
 
 def _steps(attempt: Attempt) -> tuple[int, int]:
@@ -84,7 +88,8 @@ def _backing_into_home(attempt: Attempt) -> bool:
 def _home_backwards(attempt: Attempt) -> bool:
     board = attempt.board
     return board.is_home(attempt.source) and (
-        not board.is_home(attempt.target) or board.depth(attempt.target) < board.depth(attempt.source))
+        not board.is_home(attempt.target) or board.depth(attempt.target) < board.depth(attempt.source)
+    )
 
 
 def _passes_own_peg(attempt: Attempt) -> bool:
@@ -109,7 +114,11 @@ def _no_card_goes_back(attempt: Attempt) -> bool:
 
 def _wrong_count(attempt: Attempt) -> bool:
     board = attempt.board
-    if attempt.card is None or attempt.card == JOKER or not (board.is_track(attempt.source) and board.is_track(attempt.target)):
+    if (
+        attempt.card is None
+        or attempt.card == JOKER
+        or not (board.is_track(attempt.source) and board.is_track(attempt.target))
+    ):
         return False
     forward, _ = _steps(attempt)
     power = dict(attempt.rules.cards).get(attempt.card)
@@ -124,7 +133,12 @@ def _partner_on_in_spot(attempt: Attempt) -> bool:
         return False
     colour = position.colour_at(attempt.target)
     team = board.team_of.get(attempt.seat, (attempt.seat,))
-    return colour is not None and colour != attempt.seat and colour in team and position.colour_at(board.in_spot(colour)) == colour
+    return (
+        colour is not None
+        and colour != attempt.seat
+        and colour in team
+        and position.colour_at(board.in_spot(colour)) == colour
+    )
 
 
 @dataclass(frozen=True)
@@ -134,42 +148,68 @@ class Reason:
 
 
 REASONS: tuple[Reason, ...] = (
-    Reason(_partner_too_soon,
-           "{mover} can't move {owner}'s peg yet: a partner's pegs move only once all of yours are home "
-           '(the rules page, Endgame)'),
-    Reason(_someone_elses_peg,
-           "{mover} can't move {owner}'s peg: each player moves only her own pegs (the rules page, Movement "
-           "of pegs - general rules)"),
-    Reason(_out_of_start_elsewhere,
-           "A peg leaves start only onto its own come-out hole (the rules page, Basic Game: an ace "
-           "or a face card moves a peg from start to its come-out hole)"),
-    Reason(_someone_elses_home,
-           "A peg goes only into its own home (the rules page, Movement of pegs - general rules: \"No peg "
-           "may ever move into any start or home area other than its own\")"),
-    Reason(_home_backwards,
-           'Pegs already in home can\'t move backwards (the rules page, Basic Game: "pegs that are '
-           'already in their home areas are not allowed to move backwards")'),
-    Reason(_backing_into_home,
-           'You can\'t back into your home track (the rules page, Basic Game: "\'Backing in\' to the '
-           'home track is not allowed")'),
-    Reason(_partner_on_in_spot,
-           'A partner already on her in-spot can\'t be landed on (the rules page, Basic Game: "It is '
-           "illegal to land on your partner's peg if that partner already has a peg on his or her "
-           'own in-spot")'),
-    Reason(_passes_own_peg,
-           'You can\'t pass your own peg (the rules page, Basic Game: "You may never land on or pass '
-           'over a hole occupied by one of your own pegs")'),
-    Reason(_no_card_goes_back,
-           "No card moves a peg that far backwards: 8s move back 8 (the rules page, Basic Game: "
-           '"When playing an 8, you must move one of your pegs backwards 8 holes")'),
-    Reason(_wrong_count,
-           'That card moves a different number of holes (the rules page, Basic Game: "you move one '
-           'of your own pegs ... forward that number of holes")'),
+    Reason(
+        _partner_too_soon,
+        "{mover} can't move {owner}'s peg yet: a partner's pegs move only once all of yours are home "
+        "(the rules page, Endgame)",
+    ),
+    Reason(
+        _someone_elses_peg,
+        "{mover} can't move {owner}'s peg: each player moves only her own pegs (the rules page, Movement "
+        "of pegs - general rules)",
+    ),
+    Reason(
+        _out_of_start_elsewhere,
+        "A peg leaves start only onto its own come-out hole (the rules page, Basic Game: an ace "
+        "or a face card moves a peg from start to its come-out hole)",
+    ),
+    Reason(
+        _someone_elses_home,
+        'A peg goes only into its own home (the rules page, Movement of pegs - general rules: "No peg '
+        'may ever move into any start or home area other than its own")',
+    ),
+    Reason(
+        _home_backwards,
+        "Pegs already in home can't move backwards (the rules page, Basic Game: \"pegs that are "
+        'already in their home areas are not allowed to move backwards")',
+    ),
+    Reason(
+        _backing_into_home,
+        "You can't back into your home track (the rules page, Basic Game: \"'Backing in' to the "
+        'home track is not allowed")',
+    ),
+    Reason(
+        _partner_on_in_spot,
+        "A partner already on her in-spot can't be landed on (the rules page, Basic Game: \"It is "
+        "illegal to land on your partner's peg if that partner already has a peg on his or her "
+        'own in-spot")',
+    ),
+    Reason(
+        _passes_own_peg,
+        "You can't pass your own peg (the rules page, Basic Game: \"You may never land on or pass "
+        'over a hole occupied by one of your own pegs")',
+    ),
+    Reason(
+        _no_card_goes_back,
+        "No card moves a peg that far backwards: 8s move back 8 (the rules page, Basic Game: "
+        '"When playing an 8, you must move one of your pegs backwards 8 holes")',
+    ),
+    Reason(
+        _wrong_count,
+        'That card moves a different number of holes (the rules page, Basic Game: "you move one '
+        'of your own pegs ... forward that number of holes")',
+    ),
 )
 
 
-def why_not(position: Position, rules: Ruleset, source: int, target: int, card: str | None = None,
-            names: Mapping[int, str] | None = None) -> str | None:
+def why_not(
+    position: Position,
+    rules: Ruleset,
+    source: int,
+    target: int,
+    card: str | None = None,
+    names: Mapping[int, str] | None = None,
+) -> str | None:
     """The first rule the one-peg move ``source`` -> ``target`` breaks, as a sentence (``names``:
     the seats' names, for the reasons that name whose peg moved)."""
     attempt = Attempt(position, rules, source, target, card)
@@ -178,8 +218,12 @@ def why_not(position: Position, rules: Ruleset, source: int, target: int, card: 
             if reason.test(attempt):
                 said = (names or {}).get
                 mover, owner = attempt.position.turn, attempt.seat
-                return (reason.says.replace("{mover}", said(mover, "The player to move"))
-                        .replace("{owner}", said(owner, "another player")) + ".")  # fmt: skip
+                return (
+                    reason.says.replace("{mover}", said(mover, "The player to move")).replace(
+                        "{owner}", said(owner, "another player")
+                    )
+                    + "."
+                )
         except (IndexError, ValueError):
             continue
     return None

@@ -86,8 +86,9 @@ def _without(event: Event, key: str) -> Event:
 
 def replay(events: list[Event]) -> Game:
     if events and events[0].get("redacted"):
-        raise RecordError("this record leaves out cards (it was exported before the game was over): "
-                          "replaying needs the whole record")  # fmt: skip
+        raise RecordError(
+            "this record leaves out cards (it was exported before the game was over): replaying needs the whole record"
+        )
     try:
         return Game.from_events(events)
     except GameError as error:
@@ -134,8 +135,10 @@ def opening(events: list[Event]) -> Game:
 def hidden_notice(events: list[Event]) -> list[str]:
     """The narration's first line for a record that leaves out cards, else nothing."""
     if events and events[0].get("redacted"):
-        notice = ("(this record was saved before the game was over and leaves out the cards the others "
-                  f"could not see: each is shown as {HIDDEN})")  # fmt: skip
+        notice = (
+            "(this record was saved before the game was over and leaves out the cards the others "
+            f"could not see: each is shown as {HIDDEN})"
+        )
         return [notice, ""]
     return []
 
@@ -235,8 +238,9 @@ def checked(event: Event) -> Iterator[None]:
     except GameError as error:
         raise RecordError(str(error)) from None
     except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
-        raise RecordError(f"a {excerpt(event.get('event'))} event is missing a field or has one of the "
-                          f"wrong kind: {excerpt(error)}") from None  # fmt: skip
+        raise RecordError(
+            f"a {excerpt(event.get('event'))} event is missing a field or has one of the wrong kind: {excerpt(error)}"
+        ) from None
 
 
 def _narration(events: list[Event]) -> list[str]:
@@ -277,7 +281,9 @@ def _describe(event: dict[str, Any], name: Callable[[int], str], game: Game, car
         said, text = move_said(move, name, game.rules, card), move_text(move, card)
         return f"   {said} ({text})" + (" (free come-out)" if event.get("free") else "")
     if kind == "bump":
-        return f"   {who}'s peg bumped from {event['from']} to {'start' if event['to'].startswith('S') else event['to']}"
+        return (
+            f"   {who}'s peg bumped from {event['from']} to {'start' if event['to'].startswith('S') else event['to']}"
+        )
     if kind == "discard":
         return f"   {who} could not move" + (f" and discards {event['card']}" if event.get("card") else "")
     if kind == "doubt":

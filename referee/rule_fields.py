@@ -44,8 +44,14 @@ class Rule(Generic[T]):
     said_at: int
 
 
-def rule(about: str, check: Callable[[str, object], T], *, words: Callable[[T], list[str]] = _no_words,
-         store: Callable[[T], object] = _as_is, said_at: int = 0) -> dict[str, Rule[Any]]:  # fmt: skip
+def rule(
+    about: str,
+    check: Callable[[str, object], T],
+    *,
+    words: Callable[[T], list[str]] = _no_words,
+    store: Callable[[T], object] = _as_is,
+    said_at: int = 0,
+) -> dict[str, Rule[Any]]:
     """The metadata that makes a dataclass field a house-rules key: ``field(default=..., metadata=rule(...))``;
     a field without a default is a key every table of its kind must have."""
     return {"rule": Rule(about, check, words, store, said_at)}

@@ -50,7 +50,9 @@ class Ruleset:
     decks: tuple[tuple[int, int], ...] = ((2, 3), (4, 3), (6, 3), (8, 4), (10, 5))
     jokers_per_deck: int = 2
     extra_jokers: int = 0
-    added_jokers: tuple[tuple[int, int], ...] = ((10, 4),)  # Hatcher's variations: ten players, "at least four more Jokers"
+    added_jokers: tuple[tuple[int, int], ...] = (
+        (10, 4),
+    )  # Hatcher's variations: ten players, "at least four more Jokers"
     counting: int | None = None
     bluffing: bool = False
 
@@ -68,8 +70,11 @@ class Ruleset:
         with ``any_peg``, a team's when the team moves, else the player's own). North
         Carolina, the heaviest preset, weighs 1,005."""
         own = MOST_PEGS // 2 if self.movers == "team" else PEGS_PER_SEAT
-        return sum(len(power.split.parts()) * (MOST_PEGS if power.split.any_peg else own)
-                   for _card, power in self.cards if power.split)  # fmt: skip
+        return sum(
+            len(power.split.parts()) * (MOST_PEGS if power.split.any_peg else own)
+            for _card, power in self.cards
+            if power.split
+        )
 
     def card_weight(self, card: str) -> int:
         return replace(self, cards=((card, self.power(card)),)).split_weight

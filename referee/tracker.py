@@ -217,8 +217,9 @@ class Tracker:
         try:
             turn = data["turn"]
             position = Position.from_json(turn["position"])
-            tracker = cls(position, rules, allowed=Candidates.from_json(turn), settle_ms=settle_ms,
-                          board=data["turn_start"])  # fmt: skip
+            tracker = cls(
+                position, rules, allowed=Candidates.from_json(turn), settle_ms=settle_ms, board=data["turn_start"]
+            )
             tracker.occupied = tracker.physical.mask(data["occupied"])
             tracker._last_seen = tracker.occupied
             tracker._worlds = Worlds.from_json(data["worlds"])
@@ -317,12 +318,15 @@ class Tracker:
         changed = (self.occupied & self._board_only) ^ turn.mask
         return sorted({*self.physical.holes(changed), *(h for h in world[0] if h < turn.position.board.board_holes)})
 
-    def _colour_fixes(self, colours: fixes.BoardColours, target: Position,
-                      holes: Sequence[int] | None = None) -> tuple[Fix, ...]:  # fmt: skip
+    def _colour_fixes(
+        self, colours: fixes.BoardColours, target: Position, holes: Sequence[int] | None = None
+    ) -> tuple[Fix, ...]:
         """What to take off and put where, colour by colour, for the board to show ``target``."""
         return fixes.colour_fixes(self.physical, self._turn_start, colours, target, holes)
 
-    def _colours_agree(self, turn: Turn, worlds: Worlds, target: Position) -> Literal["everywhere", "somewhere", "nowhere"]:
+    def _colours_agree(
+        self, turn: Turn, worlds: Worlds, target: Position
+    ) -> Literal["everywhere", "somewhere", "nowhere"]:
         """Whether the board's colours are ``target``'s in every likely reading, in some, or none."""
         if worlds.worlds is None:
             return "everywhere"
@@ -339,8 +343,11 @@ class Tracker:
         report = self._judge_board(commit)
         # While the board is being put right, a peg placed where the lights asked for a colour
         # is most likely that colour (as long as the places follow the lights at all).
-        self._asked = {self.physical.index(fix.hole): fix.seat for fix in report.back
-                       if report.status in ("illegal", "moving") and fix.action == "place" and fix.seat is not None}  # fmt: skip
+        self._asked = {
+            self.physical.index(fix.hole): fix.seat
+            for fix in report.back
+            if report.status in ("illegal", "moving") and fix.action == "place" and fix.seat is not None
+        }
         return report
 
     def _judge_board(self, commit: bool) -> Report:
@@ -396,8 +403,14 @@ class Tracker:
             return Report("synced")  # nothing lifted yet this turn: no need to wait for the index
         pool = self._pool(turn, worlds, board, starts)
         if in_hand == 0:
-            exact = [c for c in pool if c.mask == board and c.starts == starts and self._explains(turn, worlds, c)
-                     and (committed is None or extends(c, committed))]  # fmt: skip
+            exact = [
+                c
+                for c in pool
+                if c.mask == board
+                and c.starts == starts
+                and self._explains(turn, worlds, c)
+                and (committed is None or extends(c, committed))
+            ]
             if unchanged and committed is None:
                 nothing_moved = self._explains_nothing_moved(turn, worlds)
                 if exact and nothing_moved:  # pegs lifted and put back, or swapped?
@@ -414,8 +427,11 @@ class Tracker:
         if committed is not None:
             on_the_way = [c for c in on_the_way if extends(c, committed)]
         if on_the_way:
-            return Report("moving", guidance=self._guide(turn, on_the_way, board, starts),
-                          back=self._back(turn, worlds, board, starts))  # fmt: skip
+            return Report(
+                "moving",
+                guidance=self._guide(turn, on_the_way, board, starts),
+                back=self._back(turn, worlds, board, starts),
+            )
         return self._illegal(turn, worlds, board, starts)
 
     def _one_or_many(self, exact: list[IndexedResult]) -> Report:
@@ -439,8 +455,10 @@ class Tracker:
     def _explains_nothing_moved(self, turn: Turn, worlds: Worlds) -> bool:
         if worlds.worlds is None:
             return True
-        return any(all(colour is None or colour == self._base_colour(turn, hole) for hole, colour in o.items())
-                   for o, *_rest in worlds.worlds)  # fmt: skip
+        return any(
+            all(colour is None or colour == self._base_colour(turn, hole) for hole, colour in o.items())
+            for o, *_rest in worlds.worlds
+        )
 
     def _agrees(self, hole: int, colour: int | None, occupancy: bytes) -> bool:
         if colour is None:
@@ -479,10 +497,17 @@ class Tracker:
             if not new and pool.focus == Focus.of(emptied):
                 return pool  # one peg lifted: every result that changes its hole
             return [c for c in pool if c.fills(new) and c.changes(emptied)]
-        return [c for c in pool if c.fills(new) and c.changes(emptied)
-                and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))]  # fmt: skip
+        return [
+            c
+            for c in pool
+            if c.fills(new)
+            and c.changes(emptied)
+            and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))
+        ]
 
-    def _guide(self, turn: Turn, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]) -> dict[str, Role]:
+    def _guide(
+        self, turn: Turn, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]
+    ) -> dict[str, Role]:
         physical = self.physical
         guidance: dict[str, Role] = {}
         reach = candidates.reach if isinstance(candidates, Pool) else Reach.of(candidates, turn.before.ones)
@@ -511,14 +536,20 @@ class Tracker:
             return self._fixes(board, starts, turn.mask, turn.starts)
         open_holes = self._disputed(turn, worlds.worlds) if len(worlds.worlds) > 1 else []
         readings = [_BoardColours(self, turn, reading) for reading in worlds.worlds]
-        disputed = [hole for hole in open_holes if hole not in self._trusted
-                    and any(view[hole] != self._wanted_colour(turn.position, hole) for view in readings)]  # fmt: skip
+        disputed = [
+            hole
+            for hole in open_holes
+            if hole not in self._trusted
+            and any(view[hole] != self._wanted_colour(turn.position, hole) for view in readings)
+        ]
         colours = _BoardColours(self, turn, world, absent=set(disputed))
         touched = self._touched(turn, world)
         holes = None if touched is None else sorted({*touched, *(h for h in disputed if h < self._turn_board_holes)})
         unsure = {self.physical.name(hole) for hole in open_holes}
-        fixes = [Fix(f.action, f.hole, None if f.action == "remove" and f.hole in unsure else f.seat)
-                 for f in self._colour_fixes(colours, turn.position, holes)]  # fmt: skip
+        fixes = [
+            Fix(f.action, f.hole, None if f.action == "remove" and f.hole in unsure else f.seat)
+            for f in self._colour_fixes(colours, turn.position, holes)
+        ]
         removes = [Fix("remove", self.physical.name(hole)) for hole in disputed]
         return tuple(removes + [f for f in fixes if f.action == "remove"] + [f for f in fixes if f.action == "place"])
 
@@ -542,8 +573,9 @@ class Tracker:
         # The nearest legal result among those that change the board's first changed hole.
         pool = self._pool(turn, worlds, board, starts) if (board != turn.mask or starts != turn.starts) else []
         if pool:
-            nearest = min(pool, key=lambda c: ((board ^ c.mask).bit_count() +
-                                                       sum(abs(a - b) for a, b in zip(starts, c.starts))))  # fmt: skip
+            nearest = min(
+                pool, key=lambda c: (board ^ c.mask).bit_count() + sum(abs(a - b) for a, b in zip(starts, c.starts))
+            )
             forward = self._fixes(board, starts, nearest.mask, nearest.starts)
         return Report("illegal", guidance=fixes.guidance(back), back=back, forward=forward)
 

@@ -32,7 +32,9 @@ class Candidates:
     cards: tuple[str, ...] | None = None
     free: bool = False
 
-    def results(self, position: Position, rules: Ruleset, touching: Focus | None) -> Iterator[tuple[str, Iterator[Result]]]:
+    def results(
+        self, position: Position, rules: Ruleset, touching: Focus | None
+    ) -> Iterator[tuple[str, Iterator[Result]]]:
         """The moves allowed, as bare results card by card: (card, its (result key, steps)
         pairs), results possibly repeated."""
         cards = [parse_card(card) for card in (self.cards if self.cards is not None else CARDS)]
@@ -57,8 +59,19 @@ class IndexedResult:
     looked at closely, so only what is cheap (the bumps, the start areas touched) is
     worked out at once; the rest, and the :class:`Move`, when first asked for."""
 
-    __slots__ = ("_changed", "_mask", "_move", "_starts", "before", "bumped", "card", "key", "starts_down",
-                 "starts_up", "steps")  # fmt: skip
+    __slots__ = (
+        "_changed",
+        "_mask",
+        "_move",
+        "_starts",
+        "before",
+        "bumped",
+        "card",
+        "key",
+        "starts_down",
+        "starts_up",
+        "steps",
+    )
 
     def __init__(self, before: Before, card: str, key: int, steps: tuple[Step, ...]) -> None:
         self.before, self.card, self.key, self.steps = before, card, key, steps
@@ -215,7 +228,11 @@ class Turn:
         seen: set[int] = set()
         base, known = self.position.key, self._results
         # Bytes of the focus holes, the result's differing from the turn's where it changes them.
-        holes = 0 if focus is None else sum(0xFF << (8 * hole) for hole in range(self.before.size) if focus.holes >> hole & 1)
+        holes = (
+            0
+            if focus is None
+            else sum(0xFF << (8 * hole) for hole in range(self.before.size) if focus.holes >> hole & 1)
+        )
         starts = -1 if focus is None else focus.starts
         for card, results in self.allowed.results(self.position, self.rules, focus):
             for key, steps in results:

@@ -79,7 +79,11 @@ def _step_words(board: Board, step: Step, names: Names, before: Position) -> str
         return "comes out" if step.target == board.come_out(seat) else f"comes out onto {where}"
     distance = travelled(board, step)
     if board.is_home(step.target):
-        return f"moves {abs(distance)} into home" if not board.is_home(step.source) else f"moves {abs(distance)} deeper into home"
+        return (
+            f"moves {abs(distance)} into home"
+            if not board.is_home(step.source)
+            else f"moves {abs(distance)} deeper into home"
+        )
     if distance < 0:
         return f"moves {-distance} back" + ("" if where == "the track" else f" to {where}")
     return f"moves {distance}" + ("" if where == "the track" else f" to {where}")
@@ -122,7 +126,9 @@ def cards_words(cards: Iterable[str]) -> str:
 def cards_for(move: Move, rules: Ruleset) -> tuple[str, ...]:
     """Every card that makes exactly ``move`` (the same result) in ``rules``, in deck order:
     what a move says of its card when nobody named it. Worked out from the rule set's cards."""
-    return tuple(card for card in CARDS if any(other.key == move.key for other in legal_moves(move.before, card, rules)))
+    return tuple(
+        card for card in CARDS if any(other.key == move.key for other in legal_moves(move.before, card, rules))
+    )
 
 
 def say(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
@@ -137,14 +143,18 @@ def say(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
     steps = move.steps
     owners = _owners(move)
     if len(set(owners)) > 1 and not any(step.swap for step in steps):  # pegs of two colours (a team's, or any)
-        parts = [f"{name_of(names, owner)}'s peg {_step_words(board, step, names, move.before)}"
-                 for owner, step in zip(owners, steps, strict=True)]  # fmt: skip
+        parts = [
+            f"{name_of(names, owner)}'s peg {_step_words(board, step, names, move.before)}"
+            for owner, step in zip(owners, steps, strict=True)
+        ]
         text = " and ".join(parts)
     elif len(steps) == 2 and not any(step.swap for step in steps) and named in ("7", "9"):
         parts = []
         for step in steps:
             distance = abs(travelled(board, step))
-            where = "home" if board.is_home(step.target) else "back" if travelled(board, step) < 0 else "along the track"
+            where = (
+                "home" if board.is_home(step.target) else "back" if travelled(board, step) < 0 else "along the track"
+            )
             parts.append(f"{distance} {where}")
         text = f"{mover} splits the {named}: {', '.join(parts)}"
     else:
@@ -170,7 +180,9 @@ def _owners(move: Move) -> list[int]:
     board, owners = move.before.board, list[int]()
     for n, step in enumerate(move.steps):
         earlier = [owners[k] for k in range(n) if move.steps[k].target == step.source]
-        colour = move.before.colour_at(step.source) if not board.is_start(step.source) else step.source - board.board_holes
+        colour = (
+            move.before.colour_at(step.source) if not board.is_start(step.source) else step.source - board.board_holes
+        )
         owners.append(earlier[-1] if earlier else colour if colour is not None else move.before.turn)
     return owners
 
@@ -222,4 +234,3 @@ def fix_words(action: str, hole: str, seat: int | None, names: Names, back: bool
         return f"take {whose} peg off {where}"
     whose = "a" if seat is None else f"{name_of(names, seat)}'s"
     return f"put {whose} peg{' back' if back else ''} {'in' if hole.startswith('S') else 'on'} {where}"
-

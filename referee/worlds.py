@@ -48,9 +48,14 @@ class Worlds:
             for index, colour in enumerate(hand):
                 if index and hand[index - 1] == colour:
                     continue
-                placed.append(({**overrides, hole: colour}, hand[:index] + hand[index + 1 :],
-                               strays + int(owner is not None and colour != owner),
-                               unasked + int(asked is not None and colour != asked)))  # fmt: skip
+                placed.append(
+                    (
+                        {**overrides, hole: colour},
+                        hand[:index] + hand[index + 1 :],
+                        strays + int(owner is not None and colour != owner),
+                        unasked + int(asked is not None and colour != asked),
+                    )
+                )
         self._keep(placed)
 
     def likely(self, trust_lights: bool) -> list[World] | None:

@@ -16,8 +16,11 @@ from referee.board import Board
 from referee.position import Position
 
 PLAYER_COUNTS = st.sampled_from([2, 4, 6, 8, 10])
-OPPOSITE_TEAMS = {6: [[0, 3], [1, 4], [2, 5]], 8: [[0, 4], [1, 5], [2, 6], [3, 7]],
-                  10: [[0, 5], [1, 6], [2, 7], [3, 8], [4, 9]]}
+OPPOSITE_TEAMS = {
+    6: [[0, 3], [1, 4], [2, 5]],
+    8: [[0, 4], [1, 5], [2, 6], [3, 7]],
+    10: [[0, 5], [1, 6], [2, 7], [3, 8], [4, 9]],
+}
 
 # What a seat looks like: (how many pegs home, how many on the track) is drawn per profile.
 PROFILES = ("busy", "busy", "busy", "racing", "nearly-home", "all-home", "starting")

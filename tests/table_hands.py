@@ -171,8 +171,10 @@ class Table:
         out = []
         for index in range(board.board_holes):
             if mine[0][index] != theirs[0][index]:
-                out.append(f"{board.hole_name(index)}: table {mine[0][index] - 1 if mine[0][index] else '-'}, "
-                           f"game {theirs[0][index] - 1 if theirs[0][index] else '-'}")  # fmt: skip
+                out.append(
+                    f"{board.hole_name(index)}: table {mine[0][index] - 1 if mine[0][index] else '-'}, "
+                    f"game {theirs[0][index] - 1 if theirs[0][index] else '-'}"
+                )
         for side in range(board.sides):
             if mine[1][side] != theirs[1][side]:
                 out.append(f"start {side}: table {list(mine[1][side])}, game {list(theirs[1][side])}")
@@ -239,8 +241,9 @@ def move_parts(table: Table, move: Move, rng: random.Random) -> list[list[Transf
                 if carried is None:
                     raise ExecutorError(f"{move}: bump {bump} of an empty hole")
                 if colour_of[carried] != bump.seat or board_name(board, bump.source) != at:
-                    raise ExecutorError(f"{move}: bump {bump} does not match the peg in {at} "
-                                        f"(seat {colour_of[carried]})")  # fmt: skip
+                    raise ExecutorError(
+                        f"{move}: bump {bump} does not match the peg in {at} (seat {colour_of[carried]})"
+                    )
                 if board.is_start(bump.target):
                     if board.owner(bump.target) != bump.seat:
                         raise ExecutorError(f"{move}: seat {bump.seat} bumped into another seat's start")
@@ -311,8 +314,15 @@ def order(table: Table, transfers: list[Transfer], rng: random.Random, hovers: f
     return acts
 
 
-def carry_out(table: Table, move: Move, rng: random.Random, *, pause: bool = False, hovers: float = 0.0,
-              parts: list[list[Transfer]] | None = None) -> list[Act]:  # fmt: skip
+def carry_out(
+    table: Table,
+    move: Move,
+    rng: random.Random,
+    *,
+    pause: bool = False,
+    hovers: float = 0.0,
+    parts: list[list[Transfer]] | None = None,
+) -> list[Act]:
     """The acts of a person making ``move`` on ``table``. ``pause``: a split's first part,
     then a pause longer than the settle time, then its second part (otherwise the two parts
     may be interleaved). ``parts``: transfers already chosen (``move_parts``)."""
@@ -382,7 +392,9 @@ def wrong_destination(table: Table, seats: Iterable[int], rng: random.Random) ->
 def opponent_peg(table: Table, opponents: Iterable[int], rng: random.Random) -> list[Act] | None:
     """An opponent's peg on the track moved to a random empty track hole."""
     wanted = set(opponents)
-    return _to_an_empty_track_hole(table, sorted(h for h, c in table.pegs.items() if c in wanted and h.startswith("T")), rng)
+    return _to_an_empty_track_hole(
+        table, sorted(h for h, c in table.pegs.items() if c in wanted and h.startswith("T")), rng
+    )
 
 
 def _to_an_empty_track_hole(table: Table, sources: list[str], rng: random.Random) -> list[Act] | None:
@@ -398,15 +410,19 @@ def wrong_start(table: Table, move: Move, rng: random.Random) -> list[Act] | Non
     """``move`` carried out, but a peg it bumps to start is put in another seat's start area."""
     parts = move_parts(table, move, rng)
     transfers = net(parts)
-    bumped = [i for i, (colour, source, target) in enumerate(transfers)
-              if start_seat(target) == colour and start_seat(source) is None]  # fmt: skip
+    bumped = [
+        i
+        for i, (colour, source, target) in enumerate(transfers)
+        if start_seat(target) == colour and start_seat(source) is None
+    ]
     if not bumped:
         return None
     i = rng.choice(bumped)
     colour, source, _ = transfers[i]
     taken = {target for _, _, target in transfers}
-    others = [h for seat in range(table.board.sides) if seat != colour
-              for h in table.free_start_holes(seat) if h not in taken]  # fmt: skip
+    others = [
+        h for seat in range(table.board.sides) if seat != colour for h in table.free_start_holes(seat) if h not in taken
+    ]
     if not others:
         return None
     transfers[i] = (colour, source, rng.choice(others))
@@ -426,8 +442,14 @@ def colour_swap(table: Table, rng: random.Random) -> list[Act] | None:
         a, b = b, a
     spare = rng.choice(empty)
     red, blue = table.pegs[a], table.pegs[b]
-    return [Act("lift", a, red), Act("place", spare, red), Act("lift", b, blue), Act("place", a, blue),
-            Act("lift", spare, red), Act("place", b, red)]  # fmt: skip
+    return [
+        Act("lift", a, red),
+        Act("place", spare, red),
+        Act("lift", b, blue),
+        Act("place", a, blue),
+        Act("lift", spare, red),
+        Act("place", b, red),
+    ]
 
 
 def put_back(table: Table, target: Mapping[str, int], rng: random.Random, hovers: float = 0.0) -> list[Act]:
@@ -443,8 +465,10 @@ def put_back(table: Table, target: Mapping[str, int], rng: random.Random, hovers
         targets = [h for h in wrong if target.get(h) == colour]
         in_hand = held.count(colour)
         if len(sources) + in_hand != len(targets):
-            raise ExecutorError(f"cannot put back: seat {colour} has {len(sources) + in_hand} pegs to move "
-                                f"and {len(targets)} holes to fill")  # fmt: skip
+            raise ExecutorError(
+                f"cannot put back: seat {colour} has {len(sources) + in_hand} pegs to move "
+                f"and {len(targets)} holes to fill"
+            )
         rng.shuffle(targets)
         hand_targets, targets = targets[:in_hand], targets[in_hand:]
         transfers += list(zip([colour] * len(sources), sources, targets, strict=True))

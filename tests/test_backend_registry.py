@@ -20,7 +20,9 @@ from referee.table.config import Config, ConfigError
 from referee.table.doctor import examine
 from referee.table.doctor_machine import Machine
 
-THRESHOLD: Setting[int] = Setting("threshold", "the field, in millitesla, that reads as a peg", whole_number(1, 100), 30)
+THRESHOLD: Setting[int] = Setting(
+    "threshold", "the field, in millitesla, that reads as a peg", whole_number(1, 100), 30
+)
 
 
 class HallSensors(SimulatedSensors):
@@ -62,7 +64,10 @@ def test_a_registered_backend_and_its_key_are_accepted_and_built(hall: Backend[S
     [
         ({"backend": "hall", "threshold": 0}, "sensors.threshold must be a whole number from 1 to 100"),
         ({"backend": "hall", "threshold": True}, "sensors.threshold must be a whole number from 1 to 100"),
-        ({"backend": "hall", "treshold": 40}, "unknown key sensors.treshold: use backend, port, vid_pid, pins, active_low, threshold$"),
+        (
+            {"backend": "hall", "treshold": 40},
+            "unknown key sensors.treshold: use backend, port, vid_pid, pins, active_low, threshold$",
+        ),
         ({"backend": "magnet"}, "sensors.backend must be one of 'simulated', 'serial', 'gpio', 'hall', not 'magnet'"),
     ],
 )
@@ -76,7 +81,9 @@ def test_the_backends_key_is_refused_by_its_own_check(
 def test_without_the_module_the_backend_and_its_key_are_unknown() -> None:
     with pytest.raises(ConfigError, match="sensors.backend must be one of 'simulated', 'serial', 'gpio', not 'hall'"):
         Config.from_mapping({"sensors": {"backend": "hall"}})
-    with pytest.raises(ConfigError, match="unknown key sensors.threshold: use backend, port, vid_pid, pins, active_low$"):
+    with pytest.raises(
+        ConfigError, match="unknown key sensors.threshold: use backend, port, vid_pid, pins, active_low$"
+    ):
         Config.from_mapping({"sensors": {"threshold": 40}})
 
 
@@ -93,7 +100,7 @@ def test_the_declaration_describes_the_key(hall: Backend[SensorBoard]) -> None:
     lines = SENSORS.describe()
     assert "sensors.backend = 'hall' (uses threshold)" in lines
     assert "sensors.threshold: the field, in millitesla, that reads as a peg" in lines
-    assert "leds.pixel_order: the NeoPixels' colour order: \"GRB\" (most) or \"RGB\", ..." in LEDS.describe()
+    assert 'leds.pixel_order: the NeoPixels\' colour order: "GRB" (most) or "RGB", ...' in LEDS.describe()
 
 
 def test_a_name_or_a_key_declared_twice_is_refused(hall: Backend[SensorBoard]) -> None:
@@ -111,8 +118,11 @@ def test_a_pi_only_backend_that_cannot_open_names_the_config_key() -> None:
 
     with SENSORS.registered(Backend("hallboard", missing, on_pi=True)):
         config = Config.from_mapping({"sensors": {"backend": "hallboard"}})
-        with pytest.raises(ConfigError, match=r"sensors.backend = 'hallboard': cannot be opened on this machine "
-                                              r"\(No module named 'hallboard'\)"):  # fmt: skip
+        with pytest.raises(
+            ConfigError,
+            match=r"sensors.backend = 'hallboard': cannot be opened on this machine "
+            r"\(No module named 'hallboard'\)",
+        ):
             backends.sensors_for(config, default_layout(4))
 
 

@@ -73,8 +73,9 @@ def test_the_builder_reads_the_line_for_the_config() -> None:
         'colour order: these LEDs take RGB, not GRB (red looked green, green looked red): put pixel_order = "RGB" '
         "under [leds] in /etc/pegs/pegs.toml, and check with pegs selftest --pixel-order RGB"
     )
-    again = check_colour_order(LAYOUT, Pixels(LAYOUT.pixels, "RGB", "RGB"), lambda step: "red" if step.index == 1
-                               else "green", "RGB")  # fmt: skip
+    again = check_colour_order(
+        LAYOUT, Pixels(LAYOUT.pixels, "RGB", "RGB"), lambda step: "red" if step.index == 1 else "green", "RGB"
+    )
     assert again.ok and str(again) == "colour order: RGB is right (red looked red, green looked green)"
 
 
@@ -101,7 +102,13 @@ def test_a_dark_pixel_and_muddled_answers_say_what_to_do() -> None:
 
 def test_answers_are_letters_or_words() -> None:
     assert [parse_colour(text) for text in ("r\n", " Green ", "B", "nothing", "none", "")] == [
-        "red", "green", "blue", "nothing", "nothing", None]  # fmt: skip
+        "red",
+        "green",
+        "blue",
+        "nothing",
+        "nothing",
+        None,
+    ]
     assert parse_colour("yellow") is None
 
 
@@ -133,8 +140,14 @@ class Pegs:
         if fault in ("good", "chatters", "drops"):
             board.set([HOLE])
         if fault == "chatters":  # at the switch point: on and off while it rests
-            later([(0.15, lambda: board.set([])), (0.2, lambda: board.set([HOLE])), (0.3, lambda: board.set([])),
-                   (0.35, lambda: board.set([HOLE]))])  # fmt: skip
+            later(
+                [
+                    (0.15, lambda: board.set([])),
+                    (0.2, lambda: board.set([HOLE])),
+                    (0.3, lambda: board.set([])),
+                    (0.35, lambda: board.set([HOLE])),
+                ]
+            )
         elif fault == "drops":
             later([(0.3, lambda: board.set([]))])
         elif fault == "late":
@@ -151,10 +164,12 @@ def test_each_peg_is_judged_in_a_hole_that_works() -> None:
     report = check_pegs(sensors, HOLE, builder, window=0.6, on_result=lambda result: heard.append(str(result)))
     assert builder.steps[0].text == "Put peg 1 in T0:0, then press Enter"
     assert heard[0] == "peg 1: seen, steady"
-    assert heard[1] == ("peg 2: NOT SEEN: turn its magnet over (an A3144 needs the south pole down) "
-                        "or use a stronger one")  # fmt: skip
-    assert heard[2] == ("peg 3: flickers 4 times in 0.6 s: weak: a stronger magnet, or less wood between it "
-                        "and the sensor")  # fmt: skip
+    assert heard[1] == (
+        "peg 2: NOT SEEN: turn its magnet over (an A3144 needs the south pole down) or use a stronger one"
+    )
+    assert heard[2] == (
+        "peg 3: flickers 4 times in 0.6 s: weak: a stronger magnet, or less wood between it and the sensor"
+    )
     assert heard[3].startswith("peg 4: seen only 0.3 s after Enter: weak")
     assert heard[4].startswith("peg 5: seen, then lost while it rested: weak")
     assert heard[5] == "peg 6: seen, steady"
@@ -203,8 +218,13 @@ def test_each_hole_is_judged_with_a_good_peg() -> None:
         lit.append(strip.frame.index((48, 48, 48)))
         hole, stray = step.hole or "", "S0:1"  # a peg left on the board in S0:1
         if hole == "T0:1":  # flickers under a good peg
-            later([(0.05, lambda: sensors.set([hole, stray])), (0.1, lambda: sensors.set([stray])),
-                   (0.15, lambda: sensors.set([hole, stray]))])  # fmt: skip
+            later(
+                [
+                    (0.05, lambda: sensors.set([hole, stray])),
+                    (0.1, lambda: sensors.set([stray])),
+                    (0.15, lambda: sensors.set([hole, stray])),
+                ]
+            )
         elif hole == "T0:2":  # drops out
             later([(0.05, lambda: sensors.set([hole, stray])), (0.2, lambda: sensors.set([stray]))])
         elif hole == "T0:3":  # its wire swapped with T1:3's
@@ -219,8 +239,10 @@ def test_each_hole_is_judged_with_a_good_peg() -> None:
         "T0:0: steady",
         f"T0:1: flickers 2 times in 0.4 s: {EDGE}",
         f"T0:2: seen, then lost while it rested: {EDGE}",
-        ("T0:3: NOT SEEN; T1:3 answered instead: the two holes' sensor wires are swapped (pegs calibrate learns "
-         "the real order), or the peg went there"),
+        (
+            "T0:3: NOT SEEN; T1:3 answered instead: the two holes' sensor wires are swapped (pegs calibrate learns "
+            "the real order), or the peg went there"
+        ),
         "S0:1: read a peg before it went in: take the other pegs off; if the hole is empty, its sensor is stuck",
     ]
     assert str(report) == "4 of 5 holes need a fix: T0:1, T0:2, T0:3, S0:1"
@@ -231,6 +253,4 @@ def test_each_hole_is_judged_with_a_good_peg() -> None:
 
 def test_results_go_to_json() -> None:
     result = MagnetResult("peg 2", "late", 0, 0.31, 1.5, (), HOLE)
-    assert result.to_json() == {"name": "peg 2", "verdict": "late", "changes": 0, "late": 0.31, "also": [],
-                                "ok": False}  # fmt: skip
-
+    assert result.to_json() == {"name": "peg 2", "verdict": "late", "changes": 0, "late": 0.31, "also": [], "ok": False}

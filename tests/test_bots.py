@@ -28,13 +28,37 @@ def test_wilson_interval_matches_known_values() -> None:
 
 
 def test_selfplay_vs_ends_with_the_first_bots_win_rate_and_progress_goes_to_stderr() -> None:
-    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "selfplay", "--players", "4", "--rules",
-                           "basic", "--games", "60", "--seed", "1", "--bot", "strategic", "--vs", "greedy"],
-                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "referee.table.cli",
+            "selfplay",
+            "--players",
+            "4",
+            "--rules",
+            "basic",
+            "--games",
+            "60",
+            "--seed",
+            "1",
+            "--bot",
+            "strategic",
+            "--vs",
+            "greedy",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0
     last = done.stdout.strip().splitlines()[-1]
-    match = re.fullmatch(r"strategic \(even seats\) against greedy \(odd seats\): strategic's team won (\d+) of 60 "
-                         r"games, [\d.]+% \(95% CI ([\d.]+)% to ([\d.]+)%\)", last)  # fmt: skip
+    match = re.fullmatch(
+        r"strategic \(even seats\) against greedy \(odd seats\): strategic's team won (\d+) of 60 "
+        r"games, [\d.]+% \(95% CI ([\d.]+)% to ([\d.]+)%\)",
+        last,
+    )
     assert match, last
     assert float(match[2]) > 50  # strategic beats greedy (seeded: the same games every run)
     assert "60/60 games" in done.stderr  # progress even when stderr is not a terminal

@@ -21,8 +21,15 @@ from test_daemon import Daemon
 playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PIN = "1357"
 
 
@@ -51,8 +58,11 @@ def new_game(daemon: Daemon, body: dict[str, object]) -> Callable[[str, object],
     base = f"http://127.0.0.1:{daemon.port}"
 
     def call(path: str, data: object | None = None, headers: dict[str, str] | None = None) -> dict[str, object]:
-        request = urllib.request.Request(base + path, data=None if data is None else json.dumps(data).encode(),
-                                         headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+        request = urllib.request.Request(
+            base + path,
+            data=None if data is None else json.dumps(data).encode(),
+            headers={"Content-Type": "application/json", **(headers or {})},
+        )
         with opener.open(request, timeout=10) as response:
             return json.load(response)  # type: ignore[no-any-return]
 
@@ -78,13 +88,21 @@ def click_holes(page: object, *holes: str) -> None:
     for hole in holes:
         page.click(f'[data-hole="{hole}"]', force=True)  # type: ignore[attr-defined]
         page.wait_for_function(  # type: ignore[attr-defined]
-            "hole => document.querySelector(`[data-hole='${hole}']`) !== null", arg=hole)
+            "hole => document.querySelector(`[data-hole='${hole}']`) !== null", arg=hole
+        )
 
 
 def test_a_whole_short_game_by_clicking_holes(browser: object, daemon: Daemon) -> None:
     """Two players, most pegs home already: Red bumps Yellow, Yellow comes out, Red goes home."""
-    new_game(daemon, {"players": 2, "rules": "basic", "mode": "table", "pegs": {
-        "0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]}})  # fmt: skip
+    new_game(
+        daemon,
+        {
+            "players": 2,
+            "rules": "basic",
+            "mode": "table",
+            "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]},
+        },
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
     page.goto(f"http://127.0.0.1:{daemon.port}/")
@@ -176,7 +194,7 @@ def test_a_bot_fills_a_seat_and_a_person_moves_its_pegs(browser: object, daemon:
     playwright.expect(plan).to_contain_text("turn up a card for it")
     page.click('#declare-cards button[aria-label="Declare K"]')
     playwright.expect(plan).to_contain_text("plays K")
-    playwright.expect(page.locator('#leds circle[stroke]').first).to_be_attached()
+    playwright.expect(page.locator("#leds circle[stroke]").first).to_be_attached()
     click_holes(page, "S1:1", "T1:8")  # the person moves the bot's peg out
     page.click("#done")
     playwright.expect(page.locator("#turn")).to_have_text("Yellow to play")
@@ -225,12 +243,22 @@ def test_a_finished_teaching_game_with_a_bot_seat_opens_its_review(browser: obje
     """Issue 20: "The browser test plays a teaching game with a bot seat and opens its review."
     Two players at a real table, Yellow a bot: each card played is declared, so the review
     judges every move against the best that card allowed."""
-    post = new_game(daemon, {"players": 2, "rules": "basic", "mode": "table", "teaching": True, "bots": {"2": "greedy"},
-                             "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"],
-                                      "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]}})  # fmt: skip
-    for card, events in (("2", ["lift T3:16", "place S2:1", "lift T3:14", "place T3:16", "done"]),  # Red bumps Yellow
-                         ("A", ["lift S2:1", "place T2:8", "done"]),  # the bot's card turned up; a person moves
-                         ("6", ["lift T3:16", "place H0:1", "done"])):  # Red's last peg home: Red wins  # fmt: skip
+    post = new_game(
+        daemon,
+        {
+            "players": 2,
+            "rules": "basic",
+            "mode": "table",
+            "teaching": True,
+            "bots": {"2": "greedy"},
+            "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]},
+        },
+    )
+    for card, events in (
+        ("2", ["lift T3:16", "place S2:1", "lift T3:14", "place T3:16", "done"]),  # Red bumps Yellow
+        ("A", ["lift S2:1", "place T2:8", "done"]),  # the bot's card turned up; a person moves
+        ("6", ["lift T3:16", "place H0:1", "done"]),
+    ):  # Red's last peg home: Red wins
         post("/api/declare", {"card": card})
         post("/api/sim/events", {"events": events})
     state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{daemon.port}/api/state", timeout=10))

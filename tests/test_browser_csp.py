@@ -25,8 +25,14 @@ def watched(browser: Any, **options: Any) -> tuple[Any, list[str]]:
     """A new page whose console errors, uncaught errors and CSP violations are kept."""
     page = browser.new_page(**options)
     problems: list[str] = []
-    page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}")
-            if message.type in ("error", "warning") or "Content Security Policy" in message.text else None)  # fmt: skip
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"console {message.type}: {message.text}")
+            if message.type in ("error", "warning") or "Content Security Policy" in message.text
+            else None
+        ),
+    )
     page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
     page.add_init_script(LISTEN)
     return page, problems
@@ -37,17 +43,29 @@ def violations(page: Any) -> list[str]:
 
 
 def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: Any, daemon: Daemon) -> None:
-    new_game(daemon, {"players": 2, "rules": "basic", "mode": "table", "pegs": {
-        "0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]}})  # fmt: skip
+    new_game(
+        daemon,
+        {
+            "players": 2,
+            "rules": "basic",
+            "mode": "table",
+            "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]},
+        },
+    )
     page, problems = watched(browser, viewport={"width": 1280, "height": 900})
     response = page.goto(f"http://127.0.0.1:{daemon.port}/")
     assert "'nonce-" in response.headers["content-security-policy"]
     turn = page.locator("#turn")
     playwright.expect(turn).to_have_text("Red to play")
     # the board's zoom, its labels' size and the legend's colours: from the page's <style> now
-    assert page.evaluate("getComputedStyle(document.querySelector('#board-wrap')).getPropertyValue('--zoom').trim()") == "2"
+    assert (
+        page.evaluate("getComputedStyle(document.querySelector('#board-wrap')).getPropertyValue('--zoom').trim()")
+        == "2"
+    )
     assert page.evaluate("getComputedStyle(document.querySelector('.seat-label')).fontSize") == "8px"
-    swatches = page.evaluate("[...document.querySelectorAll('#lights .swatch')].map((s) => getComputedStyle(s).backgroundColor)")
+    swatches = page.evaluate(
+        "[...document.querySelectorAll('#lights .swatch')].map((s) => getComputedStyle(s).backgroundColor)"
+    )
     assert len(swatches) >= 5 and all(colour not in ("", "rgba(0, 0, 0, 0)") for colour in swatches), swatches
 
     # a hole under the pointer in referee/words.py's words (GET /api/holes, fetched under the policy too)
@@ -77,7 +95,9 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
     playwright.expect(phone.locator("#turn")).to_have_text("Yellow to play")
     phone.click("#zoom")  # a phone zooms the board by the page's --zoom: twice as wide on four sides
     playwright.expect(phone.locator("#zoom")).to_have_attribute("aria-pressed", "true")
-    widths = phone.evaluate("[document.querySelector('#board').getBoundingClientRect().width, document.querySelector('#board-wrap').clientWidth]")
+    widths = phone.evaluate(
+        "[document.querySelector('#board').getBoundingClientRect().width, document.querySelector('#board-wrap').clientWidth]"
+    )
     assert abs(widths[0] - 2 * widths[1]) < 2, widths
     assert violations(phone) == [] and problems == [], (violations(phone), problems)
     phone.close()

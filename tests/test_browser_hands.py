@@ -34,8 +34,15 @@ def seat_pages(browser: Any, daemon: Daemon) -> dict[int, Any]:
 def test_a_digital_teaching_game_shows_its_lesson_to_the_seats_team_only(browser: Any, daemon: Daemon) -> None:
     """The seat to play's phone and its partner's show the hints and each card's moves; the
     shared page and an opponent's phone show neither, and the shared page's Hint is locked."""
-    new_game(daemon, {"players": 4, "mode": "digital", "teaching": True,
-                      "pegs": {str(s): [f"T{s}:8", "S", "S", "S", "S"] for s in range(4)}})  # fmt: skip
+    new_game(
+        daemon,
+        {
+            "players": 4,
+            "mode": "digital",
+            "teaching": True,
+            "pegs": {str(s): [f"T{s}:8", "S", "S", "S", "S"] for s in range(4)},
+        },
+    )
     phones = seat_pages(browser, daemon)
     shared = browser.new_page(viewport={"width": 1280, "height": 900})
     shared.goto(f"http://127.0.0.1:{daemon.port}/")
@@ -61,8 +68,15 @@ def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(browser: Any, daem
     phone = phones.pop(0)
     for other in phones.values():
         other.close()
-    hand = {"seat": 0, "hand": ["5", "JOKER", "9", "3", "6", "2"], "playable": ["JOKER"], "your_turn": True,
-            "must_move": False, "free_come_out": False, "declared": None}  # fmt: skip
+    hand = {
+        "seat": 0,
+        "hand": ["5", "JOKER", "9", "3", "6", "2"],
+        "playable": ["JOKER"],
+        "your_turn": True,
+        "must_move": False,
+        "free_come_out": False,
+        "declared": None,
+    }
     phone.route("**/api/hand", lambda route: route.fulfill(json=hand))
     phone.reload()
     note = phone.locator("#hand-note")
@@ -83,8 +97,16 @@ def test_a_bots_move_is_marked_on_the_board_whatever_its_colour(browser: Any, da
     Blue's peg: the page rings the peg to lift (dashed, ↑) and where it goes (solid, ↓) in black
     and white, whatever the pegs' colours, and dots Blue's way back to start (!)."""
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "3": ["T0:15", "S", "S", "S", "S"]}
-    new_game(daemon, {"players": 4, "mode": "table", "bots": {"0": "greedy"}, "pegs": pegs,
-                      "colours": [colour, "#56b4e9", "#f0e442", "#0028ff"]})  # fmt: skip
+    new_game(
+        daemon,
+        {
+            "players": 4,
+            "mode": "table",
+            "bots": {"0": "greedy"},
+            "pegs": pegs,
+            "colours": [colour, "#56b4e9", "#f0e442", "#0028ff"],
+        },
+    )
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"http://127.0.0.1:{daemon.port}/")
     page.fill("#pin", PIN)
@@ -99,8 +121,12 @@ def test_a_bots_move_is_marked_on_the_board_whatever_its_colour(browser: Any, da
             mark.locator(f"circle.{layer}").evaluate("c => getComputedStyle(c).stroke") for layer in ("under", "over")
         )
         assert under == "rgb(0, 0, 0)" and over in ("rgb(255, 255, 255)", "rgb(255, 154, 60)")
-    dashes = [page.locator(f'#guides g.mark[data-hole="{h}"] circle.over').evaluate("c => getComputedStyle(c).strokeDasharray")
-              for h in ("T0:10", "T0:15")]  # fmt: skip
+    dashes = [
+        page.locator(f'#guides g.mark[data-hole="{h}"] circle.over').evaluate(
+            "c => getComputedStyle(c).strokeDasharray"
+        )
+        for h in ("T0:10", "T0:15")
+    ]
     assert dashes[0] != "none" and dashes[1] == "none"  # dashed on the peg to lift, solid where it goes
     playwright.expect(page.locator("#lights .swatch.flash")).to_have_count(1)
     page.screenshot(path=str(ARTIFACTS / f"bot-marks-{colour[1:]}.png"))

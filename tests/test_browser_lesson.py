@@ -68,8 +68,10 @@ def step_shown(page: Any) -> tuple[int, int, str]:
 
 def lit(page: Any) -> dict[str, str]:
     """Each hole with a light, and the light's role."""
-    roles: dict[str, str] = page.evaluate("Object.fromEntries([...document.querySelectorAll('#holes [data-guide]')]"
-                                          ".map((c) => [c.dataset.hole, c.dataset.guide]))")  # fmt: skip
+    roles: dict[str, str] = page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('#holes [data-guide]')]"
+        ".map((c) => [c.dataset.hole, c.dataset.guide]))"
+    )
     return roles
 
 
@@ -89,12 +91,15 @@ def learner_name(page: Any) -> str:
 
 def pegs_of(page: Any, name: str) -> list[str]:
     """The holes of the pegs in the colour of the seat the board names ``name``."""
-    holes: list[str] = page.evaluate("""(name) => {  // the board writes each seat's name by its side
+    holes: list[str] = page.evaluate(
+        """(name) => {  // the board writes each seat's name by its side
         const label = [...document.querySelectorAll('.seat-label')].find((l) => l.textContent === name);
         const colour = `s${label.dataset.seat}`;
         return [...document.querySelectorAll('#holes circle.peg')].filter((c) => c.classList.contains(colour))
           .map((c) => c.dataset.hole);
-    }""", name)  # fmt: skip
+    }""",
+        name,
+    )
     return holes
 
 
@@ -107,18 +112,22 @@ def click_hole(page: Any, hole: str) -> None:
     try:
         page.wait_for_function(f"([h, was]) => ({PEG_SHOWN})(h) !== was", arg=[hole, before], timeout=5000)
     except playwright.Error:
-        raise AssertionError(f"tapping {hole} changed nothing: {lit(page)}; the page says: "
-                             f"{page.locator('#status').inner_text()}") from None  # fmt: skip
+        raise AssertionError(
+            f"tapping {hole} changed nothing: {lit(page)}; the page says: {page.locator('#status').inner_text()}"
+        ) from None
 
 
 def wait_lit(page: Any, role: str) -> None:
     """Wait for a light of ``role`` on the board; if none comes, say what the page shows."""
     try:
-        page.wait_for_function("(role) => document.querySelector(`#holes [data-guide='${role}']`) !== null", arg=role,
-                               timeout=5000)  # fmt: skip
+        page.wait_for_function(
+            "(role) => document.querySelector(`#holes [data-guide='${role}']`) !== null", arg=role, timeout=5000
+        )
     except playwright.Error:
-        raise AssertionError(f"no {role!r} light: {lit(page)}; the page says: {page.locator('#status').inner_text()} / "
-                             f"{page.locator('#lesson').inner_text()}") from None  # fmt: skip
+        raise AssertionError(
+            f"no {role!r} light: {lit(page)}; the page says: {page.locator('#status').inner_text()} / "
+            f"{page.locator('#lesson').inner_text()}"
+        ) from None
 
 
 def feedback(page: Any) -> Any:
@@ -150,7 +159,7 @@ def a_wrong_move(page: Any) -> None:
     click_hole(page, mine[0])
     empty = page.evaluate("""() => [...document.querySelectorAll('#holes circle')]
         .filter((c) => c.dataset.hole.startsWith('T') && !c.dataset.guide && !c.getAttribute('class'))
-        .map((c) => c.dataset.hole)""")  # fmt: skip
+        .map((c) => c.dataset.hole)""")
     click_hole(page, empty[len(empty) // 2])
     page.click("#done")
     expect(feedback(page)).to_contain_text("Not quite")
@@ -320,7 +329,7 @@ def test_the_lesson_reads_on_a_phone_above_the_board(browser: Any, daemon: Daemo
           const rect = node.getBoundingClientRect();
           return rect.left < box.left - 1 || rect.right > box.right + 1 || node.scrollWidth > node.clientWidth + 1;
         }).map((node) => node.id || node.tagName);
-    }""")  # fmt: skip
+    }""")
     assert not outside, f"cut off or sticking out of the panel: {outside}"
     panel, board = page.locator("#lesson").bounding_box(), page.locator("#board").bounding_box()
     assert panel is not None and board is not None
@@ -330,8 +339,10 @@ def test_the_lesson_reads_on_a_phone_above_the_board(browser: Any, daemon: Daemo
     page.locator("#board").scroll_into_view_if_needed()
     box = page.locator("#board").bounding_box()
     assert box is not None
-    middle = page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('#board') !== null",
-                           [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])  # fmt: skip
+    middle = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('#board') !== null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
     assert middle, "nothing covers the board once it is scrolled to"
     page.screenshot(path=str(ARTIFACTS / "lesson-phone-board.png"))
     assert not page.script_errors

@@ -22,8 +22,12 @@ from test_daemon import Daemon
 browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
 expect = playwright.expect
 SIZES = {"desk": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
-RED_FIRST = {"0": ["T0:10", "T0:4", "T0:11", "S", "S"], "1": ["T1:3", "S", "S", "S", "S"],
-             "2": ["T2:3", "S", "S", "S", "S"], "3": ["T3:3", "S", "S", "S", "S"]}
+RED_FIRST = {
+    "0": ["T0:10", "T0:4", "T0:11", "S", "S"],
+    "1": ["T1:3", "S", "S", "S", "S"],
+    "2": ["T2:3", "S", "S", "S", "S"],
+    "3": ["T3:3", "S", "S", "S", "S"],
+}
 
 
 def open_page(browser: Any, daemon: Daemon, size: str, path: str = "/") -> Any:
@@ -50,8 +54,12 @@ def box(page: Any, selector: str) -> dict[str, float]:
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])  # fmt: skip
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 def check_layout(page: Any, size: str) -> None:
@@ -133,8 +141,15 @@ def test_after_undo_the_page_says_put_the_board_back(browser: Any, daemon: Daemo
 
 
 def test_after_a_win_the_page_never_says_cant_move(browser: Any, daemon: Daemon) -> None:
-    new_game(daemon, {"players": 2, "rules": "basic", "mode": "table", "pegs": {
-        "0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:16"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:10"]}})  # fmt: skip
+    new_game(
+        daemon,
+        {
+            "players": 2,
+            "rules": "basic",
+            "mode": "table",
+            "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:16"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:10"]},
+        },
+    )
     page = open_page(browser, daemon, "phone")
     click_holes(page, "T3:16", "H0:1")
     page.click("#done")
@@ -192,7 +207,11 @@ def label_boxes(page: Any) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize(("size", "players"), [("desk", 4), ("phone", 4), ("phone", 8)])
 def test_the_last_card_never_covers_a_seats_name(browser: Any, daemon: Daemon, size: str, players: int) -> None:
-    pegs = RED_FIRST if players == 4 else {str(seat): (["T0:11"] if seat == 0 else []) + ["S"] * (5 - (seat == 0)) for seat in range(players)}
+    pegs = (
+        RED_FIRST
+        if players == 4
+        else {str(seat): (["T0:11"] if seat == 0 else []) + ["S"] * (5 - (seat == 0)) for seat in range(players)}
+    )
     new_game(daemon, {"players": players, "rules": "basic", "mode": "table", "pegs": pegs})
     page = open_page(browser, daemon, size)
     click_holes(page, "T0:11", "T0:16")  # a 5

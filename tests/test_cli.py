@@ -25,8 +25,14 @@ def test_moves_prints_the_design_contract(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     data = json.loads(done.stdout)
-    assert data == {"moves": [{"text": "7 T0:8-T0:15", "result": {
-        "0": ["T0:15", "S", "S", "S", "S"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}}]}  # fmt: skip
+    assert data == {
+        "moves": [
+            {
+                "text": "7 T0:8-T0:15",
+                "result": {"0": ["T0:15", "S", "S", "S", "S"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5},
+            }
+        ]
+    }
 
 
 def test_moves_reads_stdin_and_house_rules(tmp_path: Path) -> None:
@@ -59,8 +65,11 @@ def test_bad_input_exits_2_with_one_clear_line(args: list[str], message: str) ->
 
 
 # Seat 0's five on T0:8 bumps seat 1's peg on T0:13; seat 1's four start pegs sit in S1:2..S1:5.
-NAMED_STARTS: dict[str, Any] = {"players": 4, "turn": 0,
-                "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:13", "S1:2", "S1:3", "S1:4", "S1:5"]}}  # fmt: skip
+NAMED_STARTS: dict[str, Any] = {
+    "players": 4,
+    "turn": 0,
+    "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:13", "S1:2", "S1:3", "S1:4", "S1:5"]},
+}
 BUMP_INTO_S1_1 = "0 lift T0:8\n200 lift T0:13\n400 place T0:13\n600 place S1:1\n"
 
 
@@ -74,8 +83,17 @@ def test_track_takes_named_start_holes_as_named(tmp_path: Path, source: str) -> 
     text = json.dumps(NAMED_STARTS)
     (tmp_path / "p.json").write_text(text)
     where = {"file": str(tmp_path / "p.json"), "stdin": "-", "inline": text}[source]
-    done = run("track", where, "--events", str(events), "--card", "5", "--rules", "basic",
-               stdin=text if source == "stdin" else None)  # fmt: skip
+    done = run(
+        "track",
+        where,
+        "--events",
+        str(events),
+        "--card",
+        "5",
+        "--rules",
+        "basic",
+        stdin=text if source == "stdin" else None,
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["status"] == "move", data
@@ -86,8 +104,11 @@ def test_track_takes_named_start_holes_as_named(tmp_path: Path, source: str) -> 
 def test_track_fills_bare_start_pegs_around_named_ones(tmp_path: Path) -> None:
     """docs/design.md, "Position file": bare ``S`` pegs take the seat's remaining start holes from 1
     up, skipping the named ones: S1:1 named, the bare three are S1:2..S1:4, so S1:5 is free."""
-    position = {"players": 4, "turn": 0,
-                "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:13", "S", "S1:1", "S", "S"]}}  # fmt: skip
+    position = {
+        "players": 4,
+        "turn": 0,
+        "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:13", "S", "S1:1", "S", "S"]},
+    }
     events = tmp_path / "e.txt"
     events.write_text(BUMP_INTO_S1_1.replace("S1:1", "S1:5"))
     done = run("track", json.dumps(position), "--events", str(events), "--card", "5", "--rules", "basic")

@@ -32,11 +32,14 @@ POSITION = {"players": 4, "turn": 0, "pegs": {"0": ["T0:8", "S", "S", "S", "S"],
 RECORD = play_one(Ruleset.preset("basic"), 4, seed=5, bot_name="random")[0].events[:40]
 
 values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=8)
     | st.sampled_from(["T0:8", "S", "H0:5", "T9:9", 4, 10, -1, "basic", "lift", "7"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=10,
-)  # fmt: skip
+)
 
 
 @st.composite
@@ -82,7 +85,9 @@ SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(
 
 @SETTINGS
 @given(st.data())
-def test_moves_and_track_read_any_position(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: st.DataObject) -> None:
+def test_moves_and_track_read_any_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: st.DataObject
+) -> None:
     position = dict(POSITION)
     if data.draw(st.booleans()):
         position[data.draw(st.sampled_from(["players", "turn", "pegs", "teams", "extra"]))] = data.draw(values)
@@ -110,17 +115,19 @@ def test_replay_reads_any_record(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize("argument", ["[1,2]", '{"players": 4', "{}", "  [ ", "-"])
-def test_a_position_given_inline_is_read_as_json(capsys: pytest.CaptureFixture[str], monkeypatch: Any,
-                                                 argument: str) -> None:  # fmt: skip
+def test_a_position_given_inline_is_read_as_json(
+    capsys: pytest.CaptureFixture[str], monkeypatch: Any, argument: str
+) -> None:
     """The issue: "`pegs moves '[1,2]'` says "No such file or directory"."""
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(codecs.BOM_UTF8 + b"[1, 2]")))
     assert run(capsys, "moves", argument, "--card", "5") == 2
     assert "No such file" not in capsys.readouterr().err
 
 
-def test_a_file_saved_with_a_byte_order_mark_or_by_notepad_is_read(tmp_path: Path,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    """"a UTF-8 file with a byte-order mark is refused, where it should simply be read"."""
+def test_a_file_saved_with_a_byte_order_mark_or_by_notepad_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "a UTF-8 file with a byte-order mark is refused, where it should simply be read"."""
     for i, data in enumerate([codecs.BOM_UTF8 + json.dumps(POSITION).encode(), json.dumps(POSITION).encode("utf-16")]):
         assert run(capsys, "moves", write(tmp_path / f"p{i}.json", data), "--card", "5") == 0
 
@@ -149,14 +156,25 @@ def test_serving_pi_hardware_elsewhere_is_one_line(tmp_path: Path) -> None:
     (`AttributeError: module 'board' has no attribute 'SPI'`)"."""
     config = tmp_path / "pegs.toml"
     config.write_text('[leds]\nbackend = "neopixel-spi"\n[data]\ndir = "d"\n')
-    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "serve", "--config", str(config), "--port", "0"],
-                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.table.cli", "serve", "--config", str(config), "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "leds.backend = 'neopixel-spi': cannot be opened on this machine" in done.stderr.strip().splitlines()[-1]
 
 
 def test_the_fake_device_refuses_an_impossible_channel_in_one_line() -> None:
     """The issue: "`python -m firmware_bridge.fake_device` on `set 1e400 1`"."""
-    done = subprocess.run([sys.executable, "-m", "firmware_bridge.fake_device"], input="set 1e400 1\nquit\n",
-                          capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_bridge.fake_device"],
+        input="set 1e400 1\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert done.returncode == 0 and "Traceback" not in done.stderr and "bad command 'set 1e400 1'" in done.stderr

@@ -43,8 +43,10 @@ def test_serve_refuses_a_port_it_cannot_serve_on(tmp_path: Path, port: str) -> N
 
 def test_the_config_files_port_is_checked_too(tmp_path: Path) -> None:
     config = tmp_path / "pegs.toml"
-    config.write_text(f'[sensors]\nbackend = "simulated"\n[leds]\nbackend = "memory"\n[data]\ndir = "{tmp_path / "d"}"\n'
-                      "[web]\nport = 99999\n")  # fmt: skip
+    config.write_text(
+        f'[sensors]\nbackend = "simulated"\n[leds]\nbackend = "memory"\n[data]\ndir = "{tmp_path / "d"}"\n'
+        "[web]\nport = 99999\n"
+    )
     done = run("serve", "--config", str(config))
     assert done.returncode == 2 and "web.port must be a whole number from 1 to 65535" in done.stderr
 
@@ -62,8 +64,9 @@ def test_a_second_serve_on_the_same_data_dir_is_refused(tmp_path: Path) -> None:
         done = run("serve", "--simulate", "--data", str(data), "--port", str(second.port))
         assert done.returncode == 2 and "Traceback" not in done.stderr
         last = done.stderr.strip().splitlines()[-1]
-        assert last.startswith(f"pegs serve: the data dir {str(data)!r} is in use by another pegs serve (process "
-                               f"{first.process.pid})")  # type: ignore[union-attr]  # fmt: skip
+        assert last.startswith(
+            f"pegs serve: the data dir {str(data)!r} is in use by another pegs serve (process {first.process.pid})"
+        )  # type: ignore[union-attr]
         assert "only one daemon" in last and "--data" in last
         assert "the table PIN is" not in done.stderr  # it opened nothing
         assert first.get("/api/state") == before  # and the first goes on undisturbed
@@ -156,14 +159,18 @@ def test_selfplay_two_players_against_each_other_is_one_against_one() -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert lines[0] == "12 games, 2 players, basic rules, greedy bots against strategic"
-    found = re.fullmatch(r"greedy \(seat 0\) against strategic \(seat 2\), one against one: greedy won (\d+) of 12 "
-                         r"games, [\d.]+% \(95% CI [\d.]+% to [\d.]+%\)", lines[-1])  # fmt: skip
+    found = re.fullmatch(
+        r"greedy \(seat 0\) against strategic \(seat 2\), one against one: greedy won (\d+) of 12 "
+        r"games, [\d.]+% \(95% CI [\d.]+% to [\d.]+%\)",
+        lines[-1],
+    )
     assert found, lines[-1]
     basic = Ruleset.preset("basic")
     wins = sum(1 for seed in range(3, 15) if play_one(basic, 2, seed, "greedy", "strategic")[1].winner == (0,))
     assert int(found[1]) == wins  # seat 0's wins, not every game (before: "won 12 of 12", seat 2 being even)
-    data = json.loads(run("selfplay", "--players", "2", "--bot", "greedy", "--vs", "strategic", "--games", "4",
-                          "--json").stdout)  # fmt: skip
+    data = json.loads(
+        run("selfplay", "--players", "2", "--bot", "greedy", "--vs", "strategic", "--games", "4", "--json").stdout
+    )
     assert data["match"]["bot_seats"] == [0] and data["match"]["vs_seats"] == [2]
 
 
@@ -244,8 +251,10 @@ def test_replay_tells_a_table_game_downloaded_without_the_pin(tmp_path: Path) ->
     with pytest.raises(record.RecordError, match="leaves out cards"):
         record.replay(hidden)  # a game cannot be rebuilt from it (the review, the history) ...
     told = _replayed(tmp_path, hidden, "hidden.jsonl")  # ... but it can be told
-    assert told[0] == ("(this record was saved before the game was over and leaves out the cards the others could "
-                       "not see: each is shown as a hidden card)")  # fmt: skip
+    assert told[0] == (
+        "(this record was saved before the game was over and leaves out the cards the others could "
+        "not see: each is shown as a hidden card)"
+    )
     whole = _replayed(tmp_path, events, "whole.jsonl")
     assert told[2:] == whole  # at a real table the referee holds no card: the same game, told the same
     assert "-- turn 40: " in "\n".join(told) and "the card is " in "\n".join(told)

@@ -22,8 +22,14 @@ def factory() -> Iterator[Any]:
 
 def test_buttons_call_back_once_per_press(factory: Any) -> None:
     pressed: list[str] = []
-    with Controls(DONE, UNDO, BUZZER, pin_factory=factory,
-                  on_done=lambda: pressed.append("done"), on_undo=lambda: pressed.append("undo")):  # fmt: skip
+    with Controls(
+        DONE,
+        UNDO,
+        BUZZER,
+        pin_factory=factory,
+        on_done=lambda: pressed.append("done"),
+        on_undo=lambda: pressed.append("undo"),
+    ):
         done, undo = factory.pin(DONE), factory.pin(UNDO)
         assert done.state == 1  # pulled up: a button to ground
         done.drive_low()

@@ -38,10 +38,22 @@ class Daemon:
     def start(self) -> float:
         started = time.monotonic()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", str(self.data), "--port", str(self.port),
-             *self.extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "referee.table.cli",
+                "serve",
+                "--simulate",
+                "--data",
+                str(self.data),
+                "--port",
+                str(self.port),
+                *self.extra,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -68,8 +80,12 @@ class Daemon:
             return json.load(response)
 
     def post(self, path: str, body: Any) -> Any:
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"}, method="POST")  # fmt: skip
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return json.load(response)

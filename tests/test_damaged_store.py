@@ -94,8 +94,10 @@ def test_an_illegal_move_keeps_the_moves_before_it(tmp_path: Path) -> None:
         texts = [json.loads(str(r[0])) for r in rows(db, "SELECT event FROM events WHERE game_id = 1 ORDER BY seq")]
         last_move = max(i for i, event in enumerate(texts) if event["event"] == "move")
         with sqlite3.connect(db) as connection:
-            connection.execute("UPDATE events SET event = ? WHERE game_id = 1 AND seq = ?",
-                               (json.dumps({**texts[last_move], "text": "A T0:8-T3:3"}), last_move))  # fmt: skip
+            connection.execute(
+                "UPDATE events SET event = ? WHERE game_id = 1 AND seq = ?",
+                (json.dumps({**texts[last_move], "text": "A T0:8-T3:3"}), last_move),
+            )
 
     history, _health, said, _kept = moves_after(tmp_path, damage)
     assert "had game 1 stop at event" in said

@@ -32,21 +32,30 @@ def test_systemd_unit_restarts_and_runs_unprivileged() -> None:
 
 
 def test_install_script_dry_run_lists_every_step() -> None:
-    done = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--dry-run"], capture_output=True, text=True,
-                          timeout=30, check=False)  # fmt: skip
+    done = subprocess.run(
+        ["bash", str(DEPLOY / "install.sh"), "--dry-run"], capture_output=True, text=True, timeout=30, check=False
+    )
     assert done.returncode == 0, done.stderr
     steps = done.stdout
-    for needed in ("pip install --upgrade /opt/pegs/src[pi]", "/etc/udev/rules.d/99-pegs-board.rules",
-                   "/etc/systemd/system/pegs.service", "systemctl enable --now pegs.service"):  # fmt: skip
+    for needed in (
+        "pip install --upgrade /opt/pegs/src[pi]",
+        "/etc/udev/rules.d/99-pegs-board.rules",
+        "/etc/systemd/system/pegs.service",
+        "systemctl enable --now pegs.service",
+    ):
         assert needed in steps
 
 
 # -- install.sh against fake Pi trees (--root DIR: files written there, commands only printed) ------
 
-BOOKWORM = ('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\n'
-            'VERSION="12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n')  # fmt: skip
-TRIXIE = ('PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\nVERSION_ID="13"\n'
-          'VERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n')  # fmt: skip
+BOOKWORM = (
+    'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nVERSION_ID="12"\n'
+    'VERSION="12 (bookworm)"\nVERSION_CODENAME=bookworm\nID=debian\n'
+)
+TRIXIE = (
+    'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\nVERSION_ID="13"\n'
+    'VERSION="13 (trixie)"\nVERSION_CODENAME=trixie\nID=debian\n'
+)
 # Raspberry Pi OS's stock config.txt (abridged): SPI commented out, model sections, [all] last.
 STOCK_CONFIG = """# For more options and information see
 # http://rptl.io/configtxt
@@ -73,8 +82,10 @@ dtoverlay=dwc2,dr_mode=host
 
 [all]
 """
-STOCK_CMDLINE = ("console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes "
-                 "rootwait quiet splash plymouth.ignore-udevd cfg80211.ieee80211_regdom=GB")  # fmt: skip
+STOCK_CMDLINE = (
+    "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes "
+    "rootwait quiet splash plymouth.ignore-udevd cfg80211.ieee80211_regdom=GB"
+)
 # /proc/device-tree/model -> the lines install.sh must put in config.txt (README, rpi_ws281x's README "SPI")
 MODELS = {
     "Raspberry Pi 3 Model B Plus Rev 1.3": ["dtparam=spi=on", "core_freq=250"],
@@ -86,10 +97,20 @@ OSES = {"bookworm": BOOKWORM, "trixie": TRIXIE}
 BLOCK_START = "# >>> pegs: NeoPixels on SPI (GPIO10) need SPI on and a steady core clock (deploy/install.sh)"
 
 
-def _fake_pi(root: Path, model: str, os_release: str, config: str = STOCK_CONFIG, cmdline: str = STOCK_CMDLINE,
-             boot: str = "boot/firmware") -> Path:  # fmt: skip
-    for name, text in {"proc/device-tree/model": model + "\0", "etc/os-release": os_release,
-                       f"{boot}/config.txt": config, f"{boot}/cmdline.txt": cmdline + "\n"}.items():  # fmt: skip
+def _fake_pi(
+    root: Path,
+    model: str,
+    os_release: str,
+    config: str = STOCK_CONFIG,
+    cmdline: str = STOCK_CMDLINE,
+    boot: str = "boot/firmware",
+) -> Path:
+    for name, text in {
+        "proc/device-tree/model": model + "\0",
+        "etc/os-release": os_release,
+        f"{boot}/config.txt": config,
+        f"{boot}/cmdline.txt": cmdline + "\n",
+    }.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
     return root
@@ -104,19 +125,31 @@ def _boot(root: Path, name: str) -> str:
     return (root / "boot/firmware" / name).read_text()
 
 
-def _install(root: Path, *options: str, script: Path | str = DEPLOY / "install.sh", cwd: Path | None = None,
-             status: int = 0) -> subprocess.CompletedProcess[str]:  # fmt: skip
-    done = subprocess.run([str(script), "--root", str(root), *options], capture_output=True, text=True, timeout=30,
-                          check=False, cwd=cwd)  # fmt: skip
+def _install(
+    root: Path, *options: str, script: Path | str = DEPLOY / "install.sh", cwd: Path | None = None, status: int = 0
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [str(script), "--root", str(root), *options], capture_output=True, text=True, timeout=30, check=False, cwd=cwd
+    )
     assert done.returncode == status, done.stdout + done.stderr
     return done
 
 
 # What install.sh must leave out of /opt/pegs/src: git history, a development venv, game records, build
 # output, caches.
-LEFT_OUT = (".git/HEAD", ".venv/bin/python", "data/games/1.json", "build/lib/x.py", "test-artifacts/shot.png",
-            "pegs_referee.egg-info/PKG-INFO", "referee/__pycache__/board.cpython-311.pyc", ".pytest_cache/README.md",
-            ".hypothesis/examples/x", ".mypy_cache/x", ".ruff_cache/x")  # fmt: skip
+LEFT_OUT = (
+    ".git/HEAD",
+    ".venv/bin/python",
+    "data/games/1.json",
+    "build/lib/x.py",
+    "test-artifacts/shot.png",
+    "pegs_referee.egg-info/PKG-INFO",
+    "referee/__pycache__/board.cpython-311.pyc",
+    ".pytest_cache/README.md",
+    ".hypothesis/examples/x",
+    ".mypy_cache/x",
+    ".ruff_cache/x",
+)
 
 
 def _checkout(where: Path) -> Path:
@@ -139,8 +172,11 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
-    return {str(path.relative_to(root)): (path.read_bytes(), path.stat().st_mode)
-            for path in sorted(root.rglob("*")) if path.is_file()}  # fmt: skip
+    return {
+        str(path.relative_to(root)): (path.read_bytes(), path.stat().st_mode)
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
 
 
 def _steps(output: str, command: str) -> list[str]:
@@ -195,14 +231,24 @@ def test_install_chooses_packages_for_the_system(tmp_path: Path, os_name: str) -
 
 def test_install_leaves_settings_in_force_alone_and_fixes_the_rest(tmp_path: Path) -> None:
     config = "dtparam=i2c_arm=on,spi=on\n[pi4]\ncore_freq=500\n[pi3]\ncore_freq_min=500\n[all]\n"
-    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE, config,
-                    cmdline="console=tty1 spidev.bufsiz=4096 root=PARTUUID=1 rootwait")  # fmt: skip
+    root = _fake_pi(
+        tmp_path,
+        "Raspberry Pi 4 Model B Rev 1.5",
+        TRIXIE,
+        config,
+        cmdline="console=tty1 spidev.bufsiz=4096 root=PARTUUID=1 rootwait",
+    )
     _install(root)
     assert _boot(root, "config.txt") == config + _block("core_freq_min=500")  # the [pi3] line is not a Pi 4's
     assert _boot(root, "cmdline.txt") == "console=tty1 spidev.bufsiz=65536 root=PARTUUID=1 rootwait\n"
     # A larger buffer and settings all in force already: nothing to write.
-    root = _fake_pi(tmp_path / "b", "Raspberry Pi 5 Model B Rev 1.0", TRIXIE, "[all]\ndtparam=spi\n",
-                    cmdline="console=tty1 root=PARTUUID=1 rootwait spidev.bufsiz=524288")  # fmt: skip
+    root = _fake_pi(
+        tmp_path / "b",
+        "Raspberry Pi 5 Model B Rev 1.0",
+        TRIXIE,
+        "[all]\ndtparam=spi\n",
+        cmdline="console=tty1 root=PARTUUID=1 rootwait spidev.bufsiz=524288",
+    )
     before = _snapshot(root)
     output = _install(root).stdout
     assert {name: _snapshot(root)[name] for name in before} == before
@@ -259,9 +305,15 @@ def test_dry_run_with_root_prints_the_lines_and_writes_nothing(tmp_path: Path) -
     before = _snapshot(root)
     output = _install(root, "--dry-run").stdout
     assert _snapshot(root) == before
-    for line in ("config.txt: dtparam=spi=on", "config.txt: core_freq=500", "config.txt: core_freq_min=500",
-                 "cmdline.txt: spidev.bufsiz=65536", "+ write /boot/firmware/config.txt",
-                 "+ write /etc/udev/rules.d/99-pegs-pio.rules", "+ apt-get install"):  # fmt: skip
+    for line in (
+        "config.txt: dtparam=spi=on",
+        "config.txt: core_freq=500",
+        "config.txt: core_freq_min=500",
+        "cmdline.txt: spidev.bufsiz=65536",
+        "+ write /boot/firmware/config.txt",
+        "+ write /etc/udev/rules.d/99-pegs-pio.rules",
+        "+ apt-get install",
+    ):
         assert line in output
 
 
@@ -272,8 +324,13 @@ def test_older_layout_and_systems(tmp_path: Path) -> None:
     assert (root / "boot/config.txt").read_text().endswith("core_freq_min=500\n# <<< pegs\n")
     assert (root / "boot/cmdline.txt").read_text().endswith(" spidev.bufsiz=65536\n")
     root = _fake_pi(tmp_path / "b", "Raspberry Pi 4 Model B Rev 1.5", BOOKWORM.replace("bookworm", "bullseye"))
-    done = subprocess.run(["bash", str(DEPLOY / "install.sh"), "--root", str(root)], capture_output=True, text=True,
-                          timeout=30, check=False)  # fmt: skip
+    done = subprocess.run(
+        ["bash", str(DEPLOY / "install.sh"), "--root", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert done.returncode == 2 and "Bookworm or later" in done.stderr
     root = _fake_pi(tmp_path / "c", "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
     (root / "proc/device-tree/model").unlink()
@@ -345,9 +402,11 @@ def test_an_update_swaps_the_new_copy_in(tmp_path: Path) -> None:
     (source / "README.md").unlink()
     (source / "referee/new.py").write_text("NEW = 1\n")
     output = _install(root, script=source / "deploy/install.sh").stdout
-    copied = (f"+ copy {source} -> /opt/pegs/src (all but ./.git ./.venv ./data ./build ./test-artifacts "
-              "./*.egg-info */__pycache__ ./.pytest_cache ./.mypy_cache ./.ruff_cache ./.hypothesis): "
-              "into /opt/pegs/src.new, then renamed into place")  # fmt: skip
+    copied = (
+        f"+ copy {source} -> /opt/pegs/src (all but ./.git ./.venv ./data ./build ./test-artifacts "
+        "./*.egg-info */__pycache__ ./.pytest_cache ./.mypy_cache ./.ruff_cache ./.hypothesis): "
+        "into /opt/pegs/src.new, then renamed into place"
+    )
     assert _changes(output) == [copied]
     assert _program(root / "opt/pegs/src") == _program(source)
     assert not (root / "opt/pegs/src/README.md").exists() and sorted(os.listdir(root / "opt/pegs")) == ["src"]
@@ -364,8 +423,11 @@ def test_the_installed_copy_runs_again_and_stays_whole(tmp_path: Path, where: st
     installed = root / "opt/pegs/src"
     before = _snapshot(root)
     cwd = {"elsewhere": tmp_path, "deploy": installed / "deploy", "src": installed}[where]
-    scripts: dict[str, Path | str] = {"elsewhere": installed / "deploy/install.sh", "deploy": "./install.sh",
-                                      "src": "deploy/install.sh"}  # fmt: skip
+    scripts: dict[str, Path | str] = {
+        "elsewhere": installed / "deploy/install.sh",
+        "deploy": "./install.sh",
+        "src": "deploy/install.sh",
+    }
     script = scripts[where]
     output = _install(root, "--players", "6", script=script, cwd=cwd).stdout
     after = _snapshot(root)
@@ -455,13 +517,18 @@ def test_players_on_a_rerun_changes_that_line_only(tmp_path: Path, checkout: Pat
     assert config.read_text() == changed and _changes(output) == []
 
 
-@pytest.mark.parametrize(("mine", "expected"), [
-    ("[board]\nplayers=4   # two teams of two\n", "[board]\nplayers=10   # two teams of two\n"),
-    ("[board] # the board\n# no size yet\n\n[web]\nport = 8080\n",
-     "[board] # the board\nplayers = 10\n# no size yet\n\n[web]\nport = 8080\n"),
-    ("[web]\nport = 8080\n", "[web]\nport = 8080\n\n[board]\nplayers = 10\n"),
-    ("[web]\nplayers = 4\n[board]\nplayers = 6\n", "[web]\nplayers = 4\n[board]\nplayers = 10\n"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("mine", "expected"),
+    [
+        ("[board]\nplayers=4   # two teams of two\n", "[board]\nplayers=10   # two teams of two\n"),
+        (
+            "[board] # the board\n# no size yet\n\n[web]\nport = 8080\n",
+            "[board] # the board\nplayers = 10\n# no size yet\n\n[web]\nport = 8080\n",
+        ),
+        ("[web]\nport = 8080\n", "[web]\nport = 8080\n\n[board]\nplayers = 10\n"),
+        ("[web]\nplayers = 4\n[board]\nplayers = 6\n", "[web]\nplayers = 4\n[board]\nplayers = 10\n"),
+    ],
+)
 def test_players_is_set_in_any_config(tmp_path: Path, checkout: Path, mine: str, expected: str) -> None:
     """Issue 23 item 3: a config written by hand: its players line, or one added under [board], or a [board]."""
     root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
@@ -508,13 +575,20 @@ def test_the_config_names_the_board_size_and_the_colour_order() -> None:
     assert all(f'"{name}"' in "\n".join(lines[leds:]) for name in ("GRB", "RGB", "RBG", "GBR", "BRG", "BGR"))
 
 
-@pytest.mark.skipif(not (REPO / ".git").exists() or shutil.which("git") is None or shutil.which("make") is None,
-                    reason="make dist archives the last git commit")  # fmt: skip
+@pytest.mark.skipif(
+    not (REPO / ".git").exists() or shutil.which("git") is None or shutil.which("make") is None,
+    reason="make dist archives the last git commit",
+)
 def test_a_release_archive_installs_like_a_checkout(tmp_path: Path) -> None:
     """Issue 23 item 1: a Pi without git gets `make dist`'s archive (the last commit); unpacked anywhere, its
     install.sh installs the program like a checkout's."""
-    done = subprocess.run(["make", "-s", "-C", str(REPO), "dist", f"DIST_DIR={tmp_path}"], capture_output=True,
-                          text=True, timeout=60, check=False)  # fmt: skip
+    done = subprocess.run(
+        ["make", "-s", "-C", str(REPO), "dist", f"DIST_DIR={tmp_path}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     (archive,) = tmp_path.glob("pegs-*.tar.gz")
     subprocess.run(["tar", "-C", str(tmp_path), "-xzf", str(archive)], check=True, timeout=60)

@@ -47,17 +47,36 @@ def _config(root: Path, leds: str = "neopixel-spi", extra: str = "") -> None:
 
 
 def _pi(root: Path, model: str, config_txt: str = "", cmdline: str = "console=tty1 root=PARTUUID=1 rootwait") -> Path:
-    return _tree(root, {"/proc/device-tree/model": model, "/etc/os-release": TRIXIE,
-                        "/boot/firmware/config.txt": config_txt, "/boot/firmware/cmdline.txt": cmdline + "\n"})  # fmt: skip
+    return _tree(
+        root,
+        {
+            "/proc/device-tree/model": model,
+            "/etc/os-release": TRIXIE,
+            "/boot/firmware/config.txt": config_txt,
+            "/boot/firmware/cmdline.txt": cmdline + "\n",
+        },
+    )
 
 
 def _ready_pi4(root: Path) -> Path:
     """A Pi 4 as install.sh leaves it, after the reboot."""
-    _pi(root, PI4, "[all]\ndtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n",
-        "console=tty1 root=PARTUUID=1 rootwait spidev.bufsiz=65536")  # fmt: skip
-    _tree(root, {"/sys/module/spidev/parameters/bufsiz": "65536\n", "/dev/spidev0.0": "", "/dev/pegs-board": "",
-                 "/etc/group": GROUPS_OK, "/etc/passwd": "root:x:0:0::/root:/bin/bash\npegs:x:990:990::/var/lib/pegs:/usr/sbin/nologin\n",
-                 "/etc/udev/rules.d/99-pegs-board.rules": "SUBSYSTEM==\"tty\"\n"})  # fmt: skip
+    _pi(
+        root,
+        PI4,
+        "[all]\ndtparam=spi=on\ncore_freq=500\ncore_freq_min=500\n",
+        "console=tty1 root=PARTUUID=1 rootwait spidev.bufsiz=65536",
+    )
+    _tree(
+        root,
+        {
+            "/sys/module/spidev/parameters/bufsiz": "65536\n",
+            "/dev/spidev0.0": "",
+            "/dev/pegs-board": "",
+            "/etc/group": GROUPS_OK,
+            "/etc/passwd": "root:x:0:0::/root:/bin/bash\npegs:x:990:990::/var/lib/pegs:/usr/sbin/nologin\n",
+            "/etc/udev/rules.d/99-pegs-board.rules": 'SUBSYSTEM=="tty"\n',
+        },
+    )
     os.chmod(root / "dev/pegs-board", 0o666)
     _config(root)
     return root
@@ -85,8 +104,18 @@ def test_a_pi_set_up_by_install_sh_has_nothing_to_fix(tmp_path: Path) -> None:
     findings = examine(_machine(_ready_pi4(tmp_path)))
     assert [f for f in findings if f.ok is not True] == []
     names = [f.what for f in findings]
-    for needed in ("machine", "system", "config", "SPI", "SPI buffer", "core clock", "user", "sensor board",
-                   "firmware", "service"):  # fmt: skip
+    for needed in (
+        "machine",
+        "system",
+        "config",
+        "SPI",
+        "SPI buffer",
+        "core clock",
+        "user",
+        "sensor board",
+        "firmware",
+        "service",
+    ):
         assert needed in names
 
 
@@ -164,30 +193,59 @@ def test_the_firmware_must_read_every_hole(tmp_path: Path) -> None:
     assert firmware.fix == "pegs firmware --sides 4 --out /media/$USER/CIRCUITPY"
     assert _by_what(examine(_machine(tmp_path, channels=None)))["firmware"].ok is False
     _config(tmp_path, extra="")
-    (tmp_path / "etc/pegs/pegs.toml").write_text((tmp_path / "etc/pegs/pegs.toml").read_text().replace("players = 4", "players = 6"))
+    (tmp_path / "etc/pegs/pegs.toml").write_text(
+        (tmp_path / "etc/pegs/pegs.toml").read_text().replace("players = 4", "players = 6")
+    )
     assert "uses 168" in _by_what(examine(_machine(tmp_path, channels=120)))["firmware"].words
 
 
 def test_not_a_pi_says_so_and_checks_what_it_can(tmp_path: Path) -> None:
     _config(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path)],
-                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.stderr == "" and done.returncode == 1  # the config's /dev/pegs-board is missing
     assert "not a Raspberry Pi" in done.stdout and "SPI" not in done.stdout
     assert "FIX  sensor board: /dev/pegs-board is missing" in done.stdout
     (tmp_path / "etc/pegs/pegs.toml").write_text("[leds]\nbackend = 'laser'\n")
-    bad = subprocess.run([sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path), "--json"],
-                         capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    bad = subprocess.run(
+        [sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert bad.returncode == 1 and '"what": "config"' in bad.stdout and "laser" in bad.stdout
 
 
-FILES = ("/proc/device-tree/model", "/etc/os-release", "/boot/firmware/config.txt", "/boot/firmware/cmdline.txt",
-         "/etc/group", "/etc/passwd", "/sys/module/spidev/parameters/bufsiz", "/etc/pegs/pegs.toml")  # fmt: skip
+FILES = (
+    "/proc/device-tree/model",
+    "/etc/os-release",
+    "/boot/firmware/config.txt",
+    "/boot/firmware/cmdline.txt",
+    "/etc/group",
+    "/etc/passwd",
+    "/sys/module/spidev/parameters/bufsiz",
+    "/etc/pegs/pegs.toml",
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.dictionaries(st.sampled_from(FILES), st.one_of(st.text(max_size=80), st.sampled_from(
-    [PI4, PI5, "[pi4\ndtparam=", "dtparam=spi=on,,=\n[none]\n", "gpio:x:abc:pegs\n::::", "\0\0", "9" * 5000]))))
+@given(
+    st.dictionaries(
+        st.sampled_from(FILES),
+        st.one_of(
+            st.text(max_size=80),
+            st.sampled_from(
+                [PI4, PI5, "[pi4\ndtparam=", "dtparam=spi=on,,=\n[none]\n", "gpio:x:abc:pegs\n::::", "\0\0", "9" * 5000]
+            ),
+        ),
+    )
+)
 def test_garbage_files_never_make_a_traceback(tmp_path_factory: object, files: dict[str, str]) -> None:
     root = tmp_path_factory.mktemp("pi")  # type: ignore[attr-defined]
     _tree(root, files)
@@ -256,8 +314,10 @@ def test_another_daemon_on_the_port_is_said_and_the_board_itself_is_asked(tmp_pa
     """A `pegs serve` of another config or a simulated board answers the port: its 96 channels are
     not this board's. Doctor says who answered and asks the sensor board itself."""
     _ready_pi4(tmp_path)
-    for config, who in (("/home/pi/test.toml", "another pegs daemon, running the config /home/pi/test.toml"),
-                        (None, "another pegs daemon, with a simulated board (pegs serve --simulate)")):  # fmt: skip
+    for config, who in (
+        ("/home/pi/test.toml", "another pegs daemon, running the config /home/pi/test.toml"),
+        (None, "another pegs daemon, with a simulated board (pegs serve --simulate)"),
+    ):
         asked: list[str] = []
         with _answering(_health(config, 96)) as port:
             machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, asked), here=True)
@@ -278,8 +338,10 @@ def test_another_daemon_on_the_port_is_said_and_the_board_itself_is_asked(tmp_pa
 
 def test_a_program_that_is_not_pegs_on_the_port_is_not_blamed_on_the_firmware(tmp_path: Path) -> None:
     _ready_pi4(tmp_path)
-    for body, who in ((b"<html>hello</html>", "something whose /api/health is not JSON"),
-                      (b'{"status": "ok", "channels": 96}', "something that is not the pegs daemon")):  # fmt: skip
+    for body, who in (
+        (b"<html>hello</html>", "something whose /api/health is not JSON"),
+        (b'{"status": "ok", "channels": 96}', "something that is not the pegs daemon"),
+    ):
         asked: list[str] = []
         with _answering(body) as port:
             machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=_asking(112, asked), here=True)
@@ -330,11 +392,14 @@ def test_a_board_bigger_than_the_config_says_names_the_config_line(tmp_path: Pat
     assert "4 players, a 4-sided board of 112 holes" in found["config"].words
     firmware = found["firmware"]
     assert firmware.ok is False and "reads 168 channels (21 chips)" in firmware.words and "uses 112" in firmware.words
-    assert firmware.fix == ("if the board has 6 sides: set players = 6 under [board] in /etc/pegs/pegs.toml; "
-                            "else: pegs firmware --sides 4 --out /media/$USER/CIRCUITPY")  # fmt: skip
+    assert firmware.fix == (
+        "if the board has 6 sides: set players = 6 under [board] in /etc/pegs/pegs.toml; "
+        "else: pegs firmware --sides 4 --out /media/$USER/CIRCUITPY"
+    )
     right = _by_what(examine(_machine(tmp_path, channels=112)))["firmware"]
-    assert right.ok is True and right.words == ("the sensor board reads 112 channels (asked on /dev/pegs-board); "
-                                                "the layout uses 112 for its 112 holes")  # fmt: skip
+    assert right.ok is True and right.words == (
+        "the sensor board reads 112 channels (asked on /dev/pegs-board); the layout uses 112 for its 112 holes"
+    )
     odd = _by_what(examine(_machine(tmp_path, channels=200)))["firmware"]  # no standard board reads 200
     assert odd.ok is False and odd.fix == "pegs firmware --sides 4 --out /media/$USER/CIRCUITPY"
 
@@ -391,8 +456,11 @@ def test_a_real_pegs_daemon_is_told_from_another_configs(tmp_path: Path) -> None
     ours, other = tmp_path / "pegs.toml", tmp_path / "other.toml"
     ours.write_text(f'[web]\nport = {port}\n[data]\ndir = "data"\n')
     other.write_text(f'[sensors]\nbackend = "serial"\nport = "/dev/pegs-none"\n[web]\nport = {port}\n')
-    daemon = subprocess.Popen([sys.executable, "-m", "referee.table.cli", "serve", "--config", str(ours)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "referee.table.cli", "serve", "--config", str(ours)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

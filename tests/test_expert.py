@@ -86,7 +86,9 @@ def test_the_expert_sees_the_danger_a_hand_cannot() -> None:
     judged = look_ahead(game.position, BASIC, hints, Hidden.of(game, 0), random.Random(2))
     by_move = {entry.hint.move.text: entry for entry in judged if entry.hint.move}
     assert by_move["2 T1:0-T1:2"].value > by_move["4 T1:0-T1:4"].value or "T1:4" not in str(by_move)
-    words = advise(game.position, BASIC, hints, Hidden.of(game, 0), random.Random(2))[0].words_why({1: "Sky blue", 3: "Blue"})
+    words = advise(game.position, BASIC, hints, Hidden.of(game, 0), random.Random(2))[0].words_why(
+        {1: "Sky blue", 3: "Blue"}
+    )
     assert "Looking ahead" in words and "{s" not in words
 
 
@@ -102,7 +104,8 @@ def test_expert_hints_never_put_a_broken_note_first() -> None:
             continue
         advised = advise(game.position, BASIC, hints, Hidden.of(game, game.turn), random.Random(seed))
         assert sorted(h.move.text if h.move else h.card for h in advised) == sorted(
-            h.move.text if h.move else h.card for h in hints)  # fmt: skip
+            h.move.text if h.move else h.card for h in hints
+        )
         assert len(advised[0].breaks) <= len(hints[0].breaks)
 
 

@@ -35,26 +35,43 @@ def _boot(directory: Path, pegs_on: set[int]) -> tuple[dict[str, Any], list[prot
         made[-1].pressed.update(pegs_on)
         return made[-1]
 
-    run_firmware(directory / "code.py", {
-        "board": SimpleNamespace(GP2="GP2", GP3="GP3", GP4="GP4"),
-        "keypad": SimpleNamespace(ShiftRegisterKeys=make_keys),
-        "supervisor": SimpleNamespace(ticks_ms=clock.ticks_ms, reload=lambda: pytest.fail("the firmware crashed")),
-        "usb_cdc": SimpleNamespace(data=port),
-        "time": SimpleNamespace(sleep=clock.sleep),
-        "protocol": copied_protocol,
-    })  # fmt: skip
+    run_firmware(
+        directory / "code.py",
+        {
+            "board": SimpleNamespace(GP2="GP2", GP3="GP3", GP4="GP4"),
+            "keypad": SimpleNamespace(ShiftRegisterKeys=make_keys),
+            "supervisor": SimpleNamespace(ticks_ms=clock.ticks_ms, reload=lambda: pytest.fail("the firmware crashed")),
+            "usb_cdc": SimpleNamespace(data=port),
+            "time": SimpleNamespace(sleep=clock.sleep),
+            "protocol": copied_protocol,
+        },
+    )
     reader = FrameReader()
     frames = reader.feed(port.written)
     assert reader.errors == 0
     return made[0].config, frames
 
 
-@pytest.mark.parametrize(("sides", "markers", "chips"), [(4, False, 14), (4, True, 15), (6, False, 21),
-                                                        (6, True, 22), (8, False, 28), (8, True, 29)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("sides", "markers", "chips"),
+    [(4, False, 14), (4, True, 15), (6, False, 21), (6, True, 22), (8, False, 28), (8, True, 29)],
+)
 def test_the_firmware_for_each_board_reads_every_hole(tmp_path: Path, sides: int, markers: bool, chips: int) -> None:
     layout = default_layout(sides, markers)
-    done = subprocess.run([*PEGS, "firmware", "--sides", str(sides), *(["--markers"] if markers else []),
-                           "--out", str(tmp_path / "CIRCUITPY")], capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [
+            *PEGS,
+            "firmware",
+            "--sides",
+            str(sides),
+            *(["--markers"] if markers else []),
+            "--out",
+            str(tmp_path / "CIRCUITPY"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert f"{chips} 74HC165 chips" in done.stdout
     assert sorted(path.name for path in (tmp_path / "CIRCUITPY").iterdir()) == ["boot.py", "code.py", "protocol.py"]
@@ -75,8 +92,12 @@ def test_a_calibrated_layout_sets_the_chain_by_its_highest_channel(tmp_path: Pat
     holes = default_layout(4).hole_names
     layout = layout_from_channels(4, {hole: i + (8 if i >= 50 else 0) for i, hole in enumerate(holes)})
     (tmp_path / "layout.toml").write_text(layout.to_toml())
-    done = subprocess.run([*PEGS, "firmware", "--layout", str(tmp_path / "layout.toml"), "--out", str(tmp_path / "fw")],
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [*PEGS, "firmware", "--layout", str(tmp_path / "layout.toml"), "--out", str(tmp_path / "fw")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     config, _ = _boot(tmp_path / "fw", set())
     assert sum(config["key_count"]) == 120  # channels 0..119: 15 chips

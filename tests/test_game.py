@@ -50,8 +50,10 @@ def test_decks_and_deal() -> None:
     assert Game(basic, 4, seed=9).hand(1) == Game(basic, 4, seed=9).hand(1)  # seeded
 
 
-@pytest.mark.parametrize(("rules", "held_when_playing"), [("basic", 6), ("north-carolina", 6), ("arizona", 5),
-                                                          ("wizard-woodworks", 5), ("kilpatrick", 3)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("rules", "held_when_playing"),
+    [("basic", 6), ("north-carolina", 6), ("arizona", 5), ("wizard-woodworks", 5), ("kilpatrick", 3)],
+)
 def test_draw_then_play_or_play_then_draw(rules: str, held_when_playing: int) -> None:
     """The rules page, Basic Game: "Draw one card ... so that you hold six cards"; Arizona rule 1: "first
     playing a card ... finally drawing a card ... so that you have 5 cards again";
@@ -225,7 +227,7 @@ def test_bluff_unchallenged_moves() -> None:
 
 
 def test_bluff_caught() -> None:
-    """"If a bluff is doubted successfully, the team that doubted successfully chooses one
+    """ "If a bluff is doubted successfully, the team that doubted successfully chooses one
     of the bluffing player's pegs to send back to start and the turn ends immediately." """
     game = bluffing()
     game.play("2", "5 T0:8-T0:13", declared="5")
@@ -237,7 +239,7 @@ def test_bluff_caught() -> None:
 
 
 def test_doubt_raised_wrongly() -> None:
-    """"If a doubt is raised incorrectly, the truthful player chooses one of the incorrectly
+    """ "If a doubt is raised incorrectly, the truthful player chooses one of the incorrectly
     doubting player's pegs to send back to start." The move stands."""
     game = bluffing("5")
     game.play("5", "5 T0:8-T0:13", declared="5")
@@ -251,7 +253,7 @@ def test_doubt_raised_wrongly() -> None:
 
 
 def test_doubter_with_no_pegs_out_gives_an_extra_turn() -> None:
-    """"If the unsuccessful doubter has no pegs out of start yet, the truthful player has the
+    """ "If the unsuccessful doubter has no pegs out of start yet, the truthful player has the
     option to take an extra turn on their next chance to play." """
     pegs = {"0": ["T0:8", S, S, S, S], "1": ["T1:8", S, S, S, S]}
     game = rigged("bluffing-joker", {0: ["5", "2", "2", "2", "2"]}, pegs=pegs, stock=["2"] * 20)

@@ -21,8 +21,14 @@ from referee.table.table import Table
 from web import create_app
 
 TEMPLATES = Path(__file__).parent.parent / "web" / "templates"
-SAMPLE = {"game_id": "1", "seat": "0", "token": "not-a-token", "action": "next", "filename": "app.js",
-          "version": "0123456789"}
+SAMPLE = {
+    "game_id": "1",
+    "seat": "0",
+    "token": "not-a-token",
+    "action": "next",
+    "filename": "app.js",
+    "version": "0123456789",
+}
 
 
 def routes(tmp_path: Path) -> list[tuple[str, str]]:
@@ -36,7 +42,9 @@ def routes(tmp_path: Path) -> list[tuple[str, str]]:
     return found
 
 
-def fetch(port: int, method: str, path: str, body: bytes | None = None, host: str = "127.0.0.1") -> tuple[int, http.client.HTTPResponse, bytes]:
+def fetch(
+    port: int, method: str, path: str, body: bytes | None = None, host: str = "127.0.0.1"
+) -> tuple[int, http.client.HTTPResponse, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     headers = {"Host": host, "Content-Type": "application/json"}
     connection.request(method, path, body if body is not None else (b"{}" if method == "POST" else None), headers)
@@ -54,7 +62,10 @@ def check(headers: dict[str, str], where: str) -> str:
     for kind in ("script-src", "style-src"):
         sources = directives.get(kind, [])
         assert sources[:1] == ["'self'"] and all(s.startswith("'nonce-") for s in sources[1:]), (where, kind, policy)
-    assert directives.get("object-src") == ["'none'"] and directives.get("frame-ancestors") == ["'none'"], (where, policy)
+    assert directives.get("object-src") == ["'none'"] and directives.get("frame-ancestors") == ["'none'"], (
+        where,
+        policy,
+    )
     assert headers.get("X-Content-Type-Options") == "nosniff", where
     assert headers.get("Referrer-Policy") == "no-referrer", where
     return policy
@@ -74,10 +85,14 @@ def test_every_answer_carries_the_three_headers(tmp_path: Path) -> None:
             statuses.add(status)
             check(dict(response.getheaders()), f"{method} {path} ({status})")
         assert {200, 400, 403} <= statuses  # answered and refused alike
-        for method, path, body, host in [("GET", "/nowhere", None, "127.0.0.1"), ("GET", "/api/nowhere", None, "127.0.0.1"),
-                                         ("GET", "/", None, "evil.example"), ("POST", "/api/login", b"{", "127.0.0.1"),
-                                         ("POST", "/api/login", json.dumps({"pin": "0" * 70_000}).encode(), "127.0.0.1"),
-                                         ("GET", "/static/nothing.js", None, "127.0.0.1")]:  # fmt: skip
+        for method, path, body, host in [
+            ("GET", "/nowhere", None, "127.0.0.1"),
+            ("GET", "/api/nowhere", None, "127.0.0.1"),
+            ("GET", "/", None, "evil.example"),
+            ("POST", "/api/login", b"{", "127.0.0.1"),
+            ("POST", "/api/login", json.dumps({"pin": "0" * 70_000}).encode(), "127.0.0.1"),
+            ("GET", "/static/nothing.js", None, "127.0.0.1"),
+        ]:
             status, response, _ = fetch(daemon.port, method, path, body, host)
             assert status >= 400
             check(dict(response.getheaders()), f"{method} {path} as {host} ({status})")
@@ -109,7 +124,9 @@ def test_a_page_s_own_inline_style_and_script_carry_its_nonce(tmp_path: Path, pa
             assert nonce is not None, policy
             html = response.get_data(as_text=True)
             blocks = re.findall(r"<(style|script)\b([^>]*)>", html)
-            assert blocks and all(f'nonce="{nonce.group(1)}"' in attributes or "src=" in attributes for _, attributes in blocks), blocks
+            assert blocks and all(
+                f'nonce="{nonce.group(1)}"' in attributes or "src=" in attributes for _, attributes in blocks
+            ), blocks
             assert not re.search(r"\sstyle=|\son[a-z]+=", html), path
             nonces.append(nonce.group(1))
         assert nonces[0] != nonces[1] and len(nonces[0]) >= 16

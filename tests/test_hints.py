@@ -205,13 +205,26 @@ def test_in_the_endgame_play_the_smallest_card() -> None:
 def test_every_note_has_a_scenario_here() -> None:
     """Each note of the rule texts is checked by a scenario above (by the name it goes by)."""
     source = Path(__file__).read_text(encoding="utf-8")
-    phrases = {"corner": "corners", "come-out": "COME OUT spot", "in-spot": "IN SPOT", "safe stretch": "safe area",
-               "short hop": "1, 2 or 3", "lurk for a partner": "partner's come-out hole",
-               "lurk for an in-spot": "opponent's in-spot", "home run": "home run",
-               "ready for a runner": "runner approaching", "teammate": "scoring", "attack instead": "Attacking",
-               "joker": "joker too soon", "into home short": "exact", "bound up": "bound up",
-               "all the way in": "all the way in", "two pegs out": "2 movable pegs", "tens to go": "10's",
-               "smallest card": "smallest card"}  # fmt: skip
+    phrases = {
+        "corner": "corners",
+        "come-out": "COME OUT spot",
+        "in-spot": "IN SPOT",
+        "safe stretch": "safe area",
+        "short hop": "1, 2 or 3",
+        "lurk for a partner": "partner's come-out hole",
+        "lurk for an in-spot": "opponent's in-spot",
+        "home run": "home run",
+        "ready for a runner": "runner approaching",
+        "teammate": "scoring",
+        "attack instead": "Attacking",
+        "joker": "joker too soon",
+        "into home short": "exact",
+        "bound up": "bound up",
+        "all the way in": "all the way in",
+        "two pegs out": "2 movable pegs",
+        "tens to go": "10's",
+        "smallest card": "smallest card",
+    }
     assert set(phrases) == {note.name for note in NOTES}
     assert all(phrase in source for phrase in phrases.values())
 
@@ -241,8 +254,13 @@ def test_pegs_hint_prints_json_best_first_and_refuses_bad_input() -> None:
     position = json.dumps({"players": 4, "turn": 0, "pegs": {"0": ["T0:8", "S", "S", "S", "S"]}})
 
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "referee.table.cli", "hint", *args],
-                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+        return subprocess.run(
+            [sys.executable, "-m", "referee.table.cli", "hint", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
 
     done = pegs(position, "--hand", "3 4 K", "--rules", "basic")
     assert done.returncode == 0 and done.stderr == ""

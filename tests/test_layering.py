@@ -31,9 +31,17 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("referee", "hardware", "firmware_bridge", "web")
 
 ENGINE_FORBIDDEN = (
-    "referee.table", "hardware", "firmware_bridge", "web",
-    "flask", "waitress", "sqlite3", "threading", "serial", "gpiozero",
-)  # fmt: skip
+    "referee.table",
+    "hardware",
+    "firmware_bridge",
+    "web",
+    "flask",
+    "waitress",
+    "sqlite3",
+    "threading",
+    "serial",
+    "gpiozero",
+)
 RULES: dict[str, tuple[str, ...]] = {  # layer -> modules it must not import
     "referee": ("referee.coach", *ENGINE_FORBIDDEN),
     "referee.coach": ENGINE_FORBIDDEN,
@@ -46,7 +54,6 @@ WEB_ADAPTERS: dict[str, tuple[str, ...]] = {  # referee.table module -> what of 
     "referee.table.serve": ("web",),  # ``pegs serve``: create_app over the running table, and the LAN address
     "referee.table.bench_web": ("web",),  # ``pegs bench``: the page's speed and weight, through the real app
 }
-
 
 
 @dataclass(frozen=True)
@@ -125,8 +132,10 @@ def violations(found: Iterator[Import]) -> list[str]:
                 key = (item.path, item.line, banned)
                 if key not in seen:  # ``from a import b`` yields a and a.b: report it once
                     seen.add(key)
-                    wrong.append(f"{item.path}:{item.line}: {item.module} imports {item.target} "
-                                 f"({where} must not import {banned})")  # fmt: skip
+                    wrong.append(
+                        f"{item.path}:{item.line}: {item.module} imports {item.target} "
+                        f"({where} must not import {banned})"
+                    )
     return wrong
 
 
@@ -165,7 +174,9 @@ def test_the_checker_catches_what_it_should() -> None:
     assert violations(imports("from referee.position import Position\n", "web.api", "web/api.py")) == []
     assert len(violations(imports("from referee import Position\n", "hardware.x", "hardware/x.py"))) == 1
     assert violations(imports("from referee.holes import SIDES\n", "hardware.x", "hardware/x.py")) == []
-    assert len(violations(imports("from referee.holes import SIDES\n", "firmware_bridge.x", "firmware_bridge/x.py"))) == 1
+    assert (
+        len(violations(imports("from referee.holes import SIDES\n", "firmware_bridge.x", "firmware_bridge/x.py"))) == 1
+    )
 
 
 def test_what_the_hardware_may_import_of_the_engine_imports_only_the_standard_library() -> None:
@@ -183,8 +194,16 @@ def test_dependencies_point_one_way() -> None:
 
 
 def test_every_web_exception_is_used() -> None:
-    used = {(item.module, prefix) for item in all_imports() for prefix in WEB_ADAPTERS.get(item.module, ())
-            if within(item.target, prefix)}  # fmt: skip
-    stale = [f"{module}: {prefix}" for module, prefixes in WEB_ADAPTERS.items() for prefix in prefixes
-             if (module, prefix) not in used]  # fmt: skip
+    used = {
+        (item.module, prefix)
+        for item in all_imports()
+        for prefix in WEB_ADAPTERS.get(item.module, ())
+        if within(item.target, prefix)
+    }
+    stale = [
+        f"{module}: {prefix}"
+        for module, prefixes in WEB_ADAPTERS.items()
+        for prefix in prefixes
+        if (module, prefix) not in used
+    ]
     assert not stale, f"WEB_ADAPTERS allows imports nothing makes any more; remove them: {stale}"

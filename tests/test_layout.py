@@ -36,12 +36,28 @@ def test_colour_markers_add_one_hole_per_side() -> None:
 
 def test_chain_order_dips_into_home_and_start() -> None:
     assert side_holes(1, colour_marker=True) == (
-        "T1:0", "T1:1", "T1:2", "T1:3",
-        "H1:1", "H1:2", "H1:3", "H1:4", "H1:5",
-        "T1:4", "T1:5", "T1:6", "T1:7", "T1:8",
-        "S1:1", "S1:2", "S1:3", "S1:4", "S1:5", "C1",
+        "T1:0",
+        "T1:1",
+        "T1:2",
+        "T1:3",
+        "H1:1",
+        "H1:2",
+        "H1:3",
+        "H1:4",
+        "H1:5",
+        "T1:4",
+        "T1:5",
+        "T1:6",
+        "T1:7",
+        "T1:8",
+        "S1:1",
+        "S1:2",
+        "S1:3",
+        "S1:4",
+        "S1:5",
+        "C1",
         *(f"T1:{k}" for k in range(9, 18)),
-    )  # fmt: skip
+    )
     holes = board_holes(4)
     assert holes[27] == "T0:17" and holes[28] == "T1:0"  # one side runs into the next
 

@@ -49,8 +49,9 @@ def foci(draw: st.DrawFn, position: Position) -> Focus:
     """One to three holes (mostly occupied ones: a lift) and sometimes a start area."""
     board = position.board
     occupied = [hole for hole in range(board.board_holes) if position.occupancy[hole]]
-    holes = draw(st.lists(st.one_of(st.sampled_from(occupied), st.integers(0, board.board_holes - 1)),
-                          min_size=0, max_size=3))  # fmt: skip
+    holes = draw(
+        st.lists(st.one_of(st.sampled_from(occupied), st.integers(0, board.board_holes - 1)), min_size=0, max_size=3)
+    )
     starts = draw(st.lists(st.sampled_from(list(board.seats)), max_size=2))
     assume(holes or starts)
     return Focus.of(holes, starts)
@@ -58,8 +59,9 @@ def foci(draw: st.DrawFn, position: Position) -> Focus:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), positions(players=SIZES), st.sampled_from(CARDS), st.sampled_from(sorted(PRESETS)))
-def test_focused_generation_is_the_whole_list_filtered(data: st.DataObject, position: Position, card: str,
-                                                       rules_name: str) -> None:  # fmt: skip
+def test_focused_generation_is_the_whole_list_filtered(
+    data: st.DataObject, position: Position, card: str, rules_name: str
+) -> None:
     rules = Ruleset.preset(rules_name)
     focus = data.draw(foci(position))
     whole = {move.key: move for move in legal_moves(position, card, rules)}
@@ -74,8 +76,9 @@ def test_focused_generation_is_the_whole_list_filtered(data: st.DataObject, posi
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), positions(players=SIZES), st.sampled_from(sorted(PRESETS)), st.booleans())
-def test_turn_changing_is_every_result_filtered(data: st.DataObject, position: Position, rules_name: str,
-                                                declared: bool) -> None:  # fmt: skip
+def test_turn_changing_is_every_result_filtered(
+    data: st.DataObject, position: Position, rules_name: str, declared: bool
+) -> None:
     rules = Ruleset.preset(rules_name)
     allowed = Candidates((data.draw(st.sampled_from(CARDS)),) if declared else None)
     focus = data.draw(foci(position))
@@ -97,15 +100,27 @@ class WholeListTracker(Tracker):
 
 
 def _look(report: Report) -> tuple[object, ...]:
-    return (report.status, report.move.key if report.move else None,
-            sorted(move.key for move in report.candidates), report.guidance, report.back, report.committed)  # fmt: skip
+    return (
+        report.status,
+        report.move.key if report.move else None,
+        sorted(move.key for move in report.candidates),
+        report.guidance,
+        report.back,
+        report.committed,
+    )
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(players=SIZES), st.sampled_from(sorted(PRESETS)), st.sampled_from([None, *CARDS]),
-       st.sampled_from(["legal", "knocked", "wrong"]), st.randoms(use_true_random=False))  # fmt: skip
-def test_tracker_judges_as_from_the_whole_list(position: Position, rules_name: str, card: str | None,
-                                               how: str, rng: random.Random) -> None:  # fmt: skip
+@given(
+    positions(players=SIZES),
+    st.sampled_from(sorted(PRESETS)),
+    st.sampled_from([None, *CARDS]),
+    st.sampled_from(["legal", "knocked", "wrong"]),
+    st.randoms(use_true_random=False),
+)
+def test_tracker_judges_as_from_the_whole_list(
+    position: Position, rules_name: str, card: str | None, how: str, rng: random.Random
+) -> None:
     rules = Ruleset.preset(rules_name)
     moves = [move for c in ([card] if card else CARDS) for move in legal_moves(position, c, rules)]
     assume(moves)
@@ -137,8 +152,9 @@ def test_a_part_landing_where_the_first_put_a_partner_sends_her_to_her_in_spot()
     lands on a partner's peg, the partner's peg is immediately moved to its 'in-spot'". Moving the partner's peg 4 and then landing on it
     with the other 6 changes the partner's in-spot, though neither part alone does: a
     focus on that in-spot must still find the move."""
-    position = Position.from_json({"players": 4, "turn": 0,
-                                   "pegs": {"0": ["T0:16", "S", "S", "S", "S"], "2": ["T1:0", "S", "S", "S", "S"]}})  # fmt: skip
+    position = Position.from_json(
+        {"players": 4, "turn": 0, "pegs": {"0": ["T0:16", "S", "S", "S", "S"], "2": ["T1:0", "S", "S", "S", "S"]}}
+    )
     rules = Ruleset.preset("north-carolina")
     in_spot = position.board.in_spot(2)
     focused = {move.text for move in legal_moves(position, "10", rules, Focus.of([in_spot]))}
@@ -153,8 +169,17 @@ def test_a_chain_reaction_sends_an_opponent_home_from_the_partners_in_spot() -> 
     move." Red lands on her partner, who goes to her in-spot, where an opponent sits and so
     goes back to start: a focus on that opponent's start area must find the move, though
     the step only lands on a partner."""
-    position = Position.from_json({"players": 4, "turn": 0, "pegs": {
-        "0": ["T0:10", "S", "S", "S", "S"], "1": ["T2:3", "S", "S", "S", "S"], "2": ["T0:15", "S", "S", "S", "S"]}})  # fmt: skip
+    position = Position.from_json(
+        {
+            "players": 4,
+            "turn": 0,
+            "pegs": {
+                "0": ["T0:10", "S", "S", "S", "S"],
+                "1": ["T2:3", "S", "S", "S", "S"],
+                "2": ["T0:15", "S", "S", "S", "S"],
+            },
+        }
+    )
     rules = Ruleset.preset("basic")
     (move,) = legal_moves(position, "5", rules)
     assert [(bump.seat, position.board.hole_name(bump.target)) for bump in move.bumps] == [(2, "T2:3"), (1, "S1")]
@@ -168,18 +193,31 @@ def test_focused_generation_holds_for_house_rules(data: st.DataObject, position:
     over any pegs or its own, swaps, jumps, comes out, with team play, partner splits and
     Kilpatrick's home entry, on any preset. The focused list still equals the whole."""
     base = Ruleset.preset(data.draw(st.sampled_from(sorted(PRESETS))))
-    split = Split(data.draw(st.integers(2, 12)), data.draw(st.sampled_from(["forward", "forward-backward", "any"])),
-                  data.draw(st.booleans()), data.draw(st.booleans()))  # fmt: skip
+    split = Split(
+        data.draw(st.integers(2, 12)),
+        data.draw(st.sampled_from(["forward", "forward-backward", "any"])),
+        data.draw(st.booleans()),
+        data.draw(st.booleans()),
+    )
     rules = replace(
-        base.with_card("A", forward=(1,), backward=(2,), come_out=data.draw(st.booleans()),
-                       swap=data.draw(st.booleans()), joker=data.draw(st.booleans()), split=split),
-        movers=data.draw(st.sampled_from(["own-then-partner", "team"])), split_into_partner=data.draw(st.booleans()),
+        base.with_card(
+            "A",
+            forward=(1,),
+            backward=(2,),
+            come_out=data.draw(st.booleans()),
+            swap=data.draw(st.booleans()),
+            joker=data.draw(st.booleans()),
+            split=split,
+        ),
+        movers=data.draw(st.sampled_from(["own-then-partner", "team"])),
+        split_into_partner=data.draw(st.booleans()),
         joker_from=data.draw(st.sampled_from(["own", "team-start-first"])),
         home_entry=data.draw(st.sampled_from(["may", "must"])),
-    )  # fmt: skip
+    )
     focus = data.draw(foci(position))
     whole = {move.key for move in legal_moves(position, "A", rules)}
     focused = {move.key for move in legal_moves(position, "A", rules, focus)}
     assert focused <= whole
     assert {key for key in focused if changes(position, key, focus, start_sides(position, key))} == {
-        key for key in whole if changes(position, key, focus, start_sides(position, key))}
+        key for key in whole if changes(position, key, focus, start_sides(position, key))
+    }

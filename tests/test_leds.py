@@ -71,8 +71,14 @@ def test_a_backend_only_implements_write() -> None:
 
 def test_roles_light_their_holes_in_the_design_colours() -> None:
     renderer = Renderer(LAYOUT, brightness=1.0, max_amps=100)
-    guidance = {"T0:8": "selected", "T0:13": "destination", "S1:2": "bump", "T2:0": "wrong",
-                "H0:5": "put-back", "T3:17": "hint"}  # fmt: skip
+    guidance = {
+        "T0:8": "selected",
+        "T0:13": "destination",
+        "S1:2": "bump",
+        "T2:0": "wrong",
+        "H0:5": "put-back",
+        "T3:17": "hint",
+    }
     frame = renderer.render(guidance)
     assert len(frame) == LAYOUT.pixels
     for hole, role in guidance.items():
@@ -169,8 +175,17 @@ def test_render_benchmark_is_well_under_a_millisecond() -> None:
 
 # -- the real NeoPixel libraries on Blinka's OS-agnostic board ----------------------------------
 
-_BLINKA = ("board", "digitalio", "busio", "microcontroller", "neopixel", "neopixel_write", "neopixel_spi",
-           "adafruit_blinka", "adafruit_platformdetect")  # fmt: skip
+_BLINKA = (
+    "board",
+    "digitalio",
+    "busio",
+    "microcontroller",
+    "neopixel",
+    "neopixel_write",
+    "neopixel_spi",
+    "adafruit_blinka",
+    "adafruit_platformdetect",
+)
 
 
 def _blinka_modules() -> dict[str, Any]:
@@ -242,8 +257,9 @@ def test_neopixel_spi_strip_through_the_real_library(agnostic_board: Any, monkey
     reset = 64  # 80 us of low at 6.4 MHz
     bits = sent[0][reset:-reset]
     assert set(bits) <= {0b11000000, 0b11110000}  # every NeoPixel bit is one SPI byte
-    data = bytes(int("".join("1" if b == 0b11110000 else "0" for b in bits[i : i + 8]), 2)
-                 for i in range(0, len(bits), 8))  # fmt: skip
+    data = bytes(
+        int("".join("1" if b == 0b11110000 else "0" for b in bits[i : i + 8]), 2) for i in range(0, len(bits), 8)
+    )
     assert _grb(data) == list(frame)
 
 
@@ -345,8 +361,10 @@ def test_spi_strip_refuses_a_frame_the_kernel_would_not_take_whole(spidev: Spide
     assert _open_fds() == fds  # the device is not left open
     with pytest.raises(ValueError) as refused:
         NeoPixelSpiStrip(232)
-    assert str(refused.value) == ("232 pixels make a 5696-byte SPI frame, over the kernel's spidev.bufsiz of 4096: "
-                                  "add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot")  # fmt: skip
+    assert str(refused.value) == (
+        "232 pixels make a 5696-byte SPI frame, over the kernel's spidev.bufsiz of 4096: "
+        "add spidev.bufsiz=65536 to /boot/firmware/cmdline.txt and reboot"
+    )
     assert len(str(refused.value)) < 160  # one line, all of it shown by backends.py's ConfigError
     (tmp_path / "bufsiz").unlink()  # spidev says nothing: the kernel's default is assumed
     with pytest.raises(ValueError, match="over the kernel's spidev.bufsiz of 4096"):

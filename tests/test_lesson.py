@@ -19,8 +19,19 @@ from referee.rulesets import PRESETS, Ruleset
 
 NAMES = dict(enumerate(("Red", "Sky blue", "Yellow", "Blue", "White", "Orange", "Pink", "Green", "Purple", "Lime")))
 CODE = re.compile(r"\b[THSC]\d+(:\d+)?\b")
-ORDER = ["board", "come-out", "forward", "eight-back", "split", "bump-opponent", "bump-partner", "joker", "home",
-         "partners-pegs", "practice"]  # fmt: skip
+ORDER = [
+    "board",
+    "come-out",
+    "forward",
+    "eight-back",
+    "split",
+    "bump-opponent",
+    "bump-partner",
+    "joker",
+    "home",
+    "partners-pegs",
+    "practice",
+]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -70,8 +81,10 @@ def test_north_carolina_teaches_its_own_cards() -> None:
 def test_house_rules_change_only_the_steps_of_the_cards_they_change(tmp_path: Path) -> None:
     """A family's own rules: the basic game with a 9 that splits and a 10 that also goes back 1."""
     house = tmp_path / "ours.toml"
-    house.write_text('base = "basic"\nname = "Grandma"\n[cards.9]\nforward = [9]\nsplit = {total = 9, directions = \"forward-backward\"}\n[cards.10]\nbackward = [1]\n',
-                     encoding="utf-8")  # fmt: skip
+    house.write_text(
+        'base = "basic"\nname = "Grandma"\n[cards.9]\nforward = [9]\nsplit = {total = 9, directions = "forward-backward"}\n[cards.10]\nbackward = [1]\n',
+        encoding="utf-8",
+    )
     ours = {step.key: step.as_json(NAMES) for step in lesson(Ruleset.from_toml(house), 4, NAMES)}
     basic = {step.key: step.as_json(NAMES) for step in lesson(Ruleset.preset("basic"), 4, NAMES)}
     assert set(ours) - set(basic) == {"split-9", "back-10"} and not set(basic) - set(ours)
@@ -81,8 +94,13 @@ def test_house_rules_change_only_the_steps_of_the_cards_they_change(tmp_path: Pa
 
 def test_pegs_lesson_prints_the_steps_and_refuses_bad_input() -> None:
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "referee.table.cli", "lesson", *args],
-                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+        return subprocess.run(
+            [sys.executable, "-m", "referee.table.cli", "lesson", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
 
     done = pegs("--rules", "north-carolina", "--players", "6")
     assert done.returncode == 0 and done.stderr == ""

@@ -53,8 +53,11 @@ def table(tmp_path: Path) -> Iterator[Table]:
 def holes_of(position: Position) -> dict[str, int]:
     """Colour per track or home hole (``T1:4`` -> seat), as a person sees the board."""
     board = position.board
-    return {board.hole_name(hole): colour for hole in range(board.board_holes)
-            if (colour := position.colour_at(hole)) is not None}  # fmt: skip
+    return {
+        board.hole_name(hole): colour
+        for hole in range(board.board_holes)
+        if (colour := position.colour_at(hole)) is not None
+    }
 
 
 def carry_out(move: Move, occupied: list[str]) -> list[str]:
@@ -81,8 +84,12 @@ def a_wrong_try(state: State) -> tuple[list[str], list[str]]:
     learner = state["lesson"]["learner"]
     pegs = Position.from_json(state["position"]).pegs_json()
     team = next(team for team in state["teams"] if learner in team)
-    on_track = [hole for seat in sorted(team, key=lambda seat: seat != learner) for hole in pegs[str(seat)]
-                if hole.startswith("T")]  # fmt: skip
+    on_track = [
+        hole
+        for seat in sorted(team, key=lambda seat: seat != learner)
+        for hole in pegs[str(seat)]
+        if hole.startswith("T")
+    ]
     if on_track:
         source, there = on_track[0], f"H{(learner + 1) % state['sides']}:1"
     else:
@@ -167,7 +174,10 @@ def test_a_legal_move_that_misses_the_idea_is_taken_back(table: Table) -> None:
     assert feedback["kind"] == "wrong" and "legal move, but not the one this step is about" in feedback["words"]
     assert "Red moves 7 to Red's come-out hole" in feedback["words"]
     assert state["moves"] == [] and state["status"] == "illegal"
-    assert state["back"] == ["take Red's peg off Red's come-out hole", "put Red's peg back on the 1st hole past Red's corner"]
+    assert state["back"] == [
+        "take Red's peg off Red's come-out hole",
+        "put Red's peg back on the 1st hole past Red's corner",
+    ]
     state = table.sim_events(["lift T0:8", "place T0:1"])
     assert state["status"] == "synced" and state["declared"] == "7"
     state = table.sim_events(["lift T0:1", "place H0:5", "done"])
@@ -177,7 +187,7 @@ def test_a_legal_move_that_misses_the_idea_is_taken_back(table: Table) -> None:
 
 
 def test_after_two_tries_the_lights_show_the_answer(table: Table) -> None:
-    """"After two tries the lights show the answer": the peg to lift flashes, where it goes is blue."""
+    """ "After two tries the lights show the answer": the peg to lift flashes, where it goes is blue."""
     state = table.start_lesson(Ruleset.preset("basic"), 4)
     state = table.lesson_action("skip")  # coming out
     for _ in range(2):
@@ -206,7 +216,7 @@ def test_the_whole_table_takes_each_step_in_turn(table: Table) -> None:
 
 
 def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stopped(tmp_path: Path) -> None:
-    """"The lesson left and resumed where it stopped (it is stored like a game)"."""
+    """ "The lesson left and resumed where it stopped (it is stored like a game)"."""
     first = Table.build(Config.simulated(str(tmp_path)))
     first.start()
     first.sim_events(["lift S0:1", "place T0:8", "done"])  # the family's game, before the lesson
@@ -227,8 +237,14 @@ def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stoppe
         assert state["declared"] == "5" and state["status"] == "synced"
         state = second.lesson_action("leave")
         assert state["lesson"] is None and state["game"] == 1 and state["moves"] == ["A S0-T0:8"]
-        assert state["lesson_left"] == {"id": 1, "rules": "basic", "players": 4, "step": 3, "steps": 11,
-                                        "title": "Moving forward"}  # fmt: skip
+        assert state["lesson_left"] == {
+            "id": 1,
+            "rules": "basic",
+            "players": 4,
+            "step": 3,
+            "steps": 11,
+            "title": "Moving forward",
+        }
         state = second.lesson_action("resume")
         assert state["lesson"]["key"] == "forward" and state["lesson"]["phase"] == "play"
         assert state["lesson_left"] is None
@@ -245,8 +261,13 @@ def test_on_a_wooden_board_the_step_waits_until_the_pegs_are_set_up(tmp_path: Pa
         levels[layout.channel(hole)] = False
     with FakeDevice(len(levels), heartbeat=0.1, levels=levels) as device:
         sensors = SerialSensors.open(layout, port=device.path)
-        running = Table(Config.simulated(str(tmp_path), sensors="serial"), Store.open(tmp_path), layout, sensors,
-                        MemoryStrip(layout.pixels))  # fmt: skip
+        running = Table(
+            Config.simulated(str(tmp_path), sensors="serial"),
+            Store.open(tmp_path),
+            layout,
+            sensors,
+            MemoryStrip(layout.pixels),
+        )
         assert sensors.wait_connected(5)
         running.start()
 
@@ -259,9 +280,11 @@ def test_on_a_wooden_board_the_step_waits_until_the_pegs_are_set_up(tmp_path: Pa
             running.lesson_action("skip")
             state = running.lesson_action("skip")  # moving forward: Red's pegs on its 9th and 13th holes
             assert state["lesson"]["phase"] == "setup" and state["status"] == "setup"
-            assert state["lesson"]["setup"] == ["take 2 pegs out of Red's start",
-                                                "put Red's peg on the 9th hole past Red's corner",
-                                                "put Red's peg on the 13th hole past Red's corner"]  # fmt: skip
+            assert state["lesson"]["setup"] == [
+                "take 2 pegs out of Red's start",
+                "put Red's peg on the 9th hole past Red's corner",
+                "put Red's peg on the 13th hole past Red's corner",
+            ]
             assert state["guidance"] == {"S0:4": "wrong", "S0:5": "wrong", "T0:9": "put-back", "T0:13": "put-back"}
             peg("S0:1", False)
             peg("T0:8", True)  # looks like coming out: not a move while setting up
@@ -307,8 +330,13 @@ def test_lesson_requests_are_checked_and_refusals_change_nothing(client: FlaskCl
     status, state = post("/api/lesson", {"rules": "north-carolina", "players": 6, "learners": "everyone"})
     assert status == 200 and state["lesson"]["players"] == 6 and len(state["lesson"]["learners"]) == 6
     before = client.get("/api/state").get_json()
-    for path, body in (("/api/lesson/fly", {}), ("/api/lesson/place", {"place": "moon"}), ("/api/lesson/place", {}),
-                       ("/api/lesson/next", {"x": 1}), ("/api/lesson/show", {})):  # fmt: skip
+    for path, body in (
+        ("/api/lesson/fly", {}),
+        ("/api/lesson/place", {"place": "moon"}),
+        ("/api/lesson/place", {}),
+        ("/api/lesson/next", {"x": 1}),
+        ("/api/lesson/show", {}),
+    ):
         status, answer = post(path, body)
         assert status == 400 and answer["error"], (path, body)
     after = client.get("/api/state").get_json()
@@ -326,7 +354,7 @@ def words_on_the_page(state: State) -> str:
 
 @pytest.mark.parametrize(("preset", "players"), [("north-carolina", 6), ("basic", 8), ("wizard-woodworks", 10)])
 def test_bigger_boards_in_words_without_hole_codes(table: Table, preset: str, players: int) -> None:
-    """"4, 6, 8 or 10 sides ... Words a ten-year-old can follow; colour names, never hole codes"."""
+    """ "4, 6, 8 or 10 sides ... Words a ten-year-old can follow; colour names, never hole codes"."""
     state = table.start_lesson(Ruleset.preset(preset), players)
     seen = []
     while state["lesson"]["key"] != "practice":
@@ -375,7 +403,7 @@ def test_a_house_rules_file_gives_its_own_lesson(client: FlaskClient) -> None:
         keys.append(state["lesson"]["key"])
         state = client.post("/api/lesson/skip", json={}, headers=headers).get_json()
     basic = [step.key for step in lesson(Ruleset.preset("basic"), 4)][:-1]
-    assert keys == [*basic[:basic.index("split-7") + 1], "split-9", *basic[basic.index("split-7") + 1:]]
+    assert keys == [*basic[: basic.index("split-7") + 1], "split-9", *basic[basic.index("split-7") + 1 :]]
 
 
 def test_leaving_during_practice_goes_back_to_the_family_s_game(table: Table) -> None:
@@ -403,8 +431,11 @@ def test_the_practice_game_played_to_the_end_finishes_the_lesson(table: Table) -
         if state["winner"]:
             break
         position = Position.from_json(state["position"])
-        moves = [move for card in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Q")
-                 for move in legal_moves(position, card, rules)]  # fmt: skip
+        moves = [
+            move
+            for card in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "Q")
+            for move in legal_moves(position, card, rules)
+        ]
         if not moves:
             state = table.cant_move()
             continue
@@ -417,7 +448,7 @@ def test_the_practice_game_played_to_the_end_finishes_the_lesson(table: Table) -
 
 
 def test_a_lesson_survives_kill_9_of_the_real_daemon(tmp_path: Path) -> None:
-    """"The lesson left and resumed where it stopped (it is stored like a game)": the power
+    """ "The lesson left and resumed where it stopped (it is stored like a game)": the power
     goes in the middle of a step, after a wrong try; the daemon comes back on the same step,
     its try counted, the step's card declared, the wrong try still to be put back."""
     import http.cookiejar
@@ -431,8 +462,11 @@ def test_a_lesson_survives_kill_9_of_the_real_daemon(tmp_path: Path) -> None:
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
     def post(path: str, body: object, headers: dict[str, str] | None = None) -> Any:
-        request = urllib.request.Request(f"http://127.0.0.1:{daemon.port}{path}", data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{daemon.port}{path}",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", **(headers or {})},
+        )
         with opener.open(request, timeout=10) as response:
             return json.load(response)
 

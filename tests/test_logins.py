@@ -41,7 +41,9 @@ class Phone:
         self.csrf = ""
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.daemon.port, timeout=10, source_address=(self.address, 0))
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.daemon.port, timeout=10, source_address=(self.address, 0)
+        )
         headers = {"Host": f"127.0.0.1:{self.daemon.port}", "X-CSRF-Token": self.csrf}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())

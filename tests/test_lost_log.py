@@ -88,8 +88,10 @@ def test_a_damaged_write_ahead_log_is_found_kept_and_said(tmp_path: Path, damage
 def test_a_deleted_event_row_is_found_and_the_game_resumes_before_it(tmp_path: Path) -> None:
     daemon = play_and_kill(tmp_path)
     with sqlite3.connect(tmp_path / DB_NAME) as db:  # someone edits the store by hand
-        db.execute("DELETE FROM events WHERE game_id = 1 AND seq = (SELECT MIN(seq) FROM events WHERE game_id = 1 "
-                   "AND event LIKE '%\"event\":\"move\"%')")  # fmt: skip
+        db.execute(
+            "DELETE FROM events WHERE game_id = 1 AND seq = (SELECT MIN(seq) FROM events WHERE game_id = 1 "
+            'AND event LIKE \'%"event":"move"%\')'
+        )
     daemon.start()
     try:
         said = daemon.get("/api/health")["store"]["recovered"]

@@ -55,8 +55,15 @@ def test_move_text_round_trips(position: Position, card: str, rules: Ruleset, ra
 def test_crowded_boards_agree_with_the_reference(players: int, seed: int) -> None:
     """Hypothesis finds small positions; the split combinations matter most on full ones."""
     position = crowded_position(players, 4 * players, seed, teams="opposite" if seed == 2 else "default")
-    for name, card in [("north-carolina", "10"), ("arizona", "9"), ("arizona", "7"), ("kilpatrick", "9"),
-                       ("north-carolina", "2"), ("arizona", "JOKER"), ("social-security", "9")]:  # fmt: skip
+    for name, card in [
+        ("north-carolina", "10"),
+        ("arizona", "9"),
+        ("arizona", "7"),
+        ("kilpatrick", "9"),
+        ("north-carolina", "2"),
+        ("arizona", "JOKER"),
+        ("social-security", "9"),
+    ]:
         rules = Ruleset.preset(name)
         fast = {move.result.occupancy for move in legal_moves(position, card, rules)}
         assert fast == reference_results(position, card, rules), (name, card)

@@ -70,15 +70,18 @@ def test_every_line_names_a_part_that_can_be_ordered() -> None:
 
 
 def test_supply_grows_with_the_board() -> None:
-    supplies = [next(part.number for part in parts_list(default_layout(n)) if "supply" in part.name)
-                for n in (4, 6, 8, 10)]  # fmt: skip
+    supplies = [
+        next(part.number for part in parts_list(default_layout(n)) if "supply" in part.name) for n in (4, 6, 8, 10)
+    ]
     assert supplies == ["LRS-35-5", "LRS-50-5", "LRS-50-5", "LRS-75-5"]
 
 
 @pytest.mark.parametrize("sides", [4, 6, 8, 10])
 def test_the_csv_files_beside_the_guide_are_what_pegs_parts_makes(sides: int) -> None:
     shipped = (DOCS / f"parts-{sides}.csv").read_text(encoding="utf-8")
-    assert shipped == to_csv(parts_list(default_layout(sides))), f"run: pegs parts --sides {sides} --out docs/parts-{sides}.csv"
+    assert shipped == to_csv(parts_list(default_layout(sides))), (
+        f"run: pegs parts --sides {sides} --out docs/parts-{sides}.csv"
+    )
     rows = list(csv.reader(io.StringIO(shipped)))
     assert tuple(rows[0]) == COLUMNS and all(len(row) == len(COLUMNS) for row in rows)
 
@@ -88,8 +91,9 @@ def test_the_command_writes_and_prints_and_refuses_bad_input(tmp_path: Path) -> 
     folder or a bad layout (exit 2, no traceback)."""
     pegs = [sys.executable, "-m", "referee.table.cli", "parts"]
     out = tmp_path / "parts.csv"
-    done = subprocess.run([*pegs, "--sides", "8", "--markers", "--out", str(out)], capture_output=True, text=True,
-                          check=False)  # fmt: skip
+    done = subprocess.run(
+        [*pegs, "--sides", "8", "--markers", "--out", str(out)], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0 and "for a board of 8 sides" in done.stdout
     assert out.read_text(encoding="utf-8") == to_csv(parts_list(default_layout(8, colour_markers=True)))
     shown = subprocess.run([*pegs, "--sides", "4"], capture_output=True, text=True, check=False)

@@ -20,8 +20,10 @@ def names(data: dict[str, object], pegs: dict[str, list[str]] | None = None) -> 
 def test_named_start_holes_are_taken_as_named_and_bare_ones_fill_from_one() -> None:
     """A position may name physical start holes (``S1:2`` means that hole holds a peg); a
     bare ``S`` fills that seat's remaining start holes from 1 up; a seat left out fills all."""
-    data: dict[str, object] = {"players": 4, "pegs": {"0": ["T0:8", "S", "S0:2", "H0:5", "S"],
-                                                      "1": ["T0:13", "S1:2", "S1:3", "S1:4", "S1:5"]}}  # fmt: skip
+    data: dict[str, object] = {
+        "players": 4,
+        "pegs": {"0": ["T0:8", "S", "S0:2", "H0:5", "S"], "1": ["T0:13", "S1:2", "S1:3", "S1:4", "S1:5"]},
+    }
     holes = names(data)
     seat0 = {"T0:8", "T0:13", "H0:5", "S0:1", "S0:2", "S0:3"}  # T0:13 is seat 1's peg
     assert {name for name in holes if name[:2] in ("S0", "T0", "H0")} == seat0

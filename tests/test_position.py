@@ -41,8 +41,12 @@ def test_teams() -> None:
 
 
 def test_position_round_trip() -> None:
-    data = {"players": 6, "turn": 3, "teams": [[0, 3], [1, 4], [2, 5]],
-            "pegs": {"0": ["T0:8", "S", "S", "S", "H0:5"], "3": ["T5:17", "H3:1", "S", "S", "S"]}}  # fmt: skip
+    data = {
+        "players": 6,
+        "turn": 3,
+        "teams": [[0, 3], [1, 4], [2, 5]],
+        "pegs": {"0": ["T0:8", "S", "S", "S", "H0:5"], "3": ["T5:17", "H3:1", "S", "S", "S"]},
+    }
     position = Position.from_json(data)
     again = Position.from_json(position.to_json())
     assert again == position

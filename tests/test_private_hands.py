@@ -216,8 +216,9 @@ def test_with_real_cards_the_shared_page_shows_the_declared_cards_moves(table: t
 
 
 @pytest.mark.parametrize("mode", ["digital", "table"])
-def test_a_card_that_cannot_move_is_refused_and_nobody_sees_it(table: tuple[Table, Flask], mode: str,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_a_card_that_cannot_move_is_refused_and_nobody_sees_it(
+    table: tuple[Table, Flask], mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 20: "declare only what is played". Every peg in start: only an ace, a face card or
     a joker (onto a peg out) could move, so a 5 is refused with a 409 and every page reads
     byte for byte what it read before."""
@@ -247,8 +248,9 @@ def test_a_bots_card_turned_up_at_a_real_table_may_be_one_that_cannot_move(table
     assert service.session.game.turn == 1 and service.session.game.moves == []
 
 
-def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(table: tuple[Table, Flask],
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(
+    table: tuple[Table, Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The Basic Game: "A player is never forced to play a joker". The phone's hand says the
     joker moves and that a discard is allowed; both are accepted."""
     service, app = table

@@ -267,9 +267,20 @@ def test_reader_ignores_empty_lines() -> None:
 
 # Methods MicroPython's bytes/str/int lack, or that CPython grew recently.
 MISSING_ON_CIRCUITPYTHON = {
-    "hex", "fromhex", "isascii", "removeprefix", "removesuffix", "casefold", "format_map",
-    "zfill", "expandtabs", "bit_count", "as_integer_ratio", "translate", "maketrans",
-}  # fmt: skip
+    "hex",
+    "fromhex",
+    "isascii",
+    "removeprefix",
+    "removesuffix",
+    "casefold",
+    "format_map",
+    "zfill",
+    "expandtabs",
+    "bit_count",
+    "as_integer_ratio",
+    "translate",
+    "maketrans",
+}
 
 
 def test_protocol_stays_within_circuitpython() -> None:

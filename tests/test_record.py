@@ -45,7 +45,7 @@ def test_narration_shows_each_turn_and_the_board() -> None:
     [
         ("not json\n", "line 1 is not valid JSON"),
         ('{"event": "turn"}\n', "starts with a start event"),
-        ('[1, 2]\n', "an event is an object"),
+        ("[1, 2]\n", "an event is an object"),
     ],
 )
 def test_bad_records_are_refused(text: str, message: str) -> None:
@@ -63,8 +63,22 @@ def test_a_tampered_record_is_refused() -> None:
 
 
 def test_selfplay_and_replay_commands(tmp_path: Path) -> None:
-    done = run("selfplay", "--players", "4", "--rules", "basic", "--games", "2", "--seed", "3",
-               "--bot", "random", "--json", "--record", str(tmp_path))  # fmt: skip
+    done = run(
+        "selfplay",
+        "--players",
+        "4",
+        "--rules",
+        "basic",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--json",
+        "--record",
+        str(tmp_path),
+    )
     assert done.returncode == 0, done.stderr
     stats = json.loads(done.stdout)
     assert stats["games"] == 2 and stats["games_per_s"] > 0 and stats["generations_per_s"] > 0

@@ -147,7 +147,9 @@ def play_a_card(s: Sitting, rng: random.Random) -> Any:
     if game.mode == "digital":
         options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
         if game.free_come_out_due():
-            options += [(card, move) for card in sorted(set(game.hand(game.turn))) for move in game.free_come_outs(card)]
+            options += [
+                (card, move) for card in sorted(set(game.hand(game.turn))) for move in game.free_come_outs(card)
+            ]
         if not options:
             return s.post("/api/discard", {"card": rng.choice(game.hand(game.turn))}, phone)
     else:
@@ -174,15 +176,28 @@ def carry_out(s: Sitting, move: Move, rng: random.Random, phone: FlaskClient) ->
     reply = s.post("/api/done", {}, phone)
     if reply.get_json()["status"] == "ambiguous":
         reply = s.post("/api/resolve", {"move": move.text}, phone)
-    assert len(s.table.session.game.events) > before, (move.text, reply.get_json()["status"], reply.get_json()["notice"])
+    assert len(s.table.session.game.events) > before, (
+        move.text,
+        reply.get_json()["status"],
+        reply.get_json()["notice"],
+    )
     return reply
 
 
 # -- what should be refused ---------------------------------------------------------------------------
 
-BAD_GAMES = [{"players": 5}, {"players": 6, "teams": [[0, 1], [2, 3], [4, 5]]}, {"players": 6, "pegs": {"0": ["T0:8"]}},
-             {"players": 4, "bots": {"0": "x"}}, {"teaching": 1}, {"pegs": []}, {"players": 8, "rules": "texas"},
-             {"mode": "poker"}, {"names": ["\x00"] * 4}, {"players": 10, "bots": {str(s): "greedy" for s in range(10)}}]  # fmt: skip
+BAD_GAMES = [
+    {"players": 5},
+    {"players": 6, "teams": [[0, 1], [2, 3], [4, 5]]},
+    {"players": 6, "pegs": {"0": ["T0:8"]}},
+    {"players": 4, "bots": {"0": "x"}},
+    {"teaching": 1},
+    {"pegs": []},
+    {"players": 8, "rules": "texas"},
+    {"mode": "poker"},
+    {"names": ["\x00"] * 4},
+    {"players": 10, "bots": {str(s): "greedy" for s in range(10)}},
+]
 
 
 def refusals(s: Sitting, rng: random.Random) -> list[tuple[str, Any, FlaskClient]]:
@@ -233,18 +248,29 @@ def refusals(s: Sitting, rng: random.Random) -> list[tuple[str, Any, FlaskClient
 
 def empty_holes(s: Sitting) -> list[str]:
     occupied = set(s.state()["occupied"])
-    return [f"T{side}:{k}" for side in range(s.table.session.game.board.sides) for k in range(1, 19)
-            if f"T{side}:{k}" not in occupied]  # fmt: skip
+    return [
+        f"T{side}:{k}"
+        for side in range(s.table.session.game.board.sides)
+        for k in range(1, 19)
+        if f"T{side}:{k}" not in occupied
+    ]
 
 
 # -- the property --------------------------------------------------------------------------------------
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=st.sampled_from(PRESETS), mode=st.sampled_from(["digital", "table"]), players=st.sampled_from([2, 4, 6]),
-       seed=st.integers(0, 2**31 - 1), moves=st.integers(0, 20), tries=st.integers(3, 20))  # fmt: skip
-def test_a_refused_request_changes_nothing(sitting: Sitting, rules: str, mode: str, players: int, seed: int,
-                                           moves: int, tries: int) -> None:  # fmt: skip
+@given(
+    rules=st.sampled_from(PRESETS),
+    mode=st.sampled_from(["digital", "table"]),
+    players=st.sampled_from([2, 4, 6]),
+    seed=st.integers(0, 2**31 - 1),
+    moves=st.integers(0, 20),
+    tries=st.integers(3, 20),
+)
+def test_a_refused_request_changes_nothing(
+    sitting: Sitting, rules: str, mode: str, players: int, seed: int, moves: int, tries: int
+) -> None:
     s, rng = sitting, random.Random(seed)
     new_game(s, rules, mode, players, seed)
     for _ in range(moves):
@@ -286,8 +312,12 @@ def test_the_issues_refused_discard_and_reveal_leave_a_digital_game_playable(sit
     assert len(hand) == 6 and game.phase == "play"
     before = snapshot(s)
     unheld = next(card for card in CARDS if card not in hand)
-    for path, body in [("/api/discard", {"card": None}), ("/api/discard", {"card": unheld}),
-                       ("/api/discard", {"card": hand[0]}), ("/api/reveal", {"card": "7"})]:  # fmt: skip
+    for path, body in [
+        ("/api/discard", {"card": None}),
+        ("/api/discard", {"card": unheld}),
+        ("/api/discard", {"card": hand[0]}),
+        ("/api/reveal", {"card": "7"}),
+    ]:
         reply = s.post(path, body, phone)
         assert reply.status_code == 409, reply.get_json()
         assert snapshot(s) == before
@@ -368,8 +398,10 @@ def test_a_move_the_store_cannot_save_leaves_a_digital_turn_as_it_was(sitting: S
     with mock.patch.object(s.table.store, "append", full):
         physical = PhysicalBoard(game.board)
         filled = [physical.index(hole) for hole in state["occupied"]]
-        events_by_hand = [f"{e.kind} {physical.name(e.holes[0])}" for e in by_hand(game.position, moves[0],
-                                                                                   random.Random(2), occupied=filled)]  # fmt: skip
+        events_by_hand = [
+            f"{e.kind} {physical.name(e.holes[0])}"
+            for e in by_hand(game.position, moves[0], random.Random(2), occupied=filled)
+        ]
         s.post("/api/sim/events", {"events": events_by_hand})
         assert s.post("/api/done", {}, s.phones[turn]).status_code == 503
     assert session.game is game and game.events == events and game.hand(turn) == hand and game.phase == "play"
@@ -379,8 +411,13 @@ def test_a_move_the_store_cannot_save_leaves_a_digital_turn_as_it_was(sitting: S
 
 
 @settings(max_examples=100, deadline=None)
-@given(rules=st.sampled_from(PRESETS), mode=st.sampled_from(["digital", "table"]), players=st.sampled_from([2, 4, 6]),
-       seed=st.integers(0, 2**31 - 1), turns=st.integers(0, 60))  # fmt: skip
+@given(
+    rules=st.sampled_from(PRESETS),
+    mode=st.sampled_from(["digital", "table"]),
+    players=st.sampled_from([2, 4, 6]),
+    seed=st.integers(0, 2**31 - 1),
+    turns=st.integers(0, 60),
+)
 def test_a_refused_engine_action_changes_nothing(rules: str, mode: str, players: int, seed: int, turns: int) -> None:
     """The engine on its own: after random play, every action refused (wrong phase, wrong
     seat, a card not held, a discard while a card moves, a bad hole, nothing to undo) leaves
@@ -404,19 +441,42 @@ def test_a_refused_engine_action_changes_nothing(rules: str, mode: str, players:
             game.play(None, move, declared=move.card if game.rules.bluffing else None)
 
     def seen() -> tuple[object, ...]:
-        return (json.dumps(game.events), {seat: game.hand(seat) for seat in game.board.seats}, game.phase,
-                game.position, game.turn, game.stock_size, game.discards, game.history, game.made, game.bumps,
-                game.winner, game.penalty, game.doubter_to_answer, game.turn_number,
-                [game.count(seat) for seat in game.board.seats])  # fmt: skip
+        return (
+            json.dumps(game.events),
+            {seat: game.hand(seat) for seat in game.board.seats},
+            game.phase,
+            game.position,
+            game.turn,
+            game.stock_size,
+            game.discards,
+            game.history,
+            game.made,
+            game.bumps,
+            game.winner,
+            game.penalty,
+            game.doubter_to_answer,
+            game.turn_number,
+            [game.count(seat) for seat in game.board.seats],
+        )
 
     held = game.hand(game.turn)
     others = [seat for seat in game.board.seats if seat != game.doubter_to_answer]
-    attempts = [lambda: game.discard(None), lambda: game.discard(rng.choice([c for c in CARDS if c not in held] or ["A"])),
-                lambda: game.discard(rng.choice(held or ["A"])), lambda: game.reveal("X"), lambda: game.reveal("7"),
-                lambda: game.respond(rng.choice(others), True), lambda: game.respond(game.turn, 1),  # type: ignore[arg-type]
-                lambda: game.send_to_start(game.turn, "T9:99"), lambda: game.send_to_start(game.turn, "S0:1"),
-                lambda: game.play("A", "A nowhere"), lambda: game.play(None, "7 T0:1-T0:8"), game.draw,
-                game.decline_extra_turn, game.undo]  # fmt: skip
+    attempts = [
+        lambda: game.discard(None),
+        lambda: game.discard(rng.choice([c for c in CARDS if c not in held] or ["A"])),
+        lambda: game.discard(rng.choice(held or ["A"])),
+        lambda: game.reveal("X"),
+        lambda: game.reveal("7"),
+        lambda: game.respond(rng.choice(others), True),
+        lambda: game.respond(game.turn, 1),  # type: ignore[arg-type]
+        lambda: game.send_to_start(game.turn, "T9:99"),
+        lambda: game.send_to_start(game.turn, "S0:1"),
+        lambda: game.play("A", "A nowhere"),
+        lambda: game.play(None, "7 T0:1-T0:8"),
+        game.draw,
+        game.decline_extra_turn,
+        game.undo,
+    ]
     for attempt in attempts:
         before = seen()
         try:

@@ -52,9 +52,16 @@ def test_eight_back_from_come_out_is_named_the_biggest_slip() -> None:
     8 backwards later takes the peg to its in-spot; 8 back straight from the come-out hole lands
     on the corner, which the club sheet's Hints for good play say to avoid. Red holds 8 3 5 6 4
     and draws a 9, and plays the 8 back: the review says the 3 was better, a big slip."""
-    game = dealt({0: ["8", "3", "5", "6", "4"], 1: ["K", "2", "5", "6", "9"], 2: ["A", "2", "3", "5", "6"],
-                  3: ["K", "2", "3", "5", "6"]}, ["9", "4", "4", "4", "4"],
-                 {"0": ["T0:8", "S", "S", "S", "S"]})  # fmt: skip
+    game = dealt(
+        {
+            0: ["8", "3", "5", "6", "4"],
+            1: ["K", "2", "5", "6", "9"],
+            2: ["A", "2", "3", "5", "6"],
+            3: ["K", "2", "3", "5", "6"],
+        },
+        ["9", "4", "4", "4", "4"],
+        {"0": ["T0:8", "S", "S", "S", "S"]},
+    )
     game.draw()
     game.play("8", "8 T0:8-T0:0")
     for card, text in (("K", "K S1-T1:8"), ("A", "A S2-T2:8"), ("K", "K S3-T3:8")):  # everyone else comes out
@@ -100,8 +107,11 @@ def test_undone_moves_leave_the_review() -> None:
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), rules=st.sampled_from(["basic", "arizona", "north-carolina"]),
-       bot=st.sampled_from(["random", "greedy"]))  # fmt: skip
+@given(
+    seed=st.integers(0, 10_000),
+    rules=st.sampled_from(["basic", "arizona", "north-carolina"]),
+    bot=st.sampled_from(["random", "greedy"]),
+)
 def test_one_entry_per_move_costs_never_negative_slips_biggest_first(seed: int, rules: str, bot: str) -> None:
     game, _stats = play_one(Ruleset.preset(rules), 4, seed, bot)
     seen: list[tuple[int, int]] = []
@@ -138,12 +148,15 @@ def test_pegs_review_prints_the_review_as_json(tmp_path: Path) -> None:
     assert data == review(game.events, limit=1) and all(len(seat["biggest"]) <= 1 for seat in data["seats"])
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (None, "cannot read record"),
-    ("not json at all\n", "is not valid JSON"),
-    ('{"event": "move", "seat": 0, "text": "K S0-T0:8"}\n', "a game record starts with a start event"),
-    ("[1, 2]\n", "an event is an object"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read record"),
+        ("not json at all\n", "is not valid JSON"),
+        ('{"event": "move", "seat": 0, "text": "K S0-T0:8"}\n', "a game record starts with a start event"),
+        ("[1, 2]\n", "an event is an object"),
+    ],
+)
 def test_pegs_review_bad_input_is_one_line_and_exit_2(tmp_path: Path, content: str | None, message: str) -> None:
     path = tmp_path / "game.jsonl"
     if content is not None:
@@ -200,7 +213,7 @@ def test_an_old_store_gains_the_reviews_table(tmp_path: Path) -> None:
             CREATE TABLE events (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
                                  event TEXT NOT NULL, PRIMARY KEY (game_id, seq));
             CREATE TABLE turns (game_id INTEGER PRIMARY KEY REFERENCES games(id), state TEXT NOT NULL);
-        """)  # fmt: skip
+        """)
         db.execute("INSERT INTO games VALUES (1, 0, 'basic', 4, 'digital', '[0, 2]')")
         rows = [(n, json.dumps(event)) for n, event in enumerate(finished.events)]
         db.executemany("INSERT INTO events VALUES (1, ?, ?)", rows)

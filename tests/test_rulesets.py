@@ -17,9 +17,15 @@ def test_every_variant_in_the_texts_has_a_preset() -> None:
     """The rules page and Hatcher's variations: basic, Arizona, North Carolina, Wizard Woodworks, Becker,
     Kilpatrick, Bluffing Joker and Social Security."""
     assert set(PRESETS) == {
-        "basic", "arizona", "north-carolina", "wizard-woodworks",
-        "becker", "kilpatrick", "bluffing-joker", "social-security",
-    }  # fmt: skip
+        "basic",
+        "arizona",
+        "north-carolina",
+        "wizard-woodworks",
+        "becker",
+        "kilpatrick",
+        "bluffing-joker",
+        "social-security",
+    }
 
 
 def test_table_procedures_per_preset() -> None:
@@ -88,7 +94,7 @@ def test_house_rules_start_from_a_preset(tmp_path: Path) -> None:
         ('draw = "sometimes"\n', "draw must be one of 'before', 'after'"),
         ("[cards.11]\nforward = [11]\n", "unknown card '11'"),
         ("[cards.7]\nforward = [-7]\n", "cards.7.forward must be a whole number"),
-        ("[cards.7]\nsplit = {total = 7, directions = \"sideways\"}\n", "directions must be one of"),
+        ('[cards.7]\nsplit = {total = 7, directions = "sideways"}\n', "directions must be one of"),
         ("[cards.7]\nleap = true\n", "unknown key 'cards.7.leap'"),
         ("bluffing = 1\n", "bluffing must be true or false"),
         ("decks = {5 = 3}\n", "not a player count"),
@@ -113,17 +119,23 @@ def test_house_rules_whose_splits_explode_are_refused(tmp_path: Path) -> None:
     different pegs. These can be any two pegs on the board", the rules page, North Carolina Rules) is the heaviest preset;
     an ace that splits 17 over any pegs in any direction is refused, naming the card and
     the weights, and the heaviest file accepted still loads."""
-    assert max(rules.split_weight for rules in PRESETS.values()) == Ruleset.preset("north-carolina").split_weight == 1005
+    assert (
+        max(rules.split_weight for rules in PRESETS.values()) == Ruleset.preset("north-carolina").split_weight == 1005
+    )
     explosive = tmp_path / "ace.toml"
-    explosive.write_text('base = "north-carolina"\n[cards.A]\nforward = [1, 11]\nbackward = [1]\ncome_out = true\n'
-                         'swap = true\njoker = true\nsplit = {total = 17, directions = "any", any_peg = true}\n')  # fmt: skip
+    explosive.write_text(
+        'base = "north-carolina"\n[cards.A]\nforward = [1, 11]\nbackward = [1]\ncome_out = true\n'
+        'swap = true\njoker = true\nsplit = {total = 17, directions = "any", any_peg = true}\n'
+    )
     with pytest.raises(RulesetError) as refused:
         Ruleset.from_toml(explosive)
     message = str(refused.value)
     assert "[cards.A]" in message and "2,605" in message and "1,050" in message and "\n" not in message
     heaviest = tmp_path / "heavy.toml"
-    heaviest.write_text('base = "north-carolina"\n[cards.A]\nswap = true\njoker = true\nsplit = {total = 2}\n'
-                        '[cards.9]\nsplit = {total = 9, directions = "any"}\n')  # fmt: skip
+    heaviest.write_text(
+        'base = "north-carolina"\n[cards.A]\nswap = true\njoker = true\nsplit = {total = 2}\n'
+        '[cards.9]\nsplit = {total = 9, directions = "any"}\n'
+    )
     assert Ruleset.from_toml(heaviest).split_weight == 1050
     heavier = tmp_path / "heavier.toml"
     heavier.write_text('base = "arizona"\n[cards.10]\nsplit = {total = 10, directions = "any", any_peg = true}\n')
@@ -139,7 +151,9 @@ def test_each_card_key_is_declared_once_with_its_check_and_meaning() -> None:
     assert list(declared(Split)) == ["total", "directions", "required", "any_peg"]
     with pytest.raises(RulesetError, match="use forward, backward, come_out, swap, joker or split$"):
         from_mapping({"cards": {"7": {"leap": True}}})
-    with pytest.raises(RulesetError, match=r"unknown key 'cards.7.split.leap': use total, directions, required or any_peg"):
+    with pytest.raises(
+        RulesetError, match=r"unknown key 'cards.7.split.leap': use total, directions, required or any_peg"
+    ):
         from_mapping({"cards": {"7": {"split": {"total": 7, "leap": 1}}}})
     for key in ("come_out", "swap", "joker"):
         with pytest.raises(RulesetError, match=f"^cards.7.{key} must be true or false, not 1$"):
@@ -154,10 +168,18 @@ def test_each_card_key_is_declared_once_with_its_check_and_meaning() -> None:
 class _Hopping:
     """A card option that does not exist, declared as a new one would be."""
 
-    hop: int = field(default=0, metadata=rule("holes a peg hops over", lambda where, value: whole(where, value, 1, 3),
-                                              words=lambda n: [f"hop {n}"] if n else []))  # fmt: skip
-    come_out: bool = field(default=False, metadata=rule("comes out", true_or_false,
-                                                        words=lambda on: ["come out"] if on else [], said_at=-1))  # fmt: skip
+    hop: int = field(
+        default=0,
+        metadata=rule(
+            "holes a peg hops over",
+            lambda where, value: whole(where, value, 1, 3),
+            words=lambda n: [f"hop {n}"] if n else [],
+        ),
+    )
+    come_out: bool = field(
+        default=False,
+        metadata=rule("comes out", true_or_false, words=lambda on: ["come out"] if on else [], said_at=-1),
+    )
 
 
 def test_a_declaration_drives_the_check_the_words_and_the_stored_form() -> None:

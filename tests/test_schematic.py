@@ -26,10 +26,40 @@ from referee.table.schematic import schematic_sheets
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).parent.parent / "docs"
-HC165 = {"A": 11, "B": 12, "C": 13, "D": 14, "E": 3, "F": 4, "G": 5, "H": 6, "VCC": 16, "GND": 8, "SH/LD": 1,
-         "CLK": 2, "CLK INH": 15, "QH": 9, "SER": 10, "/QH": 7}  # fmt: skip
-HC125 = {"1OE": 1, "1A": 2, "1Y": 3, "2OE": 4, "2A": 5, "2Y": 6, "GND": 7, "3Y": 8, "3A": 9, "3OE": 10, "4Y": 11,
-         "4A": 12, "4OE": 13, "VCC": 14}  # fmt: skip
+HC165 = {
+    "A": 11,
+    "B": 12,
+    "C": 13,
+    "D": 14,
+    "E": 3,
+    "F": 4,
+    "G": 5,
+    "H": 6,
+    "VCC": 16,
+    "GND": 8,
+    "SH/LD": 1,
+    "CLK": 2,
+    "CLK INH": 15,
+    "QH": 9,
+    "SER": 10,
+    "/QH": 7,
+}
+HC125 = {
+    "1OE": 1,
+    "1A": 2,
+    "1Y": 3,
+    "2OE": 4,
+    "2A": 5,
+    "2Y": 6,
+    "GND": 7,
+    "3Y": 8,
+    "3A": 9,
+    "3OE": 10,
+    "4Y": 11,
+    "4A": 12,
+    "4OE": 13,
+    "VCC": 14,
+}
 
 
 def _sheets(layout: Layout) -> dict[str, ET.Element]:
@@ -122,8 +152,20 @@ def test_the_hookup_sheet_has_the_pins_the_software_uses() -> None:
     assert all(shifter[name][1] == "GND" for name in ("2A", "3A", "4A", "GND"))
     assert all(shifter[name][1] == "5 V" for name in ("2OE", "3OE", "4OE"))
     words = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
-    for part in ("330 Ω R4", "DIN of pixel 0 (T0:0)", "R1 33-100 Ω", "R2 33-100 Ω", "1 kΩ R3", "Q1 2N3904",
-                 "D1 1N4148", "Done", "Undo", "5 V (Pi pin 2)", "F4: side 3, pixel 84", "1000 µF"):  # fmt: skip
+    for part in (
+        "330 Ω R4",
+        "DIN of pixel 0 (T0:0)",
+        "R1 33-100 Ω",
+        "R2 33-100 Ω",
+        "1 kΩ R3",
+        "Q1 2N3904",
+        "D1 1N4148",
+        "Done",
+        "Undo",
+        "5 V (Pi pin 2)",
+        "F4: side 3, pixel 84",
+        "1000 µF",
+    ):
         assert part in words, part
 
 
@@ -132,12 +174,18 @@ def test_every_sheet_is_a4_with_readable_text_inside_its_margins(layout: Layout)
     """Readable printed on A4: the sheet is 297 x 210 mm in mm units, no text under 2.5 mm, every
     word inside 10 mm margins, and no two texts on top of each other."""
     for name, root in _sheets(layout).items():
-        assert (root.attrib["width"], root.attrib["height"], root.attrib["viewBox"]) == ("297mm", "210mm", "0 0 297 210")
+        assert (root.attrib["width"], root.attrib["height"], root.attrib["viewBox"]) == (
+            "297mm",
+            "210mm",
+            "0 0 297 210",
+        )
         texts = list(root.iter(f"{SVG}text"))
         assert texts and all(float(t.attrib["font-size"]) >= 2.5 for t in texts)
         boxes = [_box(t) for t in texts]
         for box, text in zip(boxes, texts, strict=True):
-            assert 10 <= box[0] and box[2] <= 287 and 10 <= box[1] and box[3] <= 200, f"{name}: {text.text!r} off the sheet"
+            assert 10 <= box[0] and box[2] <= 287 and 10 <= box[1] and box[3] <= 200, (
+                f"{name}: {text.text!r} off the sheet"
+            )
         for i, a in enumerate(boxes):
             for b in boxes[i + 1 :]:
                 assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), f"{name}: {a} over {b}"
@@ -145,15 +193,25 @@ def test_every_sheet_is_a4_with_readable_text_inside_its_margins(layout: Layout)
 
 def test_the_command_writes_the_sheets_and_refuses_bad_input(tmp_path: Path) -> None:
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "referee.table.cli", "schematic", *args],
-                              capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path)  # fmt: skip
+        return subprocess.run(
+            [sys.executable, "-m", "referee.table.cli", "schematic", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            cwd=tmp_path,
+        )
 
     done = pegs("--sides", "10", "--out", "circuit.svg")
     assert done.returncode == 0 and done.stderr == "" and "11 A4 sheets" in done.stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["circuit-hookup.svg"] + [f"circuit-side-{side}.svg" for side in range(10)])
-    for bad, words in ((["--layout", "missing.toml"], "pegs: layout:"), (["--out", "nowhere/x.svg"], "not a directory"),
-                       (["--out", "x.pdf"], "not an .svg file name")):  # fmt: skip
+        ["circuit-hookup.svg"] + [f"circuit-side-{side}.svg" for side in range(10)]
+    )
+    for bad, words in (
+        (["--layout", "missing.toml"], "pegs: layout:"),
+        (["--out", "nowhere/x.svg"], "not a directory"),
+        (["--out", "x.pdf"], "not an .svg file name"),
+    ):
         refused = pegs("--out", "x.svg", *bad)
         assert refused.returncode == 2 and refused.stdout == "" and words in refused.stderr, refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1
@@ -163,6 +221,8 @@ def test_the_command_writes_the_sheets_and_refuses_bad_input(tmp_path: Path) -> 
 def test_the_guides_schematic_is_the_commands() -> None:
     """docs/schematic-4-*.svg: made by `pegs schematic --sides 4 --out docs/schematic-4.svg`, never by hand."""
     made = dict(schematic_sheets(default_layout(4)))
-    shipped = {path.name.removeprefix("schematic-4-").removesuffix(".svg"): path.read_text()
-               for path in DOCS.glob("schematic-4-*.svg")}  # fmt: skip
+    shipped = {
+        path.name.removeprefix("schematic-4-").removesuffix(".svg"): path.read_text()
+        for path in DOCS.glob("schematic-4-*.svg")
+    }
     assert shipped == made

@@ -61,7 +61,11 @@ def test_a_digital_table_with_two_bots_plays_on_with_people_moving_their_pegs(se
                 continue
             assert plan["seat"] == seat and plan["card"] in game.hand(seat) and state["declared"] == plan["card"]
             move = _move(service, plan["card"], plan["move"])
-            target = service.session.physical.name(move.steps[0].target) if move.steps[0].target < game.board.board_holes else None
+            target = (
+                service.session.physical.name(move.steps[0].target)
+                if move.steps[0].target < game.board.board_holes
+                else None
+            )
             if target is not None and target in service.layout.pixel_of:  # blue where it goes
                 blue = service.renderer.render({target: "hint"})[service.layout.pixel(target)]
                 assert strip.frame[service.layout.pixel(target)] == blue != (0, 0, 0)
@@ -90,8 +94,13 @@ def test_at_a_real_table_someone_turns_up_the_bots_card(service: Table) -> None:
     assert state["turn"] == 1 and state["bot"] is None  # the bot waits for its card
     service.declare(1, "K")
     state = service.state()
-    assert state["bot"] == {"seat": 1, "kind": "greedy", "card": "K", "move": "K S1-T1:8",
-                            "words": "Sky blue comes out with a king"}  # fmt: skip
+    assert state["bot"] == {
+        "seat": 1,
+        "kind": "greedy",
+        "card": "K",
+        "move": "K S1-T1:8",
+        "words": "Sky blue comes out with a king",
+    }
     strip = service.strip
     assert isinstance(strip, MemoryStrip)
     lit = strip.frame[service.layout.pixel("T1:8")]
@@ -101,8 +110,14 @@ def test_at_a_real_table_someone_turns_up_the_bots_card(service: Table) -> None:
     assert done["moves"][-1] == "K S1-T1:8" and done["turn"] == 2
 
 
-@pytest.mark.parametrize(("bots", "words"), [({"9": "greedy"}, "no seat"), ({"1": "genius"}, "one of random"),
-                                             ({str(s): "random" for s in range(4)}, "a person")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("bots", "words"),
+    [
+        ({"9": "greedy"}, "no seat"),
+        ({"1": "genius"}, "one of random"),
+        ({str(s): "random" for s in range(4)}, "a person"),
+    ],
+)
 def test_a_wrong_bot_seat_is_refused_and_changes_nothing(service: Table, bots: dict[str, str], words: str) -> None:
     game = service.session.game_id
     with pytest.raises(ValueError, match=words):

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 OUTSIDE = re.compile(
     "|".join(
         (
-            r"\bDESIGN" + r"\.md\b",  # the old design page outside the repository (case matters: docs/design.md is ours)
+            r"\bDESIGN"
+            + r"\.md\b",  # the old design page outside the repository (case matters: docs/design.md is ours)
             r"\.\./" + r"shared\b",  # a sibling folder of the checkout
             r"/work" + r"/shared\b",  # the folder on the machine it was written on
             r"\bseed" + r"s/|/seed" + r"s\b",  # the folder of numbered rule texts
@@ -73,13 +74,39 @@ def text_of(path: Path) -> str | None:
 
 def test_the_patterns_catch_citations_and_spare_numbers() -> None:
     zero, two, four = "00" + "0", "00" + "2", "00" + "4"
-    for bad in (f"(see {zero}, \"Endgame\")", f"{four}: \"split the 7\"", f"seed {two}'s sheet", f"({two})",
-                f"{zero} NC rule 2", f"{zero}/{four}", f"Seeds: {zero} = the page", f"{two}.",
-                "DESIGN" + ".md, \"Budgets\"", "../" + "shared/x", "/work" + "/shared/y", "the seeds" + "/ folder", "INDEX" + ".md / the rules"):  # fmt: skip
+    for bad in (
+        f'(see {zero}, "Endgame")',
+        f'{four}: "split the 7"',
+        f"seed {two}'s sheet",
+        f"({two})",
+        f"{zero} NC rule 2",
+        f"{zero}/{four}",
+        f"Seeds: {zero} = the page",
+        f"{two}.",
+        "DESIGN" + '.md, "Budgets"',
+        "../" + "shared/x",
+        "/work" + "/shared/y",
+        "the seeds" + "/ folder",
+        "INDEX" + ".md / the rules",
+    ):
         assert cited(bad), bad
-    for good in ("fill #000;", "color: #000000", "1000 games", "14,000 ways", "poll=0.001", "10_000",
-                 "0.002 s", "x000", "docs/design.md, \"Layers\"", "5000 seeds", "hypothesis over seeds",
-                 "seeds the look-ahead", "shared page", "1,000", "T0:000"):  # fmt: skip
+    for good in (
+        "fill #000;",
+        "color: #000000",
+        "1000 games",
+        "14,000 ways",
+        "poll=0.001",
+        "10_000",
+        "0.002 s",
+        "x000",
+        'docs/design.md, "Layers"',
+        "5000 seeds",
+        "hypothesis over seeds",
+        "seeds the look-ahead",
+        "shared page",
+        "1,000",
+        "T0:000",
+    ):
         assert not cited(good), good
 
 

@@ -77,8 +77,15 @@ def test_unsubscribe_and_a_broken_subscriber() -> None:
     board.lift("T0:0")
     assert [c.hole for c in seen] == ["T0:0"]
     health = board.health()
-    assert health == {"backend": "simulated", "closed": False, "occupied": 0, "changes": 2,
-                      "callback_errors": 2, "fault": None, "holes": 112}  # fmt: skip
+    assert health == {
+        "backend": "simulated",
+        "closed": False,
+        "occupied": 0,
+        "changes": 2,
+        "callback_errors": 2,
+        "fault": None,
+        "holes": 112,
+    }
     board.close()
     with pytest.raises(RuntimeError, match="closed"):
         board.place("T0:0")
@@ -166,8 +173,16 @@ class FakeHealth:
 class FakeLink:
     """firmware_bridge.link.SerialLink's API, driven by the test: ``change`` and ``send_snapshot``."""
 
-    def __init__(self, port: str | None = None, *, vid_pid: Any = None, baudrate: int = 115200,
-                 on_change: Any = None, on_snapshot: Any = None, channels: int = 112) -> None:  # fmt: skip
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        vid_pid: Any = None,
+        baudrate: int = 115200,
+        on_change: Any = None,
+        on_snapshot: Any = None,
+        channels: int = 112,
+    ) -> None:
         self.port, self.vid_pid, self.baudrate = port, vid_pid, baudrate
         self.on_change, self.on_snapshot = on_change, on_snapshot
         self._levels = [True] * channels  # active-low sensors idle high

@@ -82,7 +82,9 @@ def test_done_after_a_settled_move_confirms_it(service: Table) -> None:
     service.sim_events(["lift S0:1", "place T0:8"])
     assert settle(service)["moves"] == ["A S0-T0:8"]
     state = service.press_done()
-    assert state["turn"] == 1 and state["history"] == [{"seat": 0, "move": "A S0-T0:8", "words": "Red comes out (an ace or a face card)"}]
+    assert state["turn"] == 1 and state["history"] == [
+        {"seat": 0, "move": "A S0-T0:8", "words": "Red comes out (an ace or a face card)"}
+    ]
     assert state["notice"] == "Red's move stands."
     state = service.press_done()  # a second, habitual press
     assert state["turn"] == 1 and len(state["history"]) == 1
@@ -177,8 +179,10 @@ def test_a_firmware_too_short_for_the_board_is_refused_until_reflashed(tmp_path:
 def _daemon_of(config_file: Path, board_line: str, device: FakeDevice) -> Table:
     """The daemon as ``pegs serve --config`` builds it: a 4-player config with ``board_line``
     under [board], the sensor board on ``device``'s pseudo-terminal, LEDs in memory."""
-    config_file.write_text(f'[board]\nplayers = 4\n{board_line}\n[sensors]\nbackend = "serial"\n'
-                           f'port = {json.dumps(device.path)}\n[leds]\nbackend = "memory"\n[data]\ndir = "data"\n')
+    config_file.write_text(
+        f'[board]\nplayers = 4\n{board_line}\n[sensors]\nbackend = "serial"\n'
+        f'port = {json.dumps(device.path)}\n[leds]\nbackend = "memory"\n[data]\ndir = "data"\n'
+    )
     return Table.build(Config.from_toml(config_file))
 
 
@@ -243,8 +247,13 @@ def test_a_read_only_or_missing_data_dir_is_a_clear_error_at_start(tmp_path: Pat
     blocker.write_text("not a folder")
     with pytest.raises(StoreError, match="cannot create data dir"):
         Store.open(blocker / "data")
-    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", str(blocker / "d")],
-                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", str(blocker / "d")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 2 and done.stderr.strip().startswith("pegs serve: cannot create data dir")
 
 
@@ -256,8 +265,9 @@ def test_full_and_read_only_filesystems(tmp_path: Path) -> None:
     mounted = []
     try:
         for where, options in ((readonly, "ro,size=1m"), (tiny, "size=64k")):
-            done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
-                                  capture_output=True, check=False)  # fmt: skip
+            done = subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)], capture_output=True, check=False
+            )
             if done.returncode != 0:
                 pytest.skip("mounting a tmpfs is not allowed here")
             mounted.append(where)

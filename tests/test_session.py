@@ -19,9 +19,17 @@ SETTLE = 700
 def table(tmp_path: Path, rules: str = "basic", players: int = 4, **pegs: list[str]) -> Session:
     """A new game at a real table from ``s0=[...]``-style pegs, seat 0 to play."""
     start = {name[1:]: holes for name, holes in pegs.items()}
-    return Session.new(Store.open(tmp_path), Ruleset.preset(rules), players, pegs=start or None, seed=1,
-                       table={"names": ["Red", "Blue", "Green", "Yellow"][:players],
-                              "colours": ["#e53935", "#1e88e5", "#43a047", "#fdd835"][:players]})  # fmt: skip
+    return Session.new(
+        Store.open(tmp_path),
+        Ruleset.preset(rules),
+        players,
+        pegs=start or None,
+        seed=1,
+        table={
+            "names": ["Red", "Blue", "Green", "Yellow"][:players],
+            "colours": ["#e53935", "#1e88e5", "#43a047", "#fdd835"][:players],
+        },
+    )
 
 
 def act(session: Session, script: str, ms: int = 0) -> int:
@@ -123,7 +131,11 @@ def test_a_colour_swap_through_a_spare_hole_is_not_accepted(tmp_path: Path) -> N
     act(session, "lift T0:8, place T0:10, lift T1:8, place T0:8, lift T0:10, place T1:8")
     assert session.report.status == "illegal"
     assert {(f.action, f.hole, f.seat) for f in session.report.back} == {
-        ("remove", "T0:8", 1), ("place", "T0:8", 0), ("remove", "T1:8", 0), ("place", "T1:8", 1)}  # fmt: skip
+        ("remove", "T0:8", 1),
+        ("place", "T0:8", 0),
+        ("remove", "T1:8", 0),
+        ("place", "T1:8", 1),
+    }
     act(session, "wait, done")
     assert session.game.history == [] and session.game.turn == 0
 

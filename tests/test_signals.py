@@ -43,9 +43,11 @@ def _oklab(rgb: tuple[float, float, float]) -> tuple[float, float, float]:
     l_ = (0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b) ** (1 / 3)
     m_ = (0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b) ** (1 / 3)
     s_ = (0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b) ** (1 / 3)
-    return (0.2104542553 * l_ + 0.7936177850 * m_ - 0.0040720468 * s_,
-            1.9779984951 * l_ - 2.4285922050 * m_ + 0.4505937099 * s_,
-            0.0259040371 * l_ + 0.7827717662 * m_ - 0.8086757660 * s_)  # fmt: skip
+    return (
+        0.2104542553 * l_ + 0.7936177850 * m_ - 0.0040720468 * s_,
+        1.9779984951 * l_ - 2.4285922050 * m_ + 0.4505937099 * s_,
+        0.0259040371 * l_ + 0.7827717662 * m_ - 0.8086757660 * s_,
+    )
 
 
 def _seen(colour: tuple[int, int, int], vision: str) -> tuple[float, float, float]:
@@ -82,7 +84,7 @@ def test_the_classic_trap_is_caught_by_the_simulation() -> None:
 
 
 def test_roles_that_ask_for_action_differ_in_rhythm_not_only_hue() -> None:
-    """"wrong" and "put back" must not be told by hue alone; nor red "wrong" from green "destination"."""
+    """ "wrong" and "put back" must not be told by hue alone; nor red "wrong" from green "destination"."""
     assert PATTERNS["wrong"] != PATTERNS["destination"] and not PATTERNS["wrong"].steady
     assert not PATTERNS["put-back"].steady and PATTERNS["put-back"] != PATTERNS["wrong"]
     assert not PATTERNS["bump"].steady  # amber vs green is a deuteranope's pair too

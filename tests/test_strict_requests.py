@@ -72,8 +72,9 @@ def client(running: Table) -> FlaskClient:
         ({"pegs": {"0": [8, "S", "S", "S", "S"]}}, "'pegs'"),
     ],
 )
-def test_a_new_game_with_a_loose_field_is_refused_naming_it(client: FlaskClient, running: Table, body: dict[str, Any],
-                                                             field: str) -> None:  # fmt: skip
+def test_a_new_game_with_a_loose_field_is_refused_naming_it(
+    client: FlaskClient, running: Table, body: dict[str, Any], field: str
+) -> None:
     before = client.get("/api/state").get_json()
     reply = client.post("/api/games", json={"players": 4, **body})
     assert reply.status_code == 400, reply.get_json()
@@ -93,10 +94,18 @@ def test_a_loose_doubt_is_refused(client: FlaskClient, doubt: object) -> None:
     assert reply.status_code == 400 and "'doubt'" in reply.get_json()["error"]
 
 
-@pytest.mark.parametrize(("path", "key", "value"), [("/api/reveal", "card", None), ("/api/reveal", "card", 7),
-                                                     ("/api/declare", "card", None), ("/api/penalty", "hole", 4),
-                                                     ("/api/discard", "card", 7), ("/api/resolve", "move", 1),
-                                                     ("/api/lesson/place", "place", 1)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("path", "key", "value"),
+    [
+        ("/api/reveal", "card", None),
+        ("/api/reveal", "card", 7),
+        ("/api/declare", "card", None),
+        ("/api/penalty", "hole", 4),
+        ("/api/discard", "card", 7),
+        ("/api/resolve", "move", 1),
+        ("/api/lesson/place", "place", 1),
+    ],
+)
 def test_a_wrongly_typed_field_is_refused_naming_it(client: FlaskClient, path: str, key: str, value: object) -> None:
     before = client.get("/api/state").get_json()
     reply = client.post(path, json={key: value})
@@ -106,8 +115,14 @@ def test_a_wrongly_typed_field_is_refused_naming_it(client: FlaskClient, path: s
 
 def test_good_values_still_pass(client: FlaskClient) -> None:
     """The strict checks refuse only what is loose: real seats, names and pegs still do."""
-    body = {"players": 4, "mode": "digital", "teaching": False, "bots": {"1": "greedy", "3": "random"},
-            "names": ["Ann", "Björn 👨‍👩‍👧", "Chloé", "D"], "pegs": {"0": FIVE, "2": ["S"] * 5}}  # fmt: skip
+    body = {
+        "players": 4,
+        "mode": "digital",
+        "teaching": False,
+        "bots": {"1": "greedy", "3": "random"},
+        "names": ["Ann", "Björn 👨‍👩‍👧", "Chloé", "D"],
+        "pegs": {"0": FIVE, "2": ["S"] * 5},
+    }
     reply = client.post("/api/games", json=body)
     assert reply.status_code == 200, reply.get_json()
     state = reply.get_json()

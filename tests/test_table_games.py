@@ -64,14 +64,30 @@ class Sitting:
     """One game at one table: the session, the wooden board as it really is, and a log
     of everything done to the session (the reproduction, should something fail)."""
 
-    def __init__(self, tmp_path: Path, rules: str, players: int, seed: int, *, pegs: dict[str, list[str]] | None = None,
-                 random_starts: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        tmp_path: Path,
+        rules: str,
+        players: int,
+        seed: int,
+        *,
+        pegs: dict[str, list[str]] | None = None,
+        random_starts: bool = False,
+    ) -> None:
         self.rng = random.Random(seed)
         self.store = Store.open(tmp_path)
         start = Position.from_json({"players": players, "pegs": pegs or {}})
         self.table = Table.from_position(start, self.rng if random_starts else None)
-        self.session = Session.new(self.store, Ruleset.preset(rules), players=players, mode="table", seed=seed,
-                                   settle_ms=SETTLE, pegs=pegs, sensed=self.table.occupied())  # fmt: skip
+        self.session = Session.new(
+            self.store,
+            Ruleset.preset(rules),
+            players=players,
+            mode="table",
+            seed=seed,
+            settle_ms=SETTLE,
+            pegs=pegs,
+            sensed=self.table.occupied(),
+        )
         self.log: list[str] = [
             f"Session.new(rules={rules!r}, players={players}, seed={seed}, pegs={pegs!r}, sensed={self.table.occupied()!r})"
         ]
@@ -79,8 +95,16 @@ class Sitting:
         self.base, self.acts = self.table.copy(), []  # the board when this turn began, and what hands did since
         self.turns: list[tuple[int, str | None]] = []  # (seat, move text or None for a discard) as intended
         self.window: tuple[Position, str] | None = None  # the last move while it may still be amended
-        self.counts = {"moves": 0, "discards": 0, "mistakes": 0, "undos": 0, "restarts": 0, "ambiguous": 0,
-                       "pauses": 0, "amended": 0}  # fmt: skip
+        self.counts = {
+            "moves": 0,
+            "discards": 0,
+            "mistakes": 0,
+            "undos": 0,
+            "restarts": 0,
+            "ambiguous": 0,
+            "pauses": 0,
+            "amended": 0,
+        }
         self.expect(self.session.report.status == "synced", "the board at the start is not synced")
 
     # -- talking to the session ----------------------------------------------------------
@@ -93,8 +117,10 @@ class Sitting:
         if not condition:
             tail = "\n".join(self.log[-60:])
             report = self.session.report
-            raise Refusal(f"{what}\nstatus {report.status}, back {[str(f) for f in report.back]}, "
-                          f"history {self.game.history[-4:]}, turn {self.game.turn}\n--- last calls ---\n{tail}")  # fmt: skip
+            raise Refusal(
+                f"{what}\nstatus {report.status}, back {[str(f) for f in report.back]}, "
+                f"history {self.game.history[-4:]}, turn {self.game.turn}\n--- last calls ---\n{tail}"
+            )
 
     def act(self, act: Act) -> None:
         if act.kind == "pause":
@@ -148,19 +174,25 @@ class Sitting:
             if fix.action == "remove":
                 self.expect(fix.hole in self.table.pegs, f"back says {fix} but {fix.hole} is empty")
                 colour = self.table.pegs[fix.hole]
-                self.expect(fix.seat is None or fix.seat == colour,
-                            f"back says {fix} but the peg in {fix.hole} is seat {colour}'s")  # fmt: skip
+                self.expect(
+                    fix.seat is None or fix.seat == colour,
+                    f"back says {fix} but the peg in {fix.hole} is seat {colour}'s",
+                )
                 self.act(Act("lift", fix.hole, colour))
             else:
                 self.expect(fix.hole not in self.table.pegs, f"back says {fix} but {fix.hole} holds a peg")
                 if fix.seat is not None:
-                    self.expect(fix.seat in self.table.hand,
-                                f"back says {fix} but no peg of seat {fix.seat} is in hand ({self.table.hand})")  # fmt: skip
+                    self.expect(
+                        fix.seat in self.table.hand,
+                        f"back says {fix} but no peg of seat {fix.seat} is in hand ({self.table.hand})",
+                    )
                     colour = fix.seat
                 else:  # any peg: the one the game wants there, as the person knows
                     wanted = self.wanted_colour(fix.hole)
-                    self.expect(wanted in self.table.hand, f"back says {fix}: seat {wanted}'s peg belongs there "
-                                                           f"but the hand holds {self.table.hand}")  # fmt: skip
+                    self.expect(
+                        wanted in self.table.hand,
+                        f"back says {fix}: seat {wanted}'s peg belongs there but the hand holds {self.table.hand}",
+                    )
                     colour = wanted
                 self.act(Act("place", fix.hole, colour))
         self.expect(False, "following 'back' never brought the board back")
@@ -172,8 +204,10 @@ class Sitting:
         return self.game.position.colour_at(self.game.board.hole_index(hole))
 
     def check_board(self, what: str) -> None:
-        self.expect(self.table.shows(self.game.position),
-                    f"{what}: the table does not show the game: {self.table.differences(self.game.position)}")  # fmt: skip
+        self.expect(
+            self.table.shows(self.game.position),
+            f"{what}: the table does not show the game: {self.table.differences(self.game.position)}",
+        )
 
     # -- what counts as legal now ----------------------------------------------------------
 
@@ -244,8 +278,10 @@ class Sitting:
         before, discards = self.history(), self.discards()
         if self.rng.random() < 0.5:
             self.done()
-            self.expect(self.game.turn == seat and self.discards() == discards and self.history() == before,
-                        "Done on an untouched board discarded or passed the turn")  # fmt: skip
+            self.expect(
+                self.game.turn == seat and self.discards() == discards and self.history() == before,
+                "Done on an untouched board discarded or passed the turn",
+            )
         self.log.append(f"discard({seat}, None)")
         self.session.discard(seat, None)
         self.window = None
@@ -290,8 +326,10 @@ class Sitting:
         if rng.random() < 0.5:
             self.done()
         status = self.session.report.status
-        self.expect(self.history() == history and self.discards() == discards and self.game.turn == turn,
-                    f"a mistake ({kind}) was accepted")  # fmt: skip
+        self.expect(
+            self.history() == history and self.discards() == discards and self.game.turn == turn,
+            f"a mistake ({kind}) was accepted",
+        )
         allowed = ("illegal",) if strict else ("illegal", "moving")
         self.expect(status in allowed, f"a mistake ({kind}) shows as {status!r}, not {' or '.join(allowed)}")
         if rng.random() < 0.5:
@@ -310,10 +348,14 @@ class Sitting:
         if report.status != "ambiguous":
             return
         seen = possible_boards(self.base, self.acts)
-        self.expect(seen is None or position_key(position) in seen,
-                    "ambiguous after the board was put back, though no reading of the events is unchanged")  # fmt: skip
-        self.expect(seen is None or all(position_key(m.result) in seen for m in report.candidates),
-                    f"ambiguous with {[m.text for m in report.candidates]}, not all of which the events allow")  # fmt: skip
+        self.expect(
+            seen is None or position_key(position) in seen,
+            "ambiguous after the board was put back, though no reading of the events is unchanged",
+        )
+        self.expect(
+            seen is None or all(position_key(m.result) in seen for m in report.candidates),
+            f"ambiguous with {[m.text for m in report.candidates]}, not all of which the events allow",
+        )
         self.counts["ambiguous"] += 1
         self.log.append("resolve(None)   # nothing moved")
         self.session.resolve(None)
@@ -376,18 +418,24 @@ class Sitting:
                 self.done()
                 confirmed = True
         now = self.history()
-        self.expect(len(now) == len(history) + 1 and now[: len(history)] == history,
-                    f"seat {seat}'s {intended.text} was not recorded as one more move")  # fmt: skip
+        self.expect(
+            len(now) == len(history) + 1 and now[: len(history)] == history,
+            f"seat {seat}'s {intended.text} was not recorded as one more move",
+        )
         recorded_seat, recorded = now[-1]
         self.expect(recorded_seat == seat, f"{intended.text} recorded for seat {recorded_seat}, not seat {seat}")
         if declared:
             self.expect(recorded == intended.text, f"recorded {recorded!r}, intended {intended.text!r}")
-        self.expect(self.game.position.occupancy == intended.result.occupancy,
-                    f"recorded {recorded!r}: not the board of the intended {intended.text!r}")  # fmt: skip
+        self.expect(
+            self.game.position.occupancy == intended.result.occupancy,
+            f"recorded {recorded!r}: not the board of the intended {intended.text!r}",
+        )
         self.expect(self.discards() == discards, "a discard was recorded with a move")
         if self.game.phase != "over":
-            self.expect(self.game.turn == self.game.board.next_seat(seat), f"after seat {seat}'s move the turn is "
-                        f"seat {self.game.turn}'s")  # fmt: skip
+            self.expect(
+                self.game.turn == self.game.board.next_seat(seat),
+                f"after seat {seat}'s move the turn is seat {self.game.turn}'s",
+            )
             self.expect(self.session.report.status == "synced", "the next seat's board is not synced")
         self.check_board("after a move")
         self.turns.append((seat, recorded))
@@ -395,8 +443,14 @@ class Sitting:
         self.counts["amended"] += pause
         self.window = None if confirmed else (position, recorded)
 
-    def choose(self, seat: int, declared: str | None, intended: Move, candidates: tuple[Move, ...],
-               amendments: tuple[Move, ...]) -> str:  # fmt: skip
+    def choose(
+        self,
+        seat: int,
+        declared: str | None,
+        intended: Move,
+        candidates: tuple[Move, ...],
+        amendments: tuple[Move, ...],
+    ) -> str:
         """The intended move among several that fit: its text when the card was declared;
         undeclared, this seat's candidate with the intended board (any card explains it)."""
         texts = [m.text for m in candidates]
@@ -445,8 +499,10 @@ def _wins(table: Table, position: Position) -> bool:
     """Whether the board wins the game for some team (every peg of its seats home)."""
     board = position.board
     for team in board.teams:
-        if all(sum(1 for hole, colour in table.pegs.items() if hole.startswith(f"H{seat}:") and colour == seat) == 5
-               for seat in team):  # fmt: skip
+        if all(
+            sum(1 for hole, colour in table.pegs.items() if hole.startswith(f"H{seat}:") and colour == seat) == 5
+            for seat in team
+        ):
             return True
     return False
 
@@ -481,8 +537,9 @@ def play(
     crowded=st.booleans(),
     random_starts=st.booleans(),
 )
-def test_whole_games_at_a_table(tmp_path_factory: pytest.TempPathFactory, seed: int, rules: str, players: int,
-                                crowded: bool, random_starts: bool) -> None:  # fmt: skip
+def test_whole_games_at_a_table(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, rules: str, players: int, crowded: bool, random_starts: bool
+) -> None:
     """Up to 60 turns of random legal moves (the rules page: every card's moves under each variant;
     the club sheet: 2-player boards) carried out by hand with mistakes (15%), undos and restarts.
     The issue: "Done confirms the move just made"; "a habitual Done after every move never
@@ -660,8 +717,9 @@ def test_a_two_swap_is_asked_about_and_recorded_as_resolved(tmp_path: Path) -> N
 def test_a_bumped_peg_in_the_wrong_start_is_not_accepted(tmp_path: Path) -> None:
     """The issue: colours are checked where occupancy alone would accept a wrong board:
     the rules page: "it is sent back to its owner's start"; not any start."""
-    s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T0:13", "S", "S", "S", "S"],
-                s2=["T2:8", "S", "S", "S", "S"])  # fmt: skip
+    s = sitting(
+        tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T0:13", "S", "S", "S", "S"], s2=["T2:8", "S", "S", "S", "S"]
+    )
     events(s, "lift T0:13", "place S2:5", "lift T0:8", "place T0:13", "pause", "done")
     assert s.history() == [] and s.discards() == 0 and s.game.turn == 0
     assert s.session.report.status in ("illegal", "moving")
@@ -712,8 +770,9 @@ def test_back_never_names_a_colour_the_lifts_left_open(tmp_path: Path) -> None:
     the rules page: a bumped peg goes to its *owner's* start). Following the lights must bring the
     board back colour by colour; it must never ask for a colour that is not in hand, nor
     end "synced" with Blue on T0:8 and Red on T0:13."""
-    s = sitting(tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T0:13", "S", "S", "S", "S"],
-                s2=["T2:8", "S", "S", "S", "S"])  # fmt: skip
+    s = sitting(
+        tmp_path, s0=["T0:8", "S", "S", "S", "S"], s1=["T0:13", "S", "S", "S", "S"], s2=["T2:8", "S", "S", "S", "S"]
+    )
     s.act(Act("lift", "T0:8", 0))
     s.act(Act("lift", "T0:13", 1))
     place(s, "T0:13", 0)

@@ -44,8 +44,10 @@ def _centre(hole: dict[str, str]) -> tuple[float, float]:
     return float(hole["cx"]), float(hole["cy"])
 
 
-@pytest.mark.parametrize(("sides", "markers", "count"), [(4, False, 112), (6, False, 168), (8, False, 224),
-                                                        (4, True, 116), (6, True, 174), (8, True, 232)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("sides", "markers", "count"),
+    [(4, False, 112), (6, False, 168), (8, False, 224), (4, True, 116), (6, True, 174), (8, True, 232)],
+)
 def test_every_hole_at_its_pitch_and_wired_as_the_daemon_reads_it(sides: int, markers: bool, count: int) -> None:
     layout = default_layout(sides, markers)
     pitch, hole = 25.0, 10.0
@@ -65,8 +67,12 @@ def test_every_hole_at_its_pitch_and_wired_as_the_daemon_reads_it(sides: int, ma
     assert closest >= hole + 4.0  # wood between any two holes
     assert all(float(h["r"]) == hole / 2 for h in holes.values())
     # What the daemon reads: a layout made from the template's labels is default_layout.
-    drawn = Layout(sides, tuple(Wire(name, int(h["data-channel"]), int(h["data-pixel"])) for name, h in holes.items()),
-                   layout.active_low, layout.pixels)  # fmt: skip
+    drawn = Layout(
+        sides,
+        tuple(Wire(name, int(h["data-channel"]), int(h["data-pixel"])) for name, h in holes.items()),
+        layout.active_low,
+        layout.pixels,
+    )
     assert {w.hole: (w.channel, w.pixel) for w in drawn.wires} == {w.hole: (w.channel, w.pixel) for w in layout.wires}
 
 
@@ -90,8 +96,9 @@ def test_a_calibrated_board_is_drawn_as_it_was_wired() -> None:
     layout = layout_from_channels(4, dict(zip(names, channels, strict=True)))
     holes = _holes(Template(layout).svg())
     assert {name: int(h["data-channel"]) for name, h in holes.items()} == dict(zip(names, channels, strict=True))
-    chain = next(e for e in ET.fromstring(Template(layout).svg()).iter(f"{SVG}polyline")
-                 if e.attrib["class"] == "channel-chain")  # fmt: skip
+    chain = next(
+        e for e in ET.fromstring(Template(layout).svg()).iter(f"{SVG}polyline") if e.attrib["class"] == "channel-chain"
+    )
     first = chain.attrib["points"].split()[0]
     x, y = _centre(holes[layout.hole(0)])
     assert first == f"{x - 1.2:.2f},{y - 1.2:.2f}"  # the sensor chain starts at channel 0's hole
@@ -127,16 +134,25 @@ def test_the_sheets_cover_every_hole_and_fit_the_paper(paper: str) -> None:
 
 def test_the_command_writes_the_board_and_its_sheets_and_refuses_bad_sizes(tmp_path: Path) -> None:
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "referee.table.cli", "template", *args],
-                              capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path)  # fmt: skip
+        return subprocess.run(
+            [sys.executable, "-m", "referee.table.cli", "template", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            cwd=tmp_path,
+        )
 
     done = pegs("--sides", "8", "--out", "board.svg", "--paper", "letter")
     assert done.returncode == 0 and done.stderr == "" and "224 holes" in done.stdout
     assert len(_holes((tmp_path / "board.svg").read_text())) == 224
     assert (tmp_path / "board-sheet-1-1.svg").exists()
-    for bad, words in ((["--pitch", "12"], "under 4 mm of wood"), (["--hole", "0"], "from 3 to 40 mm"),
-                       (["--layout", "missing.toml"], "pegs: layout:"),
-                       (["--pitch", "7", "--hole", "3"], "5 mm pixel holes do not fit")):  # fmt: skip
+    for bad, words in (
+        (["--pitch", "12"], "under 4 mm of wood"),
+        (["--hole", "0"], "from 3 to 40 mm"),
+        (["--layout", "missing.toml"], "pegs: layout:"),
+        (["--pitch", "7", "--hole", "3"], "5 mm pixel holes do not fit"),
+    ):
         refused = pegs("--out", "x.svg", *bad)
         assert refused.returncode == 2 and refused.stdout == "" and words in refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1
@@ -163,8 +179,12 @@ def _leds(root: ET.Element) -> dict[str, tuple[float, float, float, int]]:
             assert group.attrib["data-led"] not in found, f"two LED marks for {group.attrib['data-led']}"
             circle = group.find(f"{SVG}circle")
             assert circle is not None
-            found[group.attrib["data-led"]] = (float(circle.attrib["cx"]), float(circle.attrib["cy"]),
-                                               float(circle.attrib["r"]), int(group.attrib["data-pixel"]))  # fmt: skip
+            found[group.attrib["data-led"]] = (
+                float(circle.attrib["cx"]),
+                float(circle.attrib["cy"]),
+                float(circle.attrib["r"]),
+                int(group.attrib["data-pixel"]),
+            )
     return found
 
 
@@ -194,10 +214,18 @@ def test_every_pixel_has_one_mark_clear_of_the_chains_holes_and_labels(layout: L
     offsets = set()
     for name, (x, y, radius, pixel) in leds.items():
         assert radius == 2.5 and pixel == layout.pixel(name)
-        (hx, hy), (ax, ay), (nx, ny) = _centre(holes[name]), *(f(parse_hole(name)[1]) for f in (board.along, board.inward))
+        (hx, hy), (ax, ay), (nx, ny) = (
+            _centre(holes[name]),
+            *(f(parse_hole(name)[1]) for f in (board.along, board.inward)),
+        )
         offsets.add((round((x - hx) * ax + (y - hy) * ay, 1), round((x - hx) * nx + (y - hy) * ny, 1)))
     assert offsets == {(-8.5, -8.5)}  # 12 mm: back against play and out towards the edge, 45 degrees
-    lines = [s for e in root.iter(f"{SVG}polyline") if e.attrib["class"].endswith("-chain") for s in _segments(e.attrib["points"])]
+    lines = [
+        s
+        for e in root.iter(f"{SVG}polyline")
+        if e.attrib["class"].endswith("-chain")
+        for s in _segments(e.attrib["points"])
+    ]
     assert len(lines) >= 2 * (len(holes) - 1)
     for name, (x, y, radius, _) in leds.items():
         assert all(_near((x, y), a, b) > radius + 0.25 for a, b in lines), f"a chain line runs over {name}'s LED mark"
@@ -213,7 +241,9 @@ def test_every_pixel_has_one_mark_clear_of_the_chains_holes_and_labels(layout: L
         for a, b in lines:  # the standard chain leaves room for every label beside its line
             for box in labels:
                 steps = [(a[0] + (b[0] - a[0]) * t / 200, a[1] + (b[1] - a[1]) * t / 200) for t in range(201)]
-                assert not any(box[0] < x < box[2] and box[1] < y < box[3] for x, y in steps), f"a chain line runs over {box}"
+                assert not any(box[0] < x < box[2] and box[1] < y < box[3] for x, y in steps), (
+                    f"a chain line runs over {box}"
+                )
 
 
 @pytest.mark.parametrize("sides", [4, 6, 8, 10])
@@ -261,9 +291,13 @@ def test_the_chain_ends_are_tagged_off_every_label(layout: Layout) -> None:
         x, y = float(rect.attrib["x"]), float(rect.attrib["y"])
         boxes.append((x, y, x + float(rect.attrib["width"]), y + float(rect.attrib["height"])))
     tag_words = {id(t) for g in tags for t in g.iter(f"{SVG}text")}
-    others = [box for box, text in zip(_text_boxes(root), root.iter(f"{SVG}text"), strict=True) if id(text) not in tag_words]
+    others = [
+        box for box, text in zip(_text_boxes(root), root.iter(f"{SVG}text"), strict=True) if id(text) not in tag_words
+    ]
     for a in boxes:
-        assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for b in others + [t for t in boxes if t != a])
+        assert not any(
+            a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3] for b in others + [t for t in boxes if t != a]
+        )
     holes = _holes(Template(layout).svg())
     for a in boxes:
         for hole in holes.values():

@@ -87,11 +87,31 @@ def test_the_tracker_follows_a_move_by_hand_on_ten_sides() -> None:
 def test_pegs_moves_and_selfplay_take_ten_players(tmp_path: Path) -> None:
     """The CLI contract (docs/design.md, "The pegs command") on ten sides."""
     data = {"players": 10, "turn": 9, "pegs": {"9": ["T9:8", S, S, S, S]}}
-    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "moves", json.dumps(data), "--card", "7"],
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.table.cli", "moves", json.dumps(data), "--card", "7"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert {"7 T9:8-T9:15"} <= {move["text"] for move in json.loads(done.stdout)["moves"]}
-    done = subprocess.run([sys.executable, "-m", "referee.table.cli", "selfplay", "--players", "10", "--games", "1",
-                           "--bot", "greedy", "--json"], capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "referee.table.cli",
+            "selfplay",
+            "--players",
+            "10",
+            "--games",
+            "1",
+            "--bot",
+            "greedy",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["players"] == 10

@@ -100,8 +100,10 @@ def test_seven_split_in_both_orders_is_never_committed_halfway() -> None:
     """The rules page, numbered version, effects of individual cards:
     "split the 7 between two of your pegs, moving them 1 and 6, 2 and 5 or 3 and 4"."""
     start = position(s0=["T0:8", "T1:0", S, S, S])
-    for script in ("0 lift T0:8\n10 place T0:11\n2000 lift T1:0\n2010 place T1:4",
-                   "0 lift T1:0\n10 place T1:4\n2000 lift T0:8\n2010 place T0:11"):  # fmt: skip
+    for script in (
+        "0 lift T0:8\n10 place T0:11\n2000 lift T1:0\n2010 place T1:4",
+        "0 lift T1:0\n10 place T1:4\n2000 lift T0:8\n2010 place T0:11",
+    ):
         tracker = Tracker(start, BASIC, card="7")
         first, second = script.split("\n2000")
         half = play(tracker, first)
@@ -118,8 +120,11 @@ def test_a_bounce_changes_nothing_and_a_knock_recovers() -> None:
     assert play(tracker, "0 lift T2:5\n4 place T2:5").status == "synced"
     knocked = play(tracker, "100 lift T1:4\n101 lift T2:5\n102 lift S3:3")
     assert knocked.status == "illegal"
-    assert {str(fix) for fix in knocked.back} == {"put seat 1's peg in T1:4", "put seat 2's peg in T2:5",
-                                                  "put seat 3's peg in S3:3"}  # colours known from the lifts
+    assert {str(fix) for fix in knocked.back} == {
+        "put seat 1's peg in T1:4",
+        "put seat 2's peg in T2:5",
+        "put seat 3's peg in S3:3",
+    }  # colours known from the lifts
     assert knocked.guidance["T1:4"] == "put-back"
     assert not settle(tracker).committed
     assert play(tracker, "900 place T2:5\n950 place T1:4\n990 place S3:3").status == "synced"
@@ -159,7 +164,9 @@ def test_a_swap_leaves_occupancy_unchanged_so_the_page_must_ask() -> None:
     report = play(tracker, "0 lift T0:8\n10 lift T1:8\n20 place T0:8\n30 place T1:8")
     assert report.status == "ambiguous"
     assert [move.text for move in report.candidates] == ["2 T0:8<>T1:8"]
-    assert play(Tracker(start, Ruleset.preset("north-carolina"), card="2"), "0 lift T0:8\n5 place T0:8").status == "synced"
+    assert (
+        play(Tracker(start, Ruleset.preset("north-carolina"), card="2"), "0 lift T0:8\n5 place T0:8").status == "synced"
+    )
 
 
 def test_colours_told_apart_by_the_order_of_lifts() -> None:
@@ -206,7 +213,15 @@ def test_start_up_reconciles_a_stored_position_with_the_sensed_board() -> None:
 def test_track_command(tmp_path: Path) -> None:
     (tmp_path / "p.json").write_text(json.dumps({"players": 4, "turn": 0, "pegs": {"0": ["T0:8", S, S, S, S]}}))
     (tmp_path / "e.txt").write_text("0 lift T0:8\n250 place T0:13\n")
-    cli = [sys.executable, "-m", "referee.table.cli", "track", str(tmp_path / "p.json"), "--events", str(tmp_path / "e.txt")]
+    cli = [
+        sys.executable,
+        "-m",
+        "referee.table.cli",
+        "track",
+        str(tmp_path / "p.json"),
+        "--events",
+        str(tmp_path / "e.txt"),
+    ]
     done = subprocess.run([*cli, "--card", "5"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)

@@ -53,8 +53,12 @@ def test_tracker_sees_every_legal_move(
     # leaves exactly the same holes filled.
     physical = PhysicalBoard(position.board)
     cards = [card] if declared else list(CARDS)
-    alike = {m.result.occupancy for c in cards for m in legal_moves(position, c, rules)
-             if signature(physical, m.result) == signature(physical, move.result)}  # fmt: skip
+    alike = {
+        m.result.occupancy
+        for c in cards
+        for m in legal_moves(position, c, rules)
+        if signature(physical, m.result) == signature(physical, move.result)
+    }
     if signature(physical, position) == signature(physical, move.result):
         alike.add(position.occupancy)
     assert len(alike) >= 2
@@ -88,6 +92,10 @@ def test_a_stored_turn_judges_the_rest_of_the_move_alike(
     for event in events[cut:]:
         first, second = tracker.feed(event), again.feed(event)
         assert (first.status, first.move, first.candidates, first.guidance) == (
-            second.status, second.move, second.candidates, second.guidance)  # fmt: skip
+            second.status,
+            second.move,
+            second.candidates,
+            second.guidance,
+        )
     end = events[-1].ms + tracker.settle_ms
     assert tracker.poll(end).status == again.poll(end).status

@@ -23,8 +23,16 @@ NAMES = {0: "Red", 1: "Sky blue", 2: "Yellow", 3: "Blue"}
 
 
 def _position() -> Position:
-    return Position.from_pegs(BOARD, 0, {0: ["T0:10", "S", "S", "S", "S"], 1: ["T1:3", "S", "S", "S", "S"],
-                                         2: ["T2:3", "S", "S", "S", "S"], 3: ["S"] * 5})  # fmt: skip
+    return Position.from_pegs(
+        BOARD,
+        0,
+        {
+            0: ["T0:10", "S", "S", "S", "S"],
+            1: ["T1:3", "S", "S", "S", "S"],
+            2: ["T2:3", "S", "S", "S", "S"],
+            3: ["S"] * 5,
+        },
+    )
 
 
 def test_an_opponents_peg_is_not_yours_to_move() -> None:
@@ -47,11 +55,22 @@ def test_your_own_peg_is_unchanged() -> None:
 def test_undo_asks_to_put_the_board_back_and_blames_nobody(tmp_path: Path, mode: str) -> None:
     """After Undo the board is put back as before the undone move: not "Not a legal move"."""
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}
-    session = Session.new(Store.open(tmp_path), BASIC, 4, mode=mode, pegs=pegs, seed=1,
-                          table={"names": list(NAMES.values()), "colours": ["#e53935", "#56b4e9", "#f0e442", "#0028ff"]})  # fmt: skip
+    session = Session.new(
+        Store.open(tmp_path),
+        BASIC,
+        4,
+        mode=mode,
+        pegs=pegs,
+        seed=1,
+        table={"names": list(NAMES.values()), "colours": ["#e53935", "#56b4e9", "#f0e442", "#0028ff"]},
+    )
     if mode == "digital":
-        card, move = next((card, move) for card in session.game.hand(0) for move in legal_moves(session.game.position, card, BASIC)
-                          if len(move.steps) == 1 and not move.bumps and session.physical.name(move.steps[0].source) == "T0:10")  # fmt: skip
+        card, move = next(
+            (card, move)
+            for card in session.game.hand(0)
+            for move in legal_moves(session.game.position, card, BASIC)
+            if len(move.steps) == 1 and not move.bumps and session.physical.name(move.steps[0].source) == "T0:10"
+        )
         session.declare(0, card)
         target = session.physical.name(move.steps[0].target)
     else:
@@ -59,7 +78,12 @@ def test_undo_asks_to_put_the_board_back_and_blames_nobody(tmp_path: Path, mode:
     for ms, (kind, hole) in enumerate([("lift", "T0:10"), ("place", target)], start=1):
         session.sense(ms * 100, kind, hole)
     session.done(1000)
-    assert session.game.history and session.game.turn == 1, (session.report, session.notice, card if mode == "digital" else "", target)
+    assert session.game.history and session.game.turn == 1, (
+        session.report,
+        session.notice,
+        card if mode == "digital" else "",
+        target,
+    )
     session.undo()
     assert session.notice == "Undone. Put the board back as before Red's move: the lights show where."
     state = session_state(session)
@@ -89,7 +113,9 @@ def test_the_leds_agree_with_the_page_when_no_split_was_made(tmp_path: Path) -> 
         table.new_game(4, Ruleset.preset("basic"), pegs={"0": ["T0:10", "T0:4", "T0:11", "S", "S"]})
         state = table.sim_events(["lift T0:4", "place T0:13"])
         assert state["status"] == "moving" and "You can't pass your own peg" in state["why_not"]
-        lit = {hole for hole, colour in state["leds"].items() if colour != "#000000" and hole != "T0:8"}  # T0:8: whose turn
+        lit = {
+            hole for hole, colour in state["leds"].items() if colour != "#000000" and hole != "T0:8"
+        }  # T0:8: whose turn
         assert lit == {"T0:13", "T0:4"}
         assert state["leds"]["T0:13"].startswith("#66") and state["leds"]["T0:13"].endswith("0000")  # red: take it off
     finally:

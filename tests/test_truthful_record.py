@@ -91,8 +91,14 @@ def test_a_digital_game_names_its_cards() -> None:
 
 
 def test_effective_events_leave_out_what_was_undone() -> None:
-    events: list[dict[str, Any]] = [{"event": "start"}, {"event": "turn", "seat": 0}, {"event": "play", "seat": 0, "card": "K"},
-              {"event": "move", "seat": 0, "text": "K S0-T0:8"}, {"event": "turn", "seat": 1}, {"event": "undo"}]  # fmt: skip
+    events: list[dict[str, Any]] = [
+        {"event": "start"},
+        {"event": "turn", "seat": 0},
+        {"event": "play", "seat": 0, "card": "K"},
+        {"event": "move", "seat": 0, "text": "K S0-T0:8"},
+        {"event": "turn", "seat": 1},
+        {"event": "undo"},
+    ]
     assert [event["event"] for event in record.effective(events)] == ["start", "turn"]
     assert record.named_cards(events) == []
     assert record.named_cards(events[:-1]) == ["K"]
@@ -147,7 +153,9 @@ def test_a_king_nobody_named_is_never_written_down_as_an_ace(table: Tables, caps
     assert UNNAMED in said and "with an ace" not in said and "A S0-T0:8" not in said
 
 
-def test_a_declared_card_is_named_and_undo_brings_last_card_back(table: Tables, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_declared_card_is_named_and_undo_brings_last_card_back(
+    table: Tables, capsys: pytest.CaptureFixture[str]
+) -> None:
     service = table.service
     service.declare(0, "K")
     state = service.sim_events(["lift S0:1", "place T0:8", "done"])
@@ -178,7 +186,9 @@ def test_past_games_say_unfinished_and_hide_empty_ones(table: Tables) -> None:
     assert "Unfinished" in page and "Still being played" not in page
 
 
-def test_the_replay_shows_a_turn_that_could_not_move_and_marks_bots(table: Tables, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_replay_shows_a_turn_that_could_not_move_and_marks_bots(
+    table: Tables, capsys: pytest.CaptureFixture[str]
+) -> None:
     service = table.service
     game_id = service.new_game(4, service.session.game.rules, bots={"1": "greedy"})["game"]
     state = service.cant_move()  # Red could not move

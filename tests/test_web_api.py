@@ -58,7 +58,12 @@ def test_state_has_the_contract_fields(client: FlaskClient) -> None:
     assert {"position", "status", "moves", "bumps"} <= set(state)
     assert state["position"]["players"] == 4 and state["position"]["turn"] == 0
     assert state["status"] == "synced" and state["moves"] == [] and state["bumps"] == []
-    assert [seat["name"] for seat in state["seats"]] == ["Red", "Sky blue", "Yellow", "Blue"]  # hardware/signals.py SEATS
+    assert [seat["name"] for seat in state["seats"]] == [
+        "Red",
+        "Sky blue",
+        "Yellow",
+        "Blue",
+    ]  # hardware/signals.py SEATS
 
 
 def test_state_keys_are_the_ones_its_typeddict_describes(client: FlaskClient) -> None:
@@ -217,9 +222,19 @@ def test_a_configured_name_is_answered(tmp_path: Path) -> None:
 def test_new_game_with_names_colours_and_house_rules(client: FlaskClient) -> None:
     headers = admin(client)
     house = 'base = "arizona"\nname = "Grandma"\n[cards.10]\nbackward = [1]\n'
-    reply = post(client, "/api/games", {"players": 6, "teams": [[0, 3], [1, 4], [2, 5]], "house_rules": house,
-                                        "mode": "digital", "names": list("ABCDEF"),
-                                        "colours": ["#112233"] * 6}, headers)  # fmt: skip
+    reply = post(
+        client,
+        "/api/games",
+        {
+            "players": 6,
+            "teams": [[0, 3], [1, 4], [2, 5]],
+            "house_rules": house,
+            "mode": "digital",
+            "names": list("ABCDEF"),
+            "colours": ["#112233"] * 6,
+        },
+        headers,
+    )
     assert reply.status_code == 200, reply.get_json()
     state = reply.get_json()
     assert state["sides"] == 6 and state["rules"]["name"] == "Grandma" and state["mode"] == "digital"
@@ -260,7 +275,9 @@ def test_seat_links_and_digital_hands(app: Flask) -> None:
     post(table, "/api/games", {"players": 4, "mode": "digital", "pegs": pegs}, headers)
     links = table.get("/api/seats").get_json()
     assert len(links) == 4 and links[0]["qr"].startswith("<svg") and "/join/0/" in links[0]["link"]
-    assert all(urlsplit(link["link"]).hostname not in ("localhost", "127.0.0.1") for link in links)  # a phone reaches it
+    assert all(
+        urlsplit(link["link"]).hostname not in ("localhost", "127.0.0.1") for link in links
+    )  # a phone reaches it
     assert phone.get("/api/hand").status_code == 403
     assert phone.get("/join/0/not-the-token").status_code == 403
     assert phone.get(urlsplit(links[0]["link"]).path).status_code == 302
@@ -273,7 +290,9 @@ def test_seat_links_and_digital_hands(app: Flask) -> None:
     card = mine["hand"][0]
     declared = post(phone, "/api/declare", {"card": card}, csrf(phone))
     assert declared.status_code == 200 and declared.get_json()["declared"] is None  # the card stays on the phone
-    assert phone.get("/api/hand").get_json()["declared"] == card and other.get("/api/hand").get_json()["declared"] is None
+    assert (
+        phone.get("/api/hand").get_json()["declared"] == card and other.get("/api/hand").get_json()["declared"] is None
+    )
     assert post(phone, "/api/declare", {"card": "11"}, csrf(phone)).status_code == 400
 
 
@@ -283,7 +302,9 @@ def test_resolving_an_ambiguous_move(app: Flask) -> None:
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "2": ["T0:11", "S", "S", "S", "S"]}
     post(client, "/api/games", {"players": 4, "rules": "arizona", "pegs": pegs}, headers)
     assert post(client, "/api/resolve", {"move": None}, headers).status_code == 400  # nothing ambiguous yet
-    state = post(client, "/api/sim/events", {"events": ["lift T0:10", "lift T0:11", "place T0:12", "place T0:16"]}).get_json()
+    state = post(
+        client, "/api/sim/events", {"events": ["lift T0:10", "lift T0:11", "place T0:12", "place T0:16"]}
+    ).get_json()
     assert state["status"] == "ambiguous" and len(state["candidates"]) >= 2
     wanted = state["candidates"][0]["text"]
     assert post(client, "/api/resolve", {"move": "7 nonsense"}, headers).status_code == 400
@@ -310,7 +331,12 @@ def test_bluffing_joker_at_a_real_table(client: FlaskClient) -> None:
     post(client, "/api/games", {"players": 4, "rules": "bluffing-joker", "pegs": pegs}, headers)
     post(client, "/api/declare", {"card": "5"}, headers)
     state = post(client, "/api/sim/events", {"events": ["lift T0:8", "place T0:13", "done"]}).get_json()
-    assert state["phase"] == "doubt" and state["bluff"] == {"declared": "5", "doubter": 1, "chooser": None, "victim": None}
+    assert state["phase"] == "doubt" and state["bluff"] == {
+        "declared": "5",
+        "doubter": 1,
+        "chooser": None,
+        "victim": None,
+    }
     assert post(client, "/api/doubt", {"doubt": "yes"}, headers).status_code == 400
     state = post(client, "/api/doubt", {"doubt": True}, headers).get_json()
     assert state["phase"] == "reveal"
@@ -423,8 +449,12 @@ def test_hint_and_new_game_options_refuse_wrong_values(app: Flask) -> None:
     client = app.test_client()
     headers = admin(client)
     game = client.get("/api/state").get_json()["game"]
-    for path, body in (("/api/hint", {"show": "yes"}), ("/api/games", {"teaching": "yes"}),
-                       ("/api/games", {"bots": ["greedy"]}), ("/api/games", {"bots": {"1": "genius"}})):  # fmt: skip
+    for path, body in (
+        ("/api/hint", {"show": "yes"}),
+        ("/api/games", {"teaching": "yes"}),
+        ("/api/games", {"bots": ["greedy"]}),
+        ("/api/games", {"bots": {"1": "genius"}}),
+    ):
         reply = post(client, path, body, headers)
         assert reply.status_code == 400 and reply.is_json, (path, body)
     assert client.get("/api/state").get_json()["game"] == game  # nothing changed

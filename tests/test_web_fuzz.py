@@ -49,17 +49,22 @@ ROUTES = {
 ERRORS = {400, 403, 404, 409, 413, 503}
 
 values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=12)
     | st.sampled_from(["T0:8", "S0:1", "lift S0:1", "place T0:8", "done", "7", "JOKER", "basic", "table", 4, 4.0]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
     max_leaves=8,
-)  # fmt: skip
+)
 
 
 HOLES = st.sampled_from(["T0:8", "T0:13", "T1:3", "H0:5", "S0:1", "S1:5", "S", "T9:99", "", "T0:8x"])
 PLAUSIBLE = {  # values near the ones each key takes, wrong in one small way or right
-    "events": st.lists(st.sampled_from(["lift S0:1", "place T0:8", "done", "lift T0:8", "place", "lift Z1", ""]),
-                       max_size=4),
+    "events": st.lists(
+        st.sampled_from(["lift S0:1", "place T0:8", "done", "lift T0:8", "place", "lift Z1", ""]), max_size=4
+    ),
     "pin": st.sampled_from([PIN, "0000", 2468, "", None]),
     "card": st.sampled_from(["7", "JOKER", "A", "10", "Z", "", 7, None]),
     "move": st.sampled_from(["A S0-T0:8", "7 T0:8-T0:15", "", None, "x"]),
@@ -69,8 +74,17 @@ PLAUSIBLE = {  # values near the ones each key takes, wrong in one small way or 
     "place": st.sampled_from(["start", "home", "way-round", "moon", "", None, 3]),
     "players": st.sampled_from([2, 4, 6, 8, 10, 4.0, 3, True, "4", -1, 10**30]),
     "rules": st.sampled_from(["basic", "north-carolina", "arizona", "chess", 4, None]),
-    "house_rules": st.sampled_from(['base = "basic"', 'base = "nope"', "[cards.7]\nforward = [99]",
-                                    "a = " + "[" * 3000, "a = " + "9" * 5000, "\x00", 'base = "basic"\nhand_size = 4.5']),
+    "house_rules": st.sampled_from(
+        [
+            'base = "basic"',
+            'base = "nope"',
+            "[cards.7]\nforward = [99]",
+            "a = " + "[" * 3000,
+            "a = " + "9" * 5000,
+            "\x00",
+            'base = "basic"\nhand_size = 4.5',
+        ]
+    ),
     "mode": st.sampled_from(["table", "digital", "chess", None]),
     "teams": st.sampled_from([[[0, 2], [1, 3]], [[0, 1], [2, 3]], [[0, 0]], [[0, 9]], [[0.5]], "x", [], [[True, 2]]]),
     "names": st.lists(st.sampled_from(["Ann", "", " ", "x" * 30, 5]), max_size=5),
@@ -151,12 +165,21 @@ def test_a_body_of_megabytes_is_refused_unread(app: Flask) -> None:
     check(response, long_event)
 
 
-@pytest.mark.parametrize("path", ["/api/games/99999999999999999999999/record", "/api/games/-1/record",
-                                  "/api/games/abc/record", "/join/99999999999999999999999/x"])  # fmt: skip
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/99999999999999999999999/record",
+        "/api/games/-1/record",
+        "/api/games/abc/record",
+        "/join/99999999999999999999999/x",
+    ],
+)
 def test_impossible_ids_are_not_found(app: Flask, path: str) -> None:
     response = app.test_client().get(path)
     # The API answers in JSON; a seat link is opened by a phone, so it answers with a page (issue 13).
-    assert response.status_code in (403, 404) and (response.is_json or path.startswith("/join/") and response.mimetype == "text/html")
+    assert response.status_code in (403, 404) and (
+        response.is_json or path.startswith("/join/") and response.mimetype == "text/html"
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -176,14 +199,36 @@ def test_a_new_game_with_one_thing_wrong(app: Flask, key: str, data: st.DataObje
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
-       st.sampled_from(["/", "/api/state", "/api/events?x=1", "/api/health", "/api/me", "/api/hand", "/api/games",
-                        "/api/seats", "/api/games/1/record", "/join/1/", "/static/app.js", *sorted(ROUTES)]),
-       st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=12))  # fmt: skip
+@given(
+    st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
+    st.sampled_from(
+        [
+            "/",
+            "/api/state",
+            "/api/events?x=1",
+            "/api/health",
+            "/api/me",
+            "/api/hand",
+            "/api/games",
+            "/api/seats",
+            "/api/games/1/record",
+            "/join/1/",
+            "/static/app.js",
+            *sorted(ROUTES),
+        ]
+    ),
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=12),
+)
 def test_any_method_on_any_path_is_answered_without_a_500(app: Flask, method: str, path: str, tail: str) -> None:
     client = app.test_client()
     headers = logged_in(client)
-    response = client.open(path + tail.replace("#", "").replace("?", "/"), method=method, headers=headers,
-                           data=b"{}", content_type="application/json", buffered=not path.startswith("/api/events"))  # fmt: skip
+    response = client.open(
+        path + tail.replace("#", "").replace("?", "/"),
+        method=method,
+        headers=headers,
+        data=b"{}",
+        content_type="application/json",
+        buffered=not path.startswith("/api/events"),
+    )
     assert response.status_code < 500 or response.status_code == 503, (method, path, tail)
     response.close()

@@ -248,8 +248,13 @@ def test_corners_in_spots_and_come_outs_are_named_on_the_board(make_app: object,
     """Issue 13: "Hole names on the board where a finger can find them (at least corners,
     come-outs and in-spots)"; the rules page names them: the corner, the in-spot (3rd hole), come-out (8th)."""
     _, html = page(make_app, players)
-    names = [text for tag, attrs in tags(html) if tag == "text" and attrs.get("class") == "place-name"
-             for text in [attrs.get("x")] if text]  # fmt: skip
+    names = [
+        text
+        for tag, attrs in tags(html)
+        if tag == "text" and attrs.get("class") == "place-name"
+        for text in [attrs.get("x")]
+        if text
+    ]
     assert len(names) == 3 * players
     for word in ("corner", "in-spot", "come-out"):
         assert html.count(f">{word}</text>") == players

@@ -17,8 +17,13 @@ LAYOUT = default_layout(4)
 class Person:
     """Moves one peg from hole to hole as asked; the board's faults decide which hole answers."""
 
-    def __init__(self, sensors: SimulatedSensors, answers: dict[str, str | None] | None = None,
-                 stuck: tuple[str, ...] = (), latched: tuple[str, ...] = ()) -> None:  # fmt: skip
+    def __init__(
+        self,
+        sensors: SimulatedSensors,
+        answers: dict[str, str | None] | None = None,
+        stuck: tuple[str, ...] = (),
+        latched: tuple[str, ...] = (),
+    ) -> None:
         self.sensors, self.answers, self.stuck, self.latched = sensors, answers or {}, stuck, latched
         self.steps: list[Step] = []
 
@@ -63,8 +68,12 @@ def test_a_good_board_passes() -> None:
 
 def test_dead_swapped_and_stuck_channels_are_reported() -> None:
     sensors = SimulatedSensors(LAYOUT)
-    person = Person(sensors, answers={"T0:5": None, "H1:2": "H1:3", "H1:3": "H1:2", "S2:4": None},
-                    stuck=("T3:3",), latched=("S0:5",))  # fmt: skip
+    person = Person(
+        sensors,
+        answers={"T0:5": None, "H1:2": "H1:3", "H1:3": "H1:2", "S2:4": None},
+        stuck=("T3:3",),
+        latched=("S0:5",),
+    )
     report = selftest(LAYOUT, sensors, None, person, led_delay=0, timeout=0.01)
     assert report.dead == ("T0:5", "S2:4")
     assert report.swapped == (("H1:2", "H1:3"), ("H1:3", "H1:2"))

@@ -27,8 +27,9 @@ class Tool:
     thread (a pipe's lines may arrive together), its stdin written when a test says so."""
 
     def __init__(self, *args: str, stdin: int | None = subprocess.PIPE) -> None:
-        self.process = subprocess.Popen([*PEGS, *args], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True)  # fmt: skip
+        self.process = subprocess.Popen(
+            [*PEGS, *args], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.heard: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -75,8 +76,12 @@ def test_watch_shows_live_changes_with_hole_names() -> None:
     layout = default_layout(4)
     idle = [True] * len(layout.channels)  # hall sensors idle high: empty board
     with FakeDevice(len(idle), heartbeat=0.1, levels=idle) as device:
-        watcher = subprocess.Popen([*PEGS, "watch", "--port", device.path, "--sides", "4", "--seconds", "3"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        watcher = subprocess.Popen(
+            [*PEGS, "watch", "--port", device.path, "--sides", "4", "--seconds", "3"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert watcher.stdout is not None
         assert watcher.stdout.readline().startswith("connected to")
         assert watcher.stdout.readline().strip() == "occupied now: nothing"
@@ -89,8 +94,13 @@ def test_watch_shows_live_changes_with_hole_names() -> None:
 
 
 def test_watch_says_clearly_when_no_board_answers(tmp_path: object) -> None:
-    done = subprocess.run([*PEGS, "watch", "--port", "/dev/nonexistent-pegs", "--seconds", "1"],
-                          capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+    done = subprocess.run(
+        [*PEGS, "watch", "--port", "/dev/nonexistent-pegs", "--seconds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == "pegs: no sensor board answered on /dev/nonexistent-pegs within 5 s"
     bad = subprocess.run([*PEGS, "calibrate", "--vid-pid", "nope"], capture_output=True, text=True, check=False)
@@ -102,8 +112,13 @@ def test_watch_warns_of_a_firmware_with_too_few_channels_and_watches() -> None:
     channel 95 would read empty for ever. ``pegs watch`` is the diagnosis tool: it says so and
     how to fix it, first, and still shows what the board reads."""
     with FakeDevice(96, heartbeat=0.1, levels=[True] * 96) as device:
-        done = subprocess.run([*PEGS, "watch", "--port", device.path, "--sides", "4", "--seconds", "1"],
-                              capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+        done = subprocess.run(
+            [*PEGS, "watch", "--port", device.path, "--sides", "4", "--seconds", "1"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
     assert done.returncode == 0, done.stderr
     line = done.stderr.strip()
     assert "\n" not in line and line.startswith("pegs: warning: the sensor board reads 96 channels")
@@ -116,8 +131,13 @@ def test_the_tools_agree_with_pegs_firmware_markers() -> None:
     colour-marker holes reads 116 holes on 15 chips (120 channels)."""
     layout = default_layout(4, colour_markers=True)
     with FakeDevice(120, heartbeat=0.1, levels=[True] * 120) as device:
-        plain = subprocess.run([*PEGS, "watch", "--port", device.path, "--seconds", "0.5"],
-                               capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+        plain = subprocess.run(
+            [*PEGS, "watch", "--port", device.path, "--seconds", "0.5"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
         watcher = Tool("watch", "--port", device.path, "--markers", "--seconds", "2", stdin=subprocess.DEVNULL)
         watcher.line("occupied now")
         device.set(layout.channel("C2"), False)
@@ -134,8 +154,13 @@ def test_selftest_refuses_a_mismatch_and_names_the_layout_file(tmp_path: Path) -
     layout_file = tmp_path / "my-board.toml"
     layout_file.write_text(default_layout(4).to_toml(), encoding="utf-8")
     with FakeDevice(96, heartbeat=0.1, levels=[True] * 96) as device:
-        done = subprocess.run([*PEGS, "selftest", "--port", device.path, "--layout", str(layout_file)],
-                              capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+        done = subprocess.run(
+            [*PEGS, "selftest", "--port", device.path, "--layout", str(layout_file)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
     assert done.returncode == 2 and done.stdout == ""
     assert f"pegs firmware --layout {layout_file} --out" in done.stderr and done.stderr.count("\n") == 1
 
@@ -150,8 +175,9 @@ def test_wiring_tools_say_when_the_daemon_holds_the_port() -> None:
         try:
             for command in (["watch", "--seconds", "1"], ["selftest"], ["calibrate", "--out", "/dev/null"]):
                 started = time.monotonic()
-                done = subprocess.run([*PEGS, *command, "--port", device.path], capture_output=True, text=True,
-                                      timeout=30, check=False)  # fmt: skip
+                done = subprocess.run(
+                    [*PEGS, *command, "--port", device.path], capture_output=True, text=True, timeout=30, check=False
+                )
                 assert done.returncode == 2, done.stderr
                 assert done.stderr.strip() == (
                     f"pegs: {device.path} is in use by another program, most likely the referee service: stop it "
@@ -175,21 +201,35 @@ class RgbPixels(MemoryStrip):
         self.made.append(pixel_order)
 
 
-def run_selftest(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str,
-                 *options: str) -> tuple[int, str, str]:  # fmt: skip
+def run_selftest(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answers: str, *options: str
+) -> tuple[int, str, str]:
     """``pegs selftest --leds neopixel-spi`` in this process, the LEDs in memory, ``answers`` on stdin."""
     RgbPixels.made.clear()
     monkeypatch.setattr(wiring_commands, "NeoPixelSpiStrip", RgbPixels)
     monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
     with FakeDevice(112, heartbeat=0.1, levels=[True] * 112) as device:
-        status = cli.main(["selftest", "--port", device.path, "--leds", "neopixel-spi", "--holes", "T0:0",
-                           "--timeout", "0.3", *options])  # fmt: skip
+        status = cli.main(
+            [
+                "selftest",
+                "--port",
+                device.path,
+                "--leds",
+                "neopixel-spi",
+                "--holes",
+                "T0:0",
+                "--timeout",
+                "0.3",
+                *options,
+            ]
+        )
     out, err = capsys.readouterr()
     return status, out, err
 
 
-def test_selftest_asks_the_colour_order_first(monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_selftest_asks_the_colour_order_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Driven GRB, an RGB pixel shows red as green and green as red: the builder says so and
     reads the line for the config; --pixel-order RGB then checks it."""
     status, out, err = run_selftest(monkeypatch, capsys, "g\nred\n")
@@ -212,7 +252,9 @@ def test_a_wrong_answer_is_asked_again_and_the_end_of_input_stops_cleanly(
     status, out, err = run_selftest(monkeypatch, capsys, "purple\n")
     assert "answer r, g, b or nothing (the colour that LED shows), not 'purple'" in out
     assert status == 2 and "Traceback" not in err
-    assert err == "pegs: selftest stopped: no answer to the colour question (the input ended); answer r, g, b or nothing\n"
+    assert (
+        err == "pegs: selftest stopped: no answer to the colour question (the input ended); answer r, g, b or nothing\n"
+    )
     status, out, err = run_selftest(monkeypatch, capsys, "x\ny\nz\n")
     assert status == 2 and err == "pegs: selftest stopped: three answers that were not r, g, b or nothing\n"
 
@@ -258,7 +300,9 @@ def test_magnets_pegs_over_the_serial_link() -> None:
         "Put peg 1 in T0:0, then press Enter (q and Enter when no pegs are left)",
         "peg 1: seen, steady",
     ]
-    assert heard[3] == "peg 2: NOT SEEN: turn its magnet over (an A3144 needs the south pole down) or use a stronger one"
+    assert (
+        heard[3] == "peg 2: NOT SEEN: turn its magnet over (an A3144 needs the south pole down) or use a stronger one"
+    )
     assert heard[4] == "peg 3: flickers 4 times in 1 s: weak: a stronger magnet, or less wood between it and the sensor"
     assert heard[5].startswith("peg 4: seen only 0.") and "after Enter: weak" in heard[5]
     assert out[-1] == "3 of 4 pegs need a fix: peg 2, peg 3, peg 4"
@@ -269,8 +313,20 @@ def test_magnets_holes_over_the_serial_link() -> None:
     """One good peg through two holes: T0:1's sensor loses it while it rests."""
     layout = default_layout(4)
     with FakeDevice(112, heartbeat=0.1, levels=[True] * 112) as device:
-        tool = Tool("selftest", "--port", device.path, "--magnets", "holes", "--holes", "T0:0, T0:1", "--window", "0.8",
-                    "--timeout", "5", stdin=subprocess.DEVNULL)  # fmt: skip
+        tool = Tool(
+            "selftest",
+            "--port",
+            device.path,
+            "--magnets",
+            "holes",
+            "--holes",
+            "T0:0, T0:1",
+            "--window",
+            "0.8",
+            "--timeout",
+            "5",
+            stdin=subprocess.DEVNULL,
+        )
         assert tool.line("Put the peg in T0:0") == (
             "Put the peg in T0:0 and leave it there until the next hole is named"
         )
@@ -293,10 +349,14 @@ def test_bad_magnet_options_are_one_line() -> None:
         (["--magnets", "--window", "0"], "--window: needs a number of seconds above 0, not '0'"),
         (["--magnets", "sideways"], "argument --magnets: invalid choice: 'sideways'"),
     ):
-        done = subprocess.run([*PEGS, "selftest", "--port", "/dev/nonexistent-pegs", *options],
-                              capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+        done = subprocess.run(
+            [*PEGS, "selftest", "--port", "/dev/nonexistent-pegs", *options],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
         assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, done.stderr
-
 
 
 def test_calibrate_with_markers_asks_for_the_colour_holes(tmp_path: Path) -> None:
@@ -305,8 +365,17 @@ def test_calibrate_with_markers_asks_for_the_colour_holes(tmp_path: Path) -> Non
     chain = default_layout(4, colour_markers=True)
     out = tmp_path / "layout.toml"
     with FakeDevice(120, heartbeat=0.1, levels=[True] * 120) as device:
-        tool = Tool("calibrate", "--port", device.path, "--markers", "--out", str(out), "--timeout", "5",
-                    stdin=subprocess.DEVNULL)  # fmt: skip
+        tool = Tool(
+            "calibrate",
+            "--port",
+            device.path,
+            "--markers",
+            "--out",
+            str(out),
+            "--timeout",
+            "5",
+            stdin=subprocess.DEVNULL,
+        )
         asked: list[str] = []
         while len(asked) < len(chain.hole_names):
             asked.append(tool.line("Put a peg in ").removeprefix("Put a peg in "))

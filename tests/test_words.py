@@ -34,10 +34,14 @@ def test_the_issues_own_examples() -> None:
     a peg sends it back to start; a 7 may be split between two pegs, part of it into home."""
     assert _say({}, "A", "A S0-T0:8") == "Red comes out with an ace"
     assert _say({0: ["T0:12"], 1: ["T1:8"]}, "5", "5 T0:12-T0:17") == "Red moves 5"
-    assert (_say({0: ["T1:3"], 1: ["T1:8"]}, "5", "5 T1:3-T1:8x")
-            == "Red moves 5 to Blue's come-out hole and sends Blue's peg back to start")  # fmt: skip
-    assert (_say({2: ["T2:0", "T1:10"]}, "7", "7 T1:10-T1:13 T2:0-H2:1", turn=2)
-            == "Green splits the 7: 3 along the track, 4 home")  # fmt: skip
+    assert (
+        _say({0: ["T1:3"], 1: ["T1:8"]}, "5", "5 T1:3-T1:8x")
+        == "Red moves 5 to Blue's come-out hole and sends Blue's peg back to start"
+    )
+    assert (
+        _say({2: ["T2:0", "T1:10"]}, "7", "7 T1:10-T1:13 T2:0-H2:1", turn=2)
+        == "Green splits the 7: 3 along the track, 4 home"
+    )
 
 
 def test_backwards_swaps_and_jokers() -> None:
@@ -47,7 +51,8 @@ def test_backwards_swaps_and_jokers() -> None:
     swap = _say({0: ["T0:12"], 1: ["T1:12"]}, "2", "2 T0:12<>T1:12", rules="north-carolina")
     assert swap == "Red swaps places with Blue's peg"
     assert _say({0: ["T0:12"], 3: ["T3:16"]}, "JOKER", "JOKER T0:12-T3:16x") == (
-        "Red jumps onto Yellow's peg and sends Yellow's peg back to start")
+        "Red jumps onto Yellow's peg and sends Yellow's peg back to start"
+    )
 
 
 def test_corrections_name_the_colour_and_the_place() -> None:

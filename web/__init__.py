@@ -64,8 +64,12 @@ def create_app(table: Table, **settings: object) -> Flask:
     def only_our_own_names() -> Response | None:
         if host_allowed(request.host, allowed):
             return None
-        response = jsonify({"error": f"this page answers only to the table's own names, not {request.host[:60]!r}: "
-                                     "add it to web.allowed_hosts in the config if it is yours"})  # fmt: skip
+        response = jsonify(
+            {
+                "error": f"this page answers only to the table's own names, not {request.host[:60]!r}: "
+                "add it to web.allowed_hosts in the config if it is yours"
+            }
+        )
         response.status_code = 400
         return response
 
@@ -95,8 +99,10 @@ def _security(app: Flask) -> None:
         """Only the page's own scripts and styles run (CSP; no inline handlers or style
         attributes), no guessing of content types, and no Referer: seat links carry tokens."""
         own = f"'self' 'nonce-{g.csp_nonce}'" if "csp_nonce" in g else "'self'"
-        policy = (f"default-src 'self'; script-src {own}; style-src {own}; img-src 'self' data:; connect-src 'self'; "
-                  "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")  # fmt: skip
+        policy = (
+            f"default-src 'self'; script-src {own}; style-src {own}; img-src 'self' data:; connect-src 'self'; "
+            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        )
         response.headers.setdefault("Content-Security-Policy", policy)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")

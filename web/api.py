@@ -140,8 +140,11 @@ def events() -> Response:
         finally:
             give_back()
 
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})  # fmt: skip
+    response = Response(
+        stream_with_context(stream()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
     response.call_on_close(give_back)
     return response
 
@@ -188,8 +191,11 @@ def record(game_id: int) -> Response:
         text = table().record(game_id, seat=my_seat(game_id), whole=is_admin())
     except Unavailable as error:
         return _error(404, str(error))
-    return Response(text, mimetype="application/x-ndjson",
-                    headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"})  # fmt: skip
+    return Response(
+        text,
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"},
+    )
 
 
 @api.get("/seats")
@@ -274,7 +280,9 @@ def hint() -> Response:
     running = table()
     overview = running.overview()
     if body.get("show") is True and not is_admin() and my_seat(overview.game_id) != overview.turn:
-        raise Forbidden(f"the lights are for everyone: only {seat_called(overview.turn)}'s own phone may light its hint")
+        raise Forbidden(
+            f"the lights are for everyone: only {seat_called(overview.turn)}'s own phone may light its hint"
+        )
     return jsonify(running.hints(show=body.get("show") is True))
 
 
@@ -301,7 +309,10 @@ def discard() -> Response:
 @need_player
 def resolve() -> Response:
     body = _json_body({"move"})
-    _need(body["move"] is None or isinstance(body["move"], str), "'move' is a candidate's text, or null for 'nothing moved'")
+    _need(
+        body["move"] is None or isinstance(body["move"], str),
+        "'move' is a candidate's text, or null for 'nothing moved'",
+    )
     return jsonify(table().resolve(body["move"]))
 
 
@@ -361,8 +372,10 @@ def wiring() -> Response:
 @state_changing
 @need_admin
 def new_game() -> Response:
-    body = _json_body({"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs", "bots",
-                       "teaching"}, required=False)  # fmt: skip
+    body = _json_body(
+        {"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs", "bots", "teaching"},
+        required=False,
+    )
     players = body.get("players", 4)
     if type(players) is not int or players not in (2, 4, 6, 8, 10):
         raise ValueError("'players' must be 2, 4, 6, 8 or 10")
@@ -384,18 +397,39 @@ def new_game() -> Response:
     _need(type(body.get("teaching", False)) is bool, "'teaching' is true or false")
     bots = body.get("bots")
     if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
-        raise ValueError("'bots' maps a seat number to \"random\", \"greedy\", \"strategic\" or \"expert\"")
+        raise ValueError('\'bots\' maps a seat number to "random", "greedy", "strategic" or "expert"')
     for seat in bots or {}:
-        _need(seat_number(seat) is not None, f"'bots': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}")
+        _need(
+            seat_number(seat) is not None,
+            f"'bots': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}",
+        )
     pegs = body.get("pegs")
-    _need(pegs is None or isinstance(pegs, dict), "'pegs' is an object mapping seat numbers like \"1\" to lists of five holes")
+    _need(
+        pegs is None or isinstance(pegs, dict),
+        "'pegs' is an object mapping seat numbers like \"1\" to lists of five holes",
+    )
     for seat, holes in (pegs or {}).items():
-        _need(seat_number(seat) is not None, f"'pegs': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}")
-        _need(isinstance(holes, list) and all(isinstance(hole, str) for hole in holes),
-              f"'pegs': seat {seat} lists its five holes as strings, like [\"T0:8\", \"S\", \"S\", \"S\", \"S\"]")  # fmt: skip
-    return jsonify(table().new_game(players, rules, mode=mode, teams=body.get("teams"), names=body.get("names"),
-                                      colours=body.get("colours"), pegs=body.get("pegs"), bots=bots,
-                                      teach=body.get("teaching") is True))  # fmt: skip
+        _need(
+            seat_number(seat) is not None,
+            f"'pegs': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}",
+        )
+        _need(
+            isinstance(holes, list) and all(isinstance(hole, str) for hole in holes),
+            f'\'pegs\': seat {seat} lists its five holes as strings, like ["T0:8", "S", "S", "S", "S"]',
+        )
+    return jsonify(
+        table().new_game(
+            players,
+            rules,
+            mode=mode,
+            teams=body.get("teams"),
+            names=body.get("names"),
+            colours=body.get("colours"),
+            pegs=body.get("pegs"),
+            bots=bots,
+            teach=body.get("teaching") is True,
+        )
+    )
 
 
 @api.post("/lesson")
@@ -408,7 +442,7 @@ def start_lesson() -> Response:
     if type(players) is not int or players not in (4, 6, 8, 10):
         raise ValueError("'players' must be 4, 6, 8 or 10 for a lesson (partners are part of it)")
     learners = body.get("learners", "one")
-    _need(learners in ("one", "everyone"), "'learners' is \"one\" (the first seat, the others watch) or \"everyone\"")
+    _need(learners in ("one", "everyone"), '\'learners\' is "one" (the first seat, the others watch) or "everyone"')
     seats = list(range(players)) if learners == "everyone" else [0]
     return jsonify(table().start_lesson(_rules(body.get("rules"), body.get("house_rules")), players, seats))
 
@@ -469,12 +503,20 @@ def join_seat(seat: int, token: str) -> Response:
     if seat in overview.seats and token == seat_token(overview.game_id, seat):
         session["seat"] = {"game": overview.game_id, "seat": seat}
         return redirect("/")  # type: ignore[return-value]
-    old = next((game for game in range(overview.game_id - 1, max(0, overview.game_id - 200), -1)
-                if token == seat_token(game, seat)), None)  # fmt: skip
+    old = next(
+        (
+            game
+            for game in range(overview.game_id - 1, max(0, overview.game_id - 200), -1)
+            if token == seat_token(game, seat)
+        ),
+        None,
+    )
     if old is not None:
-        words = (f"This phone's link was for game {old}, which is no longer being played: the table has started "
-                 f"game {overview.game_id}. Ask whoever holds the table PIN for this game's seat link (or its QR "
-                 "code); until then you can watch the board.")  # fmt: skip
+        words = (
+            f"This phone's link was for game {old}, which is no longer being played: the table has started "
+            f"game {overview.game_id}. Ask whoever holds the table PIN for this game's seat link (or its QR "
+            "code); until then you can watch the board."
+        )
         return Response(render_template("message.html", title="That game is over", words=words), status=410)
     words = "This seat link is not one the table made. Ask whoever holds the table PIN for a new one."
     return Response(render_template("message.html", title="Not a seat link", words=words), status=403)
@@ -532,4 +574,3 @@ def _error(status: int, message: str) -> Response:
     response = jsonify({"error": message})
     response.status_code = status
     return response
-

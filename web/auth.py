@@ -222,7 +222,9 @@ class Logins:
         self.path, self.mark = path, mark
         self.lock = threading.Lock()
         self.sessions: dict[str, float] = {}  # hashed log-in id: when it expires
-        self.devices: dict[str, tuple[float, int]] = {}  # hashed device id: expires, wrong PINs since its last right one
+        self.devices: dict[
+            str, tuple[float, int]
+        ] = {}  # hashed device id: expires, wrong PINs since its last right one
         kept = self._read()
         if kept.get("pin") == mark:
             self._load(kept)
@@ -280,12 +282,19 @@ class Logins:
     def _load(self, kept: dict[str, Any]) -> None:
         sessions, devices = kept.get("sessions"), kept.get("devices")
         if isinstance(sessions, dict):
-            self.sessions = {str(key): float(value) for key, value in sessions.items()
-                             if isinstance(value, (int, float)) and not isinstance(value, bool)}  # fmt: skip
+            self.sessions = {
+                str(key): float(value)
+                for key, value in sessions.items()
+                if isinstance(value, (int, float)) and not isinstance(value, bool)
+            }
         if isinstance(devices, dict):
-            self.devices = {str(key): (float(value[0]), int(value[1])) for key, value in devices.items()
-                            if isinstance(value, list) and len(value) == 2
-                            and all(isinstance(part, (int, float)) and not isinstance(part, bool) for part in value)}  # fmt: skip
+            self.devices = {
+                str(key): (float(value[0]), int(value[1]))
+                for key, value in devices.items()
+                if isinstance(value, list)
+                and len(value) == 2
+                and all(isinstance(part, (int, float)) and not isinstance(part, bool) for part in value)
+            }
         with contextlib.suppress(OSError):
             if self.path.stat().st_mode & 0o077:
                 self._save()
@@ -294,11 +303,17 @@ class Logins:
         """Write the file (the caller holds the lock), without what has expired by ``now``
         and without the oldest beyond ``MAX_SESSIONS`` and ``MAX_DEVICES``."""
         if now is not None:
-            live_sessions = sorted(((key, ends) for key, ends in self.sessions.items() if ends > now), key=lambda item: item[1])
+            live_sessions = sorted(
+                ((key, ends) for key, ends in self.sessions.items() if ends > now), key=lambda item: item[1]
+            )
             self.sessions = dict(live_sessions[-MAX_SESSIONS:])
             live = [(key, kept) for key, kept in self.devices.items() if kept[0] > now]
             self.devices = dict(live[-MAX_DEVICES:])
-        kept = {"pin": self.mark, "sessions": self.sessions, "devices": {key: list(value) for key, value in self.devices.items()}}
+        kept = {
+            "pin": self.mark,
+            "sessions": self.sessions,
+            "devices": {key: list(value) for key, value in self.devices.items()},
+        }
         try:
             write_private(self.path, json.dumps(kept, indent=1).encode())
         except OSError as error:  # the log-ins still work until the daemon stops
@@ -350,8 +365,14 @@ def log_in(response: Response) -> None:
     admin_id, device = logins().log_in(known_device(), _calendar())
     session["admin"] = admin_id
     session.permanent = True  # the cookie outlives the browser too (Flask: 31 days; the server: LOGIN_DAYS)
-    response.set_cookie(DEVICE_COOKIE, _devices().dumps(device), max_age=int(DEVICE_DAYS * DAY_S),
-                        httponly=True, samesite="Strict", secure=request.is_secure)  # fmt: skip
+    response.set_cookie(
+        DEVICE_COOKIE,
+        _devices().dumps(device),
+        max_age=int(DEVICE_DAYS * DAY_S),
+        httponly=True,
+        samesite="Strict",
+        secure=request.is_secure,
+    )
 
 
 def log_out() -> None:
@@ -424,8 +445,11 @@ def need_player(view: F) -> F:
 def need_hand(view: F) -> F:
     """What the seat to play's cards allow (a hint): its own phone, its partners' in a
     teaching game (the rules page's Note on Table Talk), or whoever holds the table PIN."""
-    return _need_seat(view, lambda overview: overview.hand_seen_by,
-                      "only {turn}'s phone (a teaching game: its partners' too) or the table PIN may ask")  # fmt: skip
+    return _need_seat(
+        view,
+        lambda overview: overview.hand_seen_by,
+        "only {turn}'s phone (a teaching game: its partners' too) or the table PIN may ask",
+    )
 
 
 def _need_seat(view: F, seats: Callable[[Any], tuple[int, ...]], refusal: str) -> F:

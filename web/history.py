@@ -49,8 +49,12 @@ class Listed:
         winner = game.get("winner")
         seats = tuple(seat for seat in winner if isinstance(seat, int)) if isinstance(winner, list) else ()
         created = game.get("created")
-        return cls(int(str(game.get("id"))), float(created) if isinstance(created, (int, float)) else 0.0,
-                   str(game.get("rules")), seats)  # fmt: skip
+        return cls(
+            int(str(game.get("id"))),
+            float(created) if isinstance(created, (int, float)) else 0.0,
+            str(game.get("rules")),
+            seats,
+        )
 
 
 @history.get("/games")
@@ -66,12 +70,18 @@ def games() -> str:
         if not game.winner and game.id != running and not moves:
             continue
         state = "still being played" if game.id == running and not game.winner else "unfinished"
-        rows.append({
-            "id": game.id, "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(game.created)),
-            "rules": game.rules, "players": " & ".join(names.values()), "moves": moves,
-            "winner": " & ".join(record.seat_names(events[0]).get(seat, f"seat {seat + 1}") for seat in game.winner) or state,
-            "over": bool(game.winner),
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": game.id,
+                "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(game.created)),
+                "rules": game.rules,
+                "players": " & ".join(names.values()),
+                "moves": moves,
+                "winner": " & ".join(record.seat_names(events[0]).get(seat, f"seat {seat + 1}") for seat in game.winner)
+                or state,
+                "over": bool(game.winner),
+            }
+        )
     return render_template("games.html", games=rows)
 
 
@@ -94,15 +104,34 @@ def replay(game_id: int) -> str:
             move, card = next(made, None), next(named, None)
             if move is None:
                 continue
-            turns.append({"seat": who, "words": record.move_said(move, names, game.rules, card),
-                          "text": record.move_text(move, card), "bot": seat in bots})  # fmt: skip
+            turns.append(
+                {
+                    "seat": who,
+                    "words": record.move_said(move, names, game.rules, card),
+                    "text": record.move_text(move, card),
+                    "bot": seat in bots,
+                }
+            )
         elif event.get("event") == "discard":
-            turns.append({"seat": who, "words": f"{names.get(seat, who) if isinstance(seat, int) else who} could not move",
-                          "text": "", "bot": seat in bots})  # fmt: skip
+            turns.append(
+                {
+                    "seat": who,
+                    "words": f"{names.get(seat, who) if isinstance(seat, int) else who} could not move",
+                    "text": "",
+                    "bot": seat in bots,
+                }
+            )
     winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
     running = _table().state().get("game") == game_id
-    return render_template("replay.html", game_id=game_id, moves=turns, winner=winner, rules=game.rules.name,
-                           players=" & ".join(marked.values()), running=running)  # fmt: skip
+    return render_template(
+        "replay.html",
+        game_id=game_id,
+        moves=turns,
+        winner=winner,
+        rules=game.rules.name,
+        players=" & ".join(marked.values()),
+        running=running,
+    )
 
 
 @history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>/review")

@@ -96,4 +96,3 @@ def phone_host(host: str, lan: str | None = None) -> str:
     reachable = lan if lan is not None else lan_address()
     reachable = reachable or f"{socket.gethostname()}.local"
     return f"{reachable}:{port}" if port else reachable
-

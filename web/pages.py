@@ -26,8 +26,14 @@ pages = Blueprint("pages", __name__, template_folder="templates")
 
 STATIC = Path(__file__).parent / "static"
 OUTLINE_PAD = 7.0  # how far the board's edge lies outside the track holes
-PLACE_NAMES = ((0, "corner"), (IN_SPOT, "in-spot"), (COME_OUT, "come-out"))  # printed on the board, as a finger finds them
+PLACE_NAMES = (
+    (0, "corner"),
+    (IN_SPOT, "in-spot"),
+    (COME_OUT, "come-out"),
+)  # printed on the board, as a finger finds them
 LABEL_DEPTH = 3.3  # the seat's name: this many pitches inside its come-out hole, past the start row
+
+
 @pages.get("/")
 def index() -> str:
     table: Table = current_app.config["TABLE"]
@@ -35,8 +41,10 @@ def index() -> str:
     sides = overview.sides
     board = geometry(sides, markers=overview.markers)
     chosen = {seat["seat"]: seat for seat in table.seats()}  # this game's names and colours
-    defaults = [chosen.get(side) or {"seat": side, "name": name, "colour": colour}
-                for side, (name, colour) in enumerate(overview.palette)]  # fmt: skip
+    defaults = [
+        chosen.get(side) or {"seat": side, "name": name, "colour": colour}
+        for side, (name, colour) in enumerate(overview.palette)
+    ]
     # what the script needs of them, compact: quotes escaped as entities would cost a kilobyte
     shown = [{key: seat[key] for key in ("seat", "name", "colour")} for seat in defaults]
     defaults_json = htmlsafe_json_dumps(shown, separators=(",", ":"))
@@ -72,9 +80,18 @@ def _markings(board: BoardGeometry) -> dict[str, Any]:
         turn = math.degrees(math.atan2(ay, ax))
         turn = round(turn + 180 if abs(turn) > 90.5 else turn, 1)  # never upside down
         names = [(_outside(holes[f"T{s}:{k}"], nx, ny, pitch), word, turn) for k, word in PLACE_NAMES]
-        sides.append({"seat": s, "home": (in_spot, deepest), "start": (first, last), "in_spot": in_spot,
-                      "come_out": come_out, "label": (round(label[0], 1), round(label[1], 1)), "anchor": anchor,
-                      "names": names})  # fmt: skip
+        sides.append(
+            {
+                "seat": s,
+                "home": (in_spot, deepest),
+                "start": (first, last),
+                "in_spot": in_spot,
+                "come_out": come_out,
+                "label": (round(label[0], 1), round(label[1], 1)),
+                "anchor": anchor,
+                "names": names,
+            }
+        )
     # The edge: the corners pushed outward so that it clears the track holes by OUTLINE_PAD.
     scale = 1 + OUTLINE_PAD / _apothem(board)
     outline = " ".join(_point((x * scale, y * scale)) for x, y in board.corners)

@@ -73,10 +73,19 @@ class Table(Protocol):
 
     def stop_wiring_check(self) -> Json: ...
 
-    def new_game(self, players: int, rules: Ruleset, *, mode: str = "table", teams: list[list[int]] | None = None,
-                 names: Sequence[str] | None = None, colours: Sequence[str] | None = None,
-                 pegs: dict[str, list[str]] | None = None, bots: dict[str, str] | None = None,
-                 teach: bool = False) -> Json: ...  # fmt: skip
+    def new_game(
+        self,
+        players: int,
+        rules: Ruleset,
+        *,
+        mode: str = "table",
+        teams: list[list[int]] | None = None,
+        names: Sequence[str] | None = None,
+        colours: Sequence[str] | None = None,
+        pegs: dict[str, list[str]] | None = None,
+        bots: dict[str, str] | None = None,
+        teach: bool = False,
+    ) -> Json: ...
 
     def hints(self, show: bool = False) -> Json: ...
 

@@ -97,8 +97,10 @@ class GreedyBot(RandomBot):
 
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
         team = set(game.board.team_of[game.turn])
-        scored = [(gain(game.board, team, move) - (4 if card == JOKER else 0), self.rng.random(), card, move)
-                  for card, move in options]  # fmt: skip
+        scored = [
+            (gain(game.board, team, move) - (4 if card == JOKER else 0), self.rng.random(), card, move)
+            for card, move in options
+        ]
         best = max(scored, key=lambda entry: entry[:2])
         return best[2], best[3]
 
@@ -133,8 +135,10 @@ class StrategicBot(GreedyBot):
         """The options by the hints' value less what they leave exposed, best first."""
         team = set(game.board.team_of[game.turn])
         hints = assess(self._shortlisted(game, options), game.rules, self._hand(game, options))
-        scored = [(hint.value - (exposure(hint.move.result, team) if hint.move else 0.0), self.rng.random(), hint)
-                  for hint in hints]  # fmt: skip
+        scored = [
+            (hint.value - (exposure(hint.move.result, team) if hint.move else 0.0), self.rng.random(), hint)
+            for hint in hints
+        ]
         scored.sort(key=lambda entry: entry[:2], reverse=True)
         return [hint for *_, hint in scored]
 
@@ -160,11 +164,16 @@ class ExpertBot(StrategicBot):
     and the round of replies they lead to (``referee.coach.expert``)."""
 
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
-        judged = look_ahead(game.position, game.rules, self.ordered(game, options), Hidden.of(game, game.turn),
-                            self.rng)  # fmt: skip
+        judged = look_ahead(
+            game.position, game.rules, self.ordered(game, options), Hidden.of(game, game.turn), self.rng
+        )
         best = judged[0].hint
         return best.card, best.move
 
 
-BOTS: dict[str, type[RandomBot]] = {"random": RandomBot, "greedy": GreedyBot, "strategic": StrategicBot,
-                                     "expert": ExpertBot}
+BOTS: dict[str, type[RandomBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "strategic": StrategicBot,
+    "expert": ExpertBot,
+}

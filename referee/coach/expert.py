@@ -47,8 +47,7 @@ def notes_value(hint: Hint) -> float:
     return (hint.value - race) * NOTES_WEIGHT
 
 
-def advise(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hidden,
-           rng: random.Random) -> list[Hint]:  # fmt: skip
+def advise(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hidden, rng: random.Random) -> list[Hint]:
     """Hints for the seat to play with the expert's eyes: the best few re-ranked by the
     look-ahead (only among those that break no more notes than the first, so a hint never
     puts first what its own words call a mistake), the first saying what the look-ahead found."""
@@ -64,8 +63,9 @@ def advise(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hi
     return [said, *rest, *[hint for hint in hints if hint not in fair]]
 
 
-def look_ahead(position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hidden,
-               rng: random.Random) -> list[Judged]:  # fmt: skip
+def look_ahead(
+    position: Position, rules: Ruleset, hints: Sequence[Hint], hidden: Hidden, rng: random.Random
+) -> list[Judged]:
     """The first ``CANDIDATES`` hints re-ranked by the look-ahead, best first."""
     seat = position.turn
     team = position.board.team_of[seat]
@@ -106,13 +106,22 @@ def outlook(position: Position, rules: Ruleset, hint: Hint, deals: Sequence[Deal
     while turn != seat:
         if turn not in team:
             facing = after.with_turn(turn)
-            killers = [card for card in CARDS if card != JOKER and any(
-                any(bump.source == hole for bump in m.bumps) for m in legal_moves(facing, card, rules, Focus.of([hole])))]  # fmt: skip
+            killers = [
+                card
+                for card in CARDS
+                if card != JOKER
+                and any(
+                    any(bump.source == hole for bump in m.bumps)
+                    for m in legal_moves(facing, card, rules, Focus.of([hole]))
+                )
+            ]
             if killers:
                 holding = sum(1 for deal in deals if set(deal.hands.get(turn, ())) & set(killers))
                 cards = _card_list(killers)
-                return (f"{{s{turn}}} would need {cards} to send this peg back; about {round(10 * holding / len(deals))} "
-                        f"in 10 of the hands {{s{turn}}} may hold have one")  # fmt: skip
+                return (
+                    f"{{s{turn}}} would need {cards} to send this peg back; about {round(10 * holding / len(deals))} "
+                    f"in 10 of the hands {{s{turn}}} may hold have one"
+                )
         turn = board.next_seat(turn)
     return "no opponent can reach this peg with one card before your next turn"
 

@@ -64,9 +64,14 @@ class Hint:
         return say(self.move, names)
 
     def as_json(self, names: Names) -> dict[str, Any]:
-        return {"move": self.move.text if self.move else None, "words": self.words(names),
-                "why": self.words_why(names), "note": self.note, "score": round(self.score, 2),
-                **({"discard": self.card} if self.move is None else {})}  # fmt: skip
+        return {
+            "move": self.move.text if self.move else None,
+            "words": self.words(names),
+            "why": self.words_why(names),
+            "note": self.note,
+            "score": round(self.score, 2),
+            **({"discard": self.card} if self.move is None else {}),
+        }
 
 
 @dataclass(frozen=True)
@@ -88,8 +93,11 @@ class Options:
         counts = {note.name: [times[note.name] for times in applied] for note in NOTES}
         floors = {name: 0 if extra_free else min(times, default=0) for name, times in counts.items()}
         offered = frozenset(name for name, times in counts.items() if BY_NAME[name].kind == "advice" and any(times))
-        breakers = {name: sum(1 for n in times if n > floors[name]) for name, times in counts.items()
-                    if BY_NAME[name].kind == "warning" and max(times, default=0) > floors[name]}  # fmt: skip
+        breakers = {
+            name: sum(1 for n in times if n > floors[name])
+            for name, times in counts.items()
+            if BY_NAME[name].kind == "warning" and max(times, default=0) > floors[name]
+        }
         return cls(floors, offered, breakers)
 
 
@@ -177,17 +185,23 @@ def _effect(seen: Seen) -> str:
         if board.is_start(step.source):
             said.insert(0, "a new peg comes out" if colour == seen.seat else f"{{s{colour}}} gets a new peg out")
         elif board.is_home(step.target):
-            deepest = not any(board.home(colour, depth) not in seen.after.on_board(colour)
-                              for depth in range(board.depth(step.target) + 1, 6))  # fmt: skip
+            deepest = not any(
+                board.home(colour, depth) not in seen.after.on_board(colour)
+                for depth in range(board.depth(step.target) + 1, 6)
+            )
             said.append(f"{whose} peg goes into home" + (", all the way in" if deepest else ""))
         elif board.is_track(step.target):
             before_in_spot = (board.in_spot(colour) - step.target) % board.track_length
             if before_in_spot == 0:
-                said.append(f"{whose} peg stops on {whose.replace('your', 'its') if colour != seen.seat else 'your'} "
-                            "in-spot, ready to go home")  # fmt: skip
+                said.append(
+                    f"{whose} peg stops on {whose.replace('your', 'its') if colour != seen.seat else 'your'} "
+                    "in-spot, ready to go home"
+                )
             elif before_in_spot <= 13 and _toward_home(board, step, colour):
-                said.append(f"{whose} peg stops {before_in_spot} hole{'s' if before_in_spot > 1 else ''} before "
-                            f"{'your' if colour == seen.seat else 'its'} in-spot, ready to go home")  # fmt: skip
+                said.append(
+                    f"{whose} peg stops {before_in_spot} hole{'s' if before_in_spot > 1 else ''} before "
+                    f"{'your' if colour == seen.seat else 'its'} in-spot, ready to go home"
+                )
     if not said and move.steps and move.steps[0].swap:
         said.append("two pegs swap places")
     return " and ".join(dict.fromkeys(said))
@@ -199,8 +213,13 @@ def _toward_home(board: Board, step: Step, colour: int) -> bool:
     return (board.in_spot(colour) - step.target) % track < (board.in_spot(colour) - step.source) % track
 
 
-def rank(position: Position, rules: Ruleset, cards: Iterable[str] | None = None, limit: int | None = None,
-         shortlist: int | None = None) -> list[Hint]:  # fmt: skip
+def rank(
+    position: Position,
+    rules: Ruleset,
+    cards: Iterable[str] | None = None,
+    limit: int | None = None,
+    shortlist: int | None = None,
+) -> list[Hint]:
     """Every legal move of the seat to play for ``cards`` (None: every rank, as at a real table
     where the referee does not see the hand), best first. ``shortlist``: judge only that many
     of the moves that gain most in the race (a North Carolina 10 splits thousands of ways).
@@ -233,8 +252,14 @@ def assess(options: Sequence[tuple[str, Move]], rules: Ruleset, hand: Sequence[s
 
 def keep_joker(hand: Sequence[str]) -> Hint:
     spare = spare_card(hand)
-    return Hint(spare, None, 0.0, "Your joker is worth more kept for a double or triple play later: no other card "
-                "can move, so keep it and discard a card instead.", BY_NAME["joker"].source)  # fmt: skip
+    return Hint(
+        spare,
+        None,
+        0.0,
+        "Your joker is worth more kept for a double or triple play later: no other card "
+        "can move, so keep it and discard a card instead.",
+        BY_NAME["joker"].source,
+    )
 
 
 def spare_card(hand: Sequence[str]) -> str:

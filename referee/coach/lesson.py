@@ -48,11 +48,17 @@ class Step:
 
     def as_json(self, names: Names) -> dict[str, Any]:
         return {
-            "key": self.key, "title": self.title, "teach": self.teach, "task": self.task, "card": self.card,
+            "key": self.key,
+            "title": self.title,
+            "teach": self.teach,
+            "task": self.task,
+            "card": self.card,
             "position": self.position.to_json() if self.position else None,
-            "passes": [{"move": move.text, "words": say(move, names), "result": move.result.pegs_json()}
-                       for move in self.passes],
-        }  # fmt: skip
+            "passes": [
+                {"move": move.text, "words": say(move, names), "result": move.result.pegs_json()}
+                for move in self.passes
+            ],
+        }
 
 
 @dataclass(frozen=True)
@@ -90,30 +96,45 @@ class Seats:
         return Position.from_pegs(self.board, self.learner, full)
 
 
-def lesson(rules: Ruleset, players: int = 4, names: Names | None = None, teams: list[list[int]] | None = None,
-           learner: int = 0) -> list[Step]:  # fmt: skip
+def lesson(
+    rules: Ruleset, players: int = 4, names: Names | None = None, teams: list[list[int]] | None = None, learner: int = 0
+) -> list[Step]:
     """Every step of the lesson for this rule set and board, in teaching order, for ``learner``."""
     seats = Seats(Board.for_players(players, teams), names or {}, learner)
     steps = [_board(seats), _come_out(seats, rules), _forward(seats, rules), _eight_back(seats, rules)]
     steps += [step for card, power in rules.cards for step in _special(seats, rules, card, power)]
-    steps += [_landing_on(seats, rules, seats.opponent), _landing_on(seats, rules, seats.partner), _joker(seats, rules),
-              _home(seats, rules), _partners_pegs(seats, rules), _practice(seats, rules)]  # fmt: skip
+    steps += [
+        _landing_on(seats, rules, seats.opponent),
+        _landing_on(seats, rules, seats.partner),
+        _joker(seats, rules),
+        _home(seats, rules),
+        _partners_pegs(seats, rules),
+        _practice(seats, rules),
+    ]
     return [step for step in steps if step is not None]
 
 
-def _moves(position: Position, card: str, rules: Ruleset, keep: Callable[[Move], bool] = lambda _: True) -> tuple[Move, ...]:
+def _moves(
+    position: Position, card: str, rules: Ruleset, keep: Callable[[Move], bool] = lambda _: True
+) -> tuple[Move, ...]:
     return tuple(move for move in legal_moves(position, card, rules) if keep(move))
 
 
 def _board(seats: Seats) -> Step:
     me, partner, opponent = seats.name(seats.learner), seats.name(seats.partner), seats.name(seats.opponent)
-    return Step("board", "The board",
-                f"You are {me}. Your five pegs start in your start area; the hole beside it is your come-out "
-                f"hole, where a peg comes onto the track. Pegs go clockwise all the way round to your in-spot, the "
-                f"3rd hole past your corner, and turn off there into your home, five holes deep. {partner} is "
-                f"your partner; {opponent} plays against you (the rules page, Movement of pegs - general rules). "
-                "The lights show each place as this page names it.",
-                seats.position({}), None, "Look at your start, come-out hole, in-spot and home on the board, then go on.", ())  # fmt: skip
+    return Step(
+        "board",
+        "The board",
+        f"You are {me}. Your five pegs start in your start area; the hole beside it is your come-out "
+        f"hole, where a peg comes onto the track. Pegs go clockwise all the way round to your in-spot, the "
+        f"3rd hole past your corner, and turn off there into your home, five holes deep. {partner} is "
+        f"your partner; {opponent} plays against you (the rules page, Movement of pegs - general rules). "
+        "The lights show each place as this page names it.",
+        seats.position({}),
+        None,
+        "Look at your start, come-out hole, in-spot and home on the board, then go on.",
+        (),
+    )
 
 
 def _come_out_cards(rules: Ruleset) -> list[str]:
@@ -126,7 +147,7 @@ def _title(rules: Ruleset) -> str:
 
 
 def the_card(card: str) -> str:
-    """"the ace", "the joker", "the 7": a card as the task names it."""
+    """ "the ace", "the joker", "the 7": a card as the task names it."""
     return "the " + {"A": "ace", "J": "jack", "Q": "queen", "K": "king", JOKER: "joker"}.get(card, card)
 
 
@@ -141,19 +162,31 @@ def _come_out(seats: Seats, rules: Ruleset) -> Step:
     card = cards[0]
     position = seats.position({})
     passes = _moves(position, card, rules, lambda move: seats.board.is_start(move.steps[0].source))
-    return Step("come-out", "Coming out",
-                f"A peg leaves start only onto its own come-out hole, with {_card_list(cards)} (the rules page, "
-                "Movement of pegs - effects of individual cards).",
-                position, card, f"Play {the_card(card)}: bring a peg out of your start onto your come-out hole.", passes)  # fmt: skip
+    return Step(
+        "come-out",
+        "Coming out",
+        f"A peg leaves start only onto its own come-out hole, with {_card_list(cards)} (the rules page, "
+        "Movement of pegs - effects of individual cards).",
+        position,
+        card,
+        f"Play {the_card(card)}: bring a peg out of your start onto your come-out hole.",
+        passes,
+    )
 
 
 def _forward(seats: Seats, rules: Ruleset) -> Step | None:
     position = seats.position({seats.learner: [seats.hole(seats.learner, 9), seats.hole(seats.learner, 13)]})
     passes = _moves(position, "5", rules)
-    return Step("forward", "Moving forward",
-                "A number card moves one of your pegs forward that many holes, the full count, no less; you may "
-                "never land on or pass over your own peg (the rules page, Movement of pegs - general rules).",
-                position, "5", "Play the 5. One of your pegs can't use it: it would pass your other peg.", passes)  # fmt: skip
+    return Step(
+        "forward",
+        "Moving forward",
+        "A number card moves one of your pegs forward that many holes, the full count, no less; you may "
+        "never land on or pass over your own peg (the rules page, Movement of pegs - general rules).",
+        position,
+        "5",
+        "Play the 5. One of your pegs can't use it: it would pass your other peg.",
+        passes,
+    )
 
 
 def _eight_back(seats: Seats, rules: Ruleset) -> Step | None:
@@ -162,11 +195,17 @@ def _eight_back(seats: Seats, rules: Ruleset) -> Step | None:
     position = seats.position({seats.learner: [seats.hole(seats.learner, 11)]})
     in_spot = seats.board.in_spot(seats.learner)
     passes = _moves(position, "8", rules, lambda move: move.steps[0].target == in_spot)
-    return Step("eight-back", "The 8 goes backwards",
-                "An 8 moves a peg 8 holes backwards. That is why, after coming out, it is good to move 1, 2 or 3 "
-                "forward: an 8 then takes the peg back to or past its in-spot, ready to go home (the rules page, "
-                "Notes on Strategy).",
-                position, "8", "Your peg is 3 past its come-out hole. Play the 8: take it back to your in-spot.", passes)  # fmt: skip
+    return Step(
+        "eight-back",
+        "The 8 goes backwards",
+        "An 8 moves a peg 8 holes backwards. That is why, after coming out, it is good to move 1, 2 or 3 "
+        "forward: an 8 then takes the peg back to or past its in-spot, ready to go home (the rules page, "
+        "Notes on Strategy).",
+        position,
+        "8",
+        "Your peg is 3 past its come-out hole. Play the 8: take it back to your in-spot.",
+        passes,
+    )
 
 
 def _special(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> list[Step]:
@@ -176,37 +215,69 @@ def _special(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> list[
         position = seats.position({seats.learner: [seats.hole(seats.learner, 10), seats.hole(seats.opponent, 2)]})
         passes = _moves(position, card, rules, lambda move: len(move.steps) == 2 and not move.steps[0].swap)
         if passes:
-            how = {"forward": "both forward", "forward-backward": "one forward and the other backward",
-                   "any": "each part forward or backward"}[power.split.directions]  # fmt: skip
+            how = {
+                "forward": "both forward",
+                "forward-backward": "one forward and the other backward",
+                "any": "each part forward or backward",
+            }[power.split.directions]
             must = "must be split" if power.split.required else "may be split"
-            steps.append(Step(f"split-{card}", f"Splitting the {card}",
-                              f"The {card} {must} between two pegs, {how}; the two parts add up to {power.split.total} "
-                              f"({_title(rules)}: {power.describe()}).",
-                              position, card, f"Play {the_card(card)} and split it between your two pegs.", passes))  # fmt: skip
+            steps.append(
+                Step(
+                    f"split-{card}",
+                    f"Splitting the {card}",
+                    f"The {card} {must} between two pegs, {how}; the two parts add up to {power.split.total} "
+                    f"({_title(rules)}: {power.describe()}).",
+                    position,
+                    card,
+                    f"Play {the_card(card)} and split it between your two pegs.",
+                    passes,
+                )
+            )
     if power.swap:
-        position = seats.position({seats.learner: [seats.hole(seats.learner, 12)], seats.opponent: [seats.hole(seats.opponent, 15)]})
+        position = seats.position(
+            {seats.learner: [seats.hole(seats.learner, 12)], seats.opponent: [seats.hole(seats.opponent, 15)]}
+        )
         passes = _moves(position, card, rules, lambda move: move.steps[0].swap)
         if passes:
-            steps.append(Step(f"swap-{card}", f"{the_card(card).capitalize()} swaps",
-                              f"The {card} may swap the places of two pegs of different colours on the main track "
-                              f"({_title(rules)}: {power.describe()}).",
-                              position, card, f"Play {the_card(card)}: swap your peg with {seats.name(seats.opponent)}'s.",
-                              passes))  # fmt: skip
+            steps.append(
+                Step(
+                    f"swap-{card}",
+                    f"{the_card(card).capitalize()} swaps",
+                    f"The {card} may swap the places of two pegs of different colours on the main track "
+                    f"({_title(rules)}: {power.describe()}).",
+                    position,
+                    card,
+                    f"Play {the_card(card)}: swap your peg with {seats.name(seats.opponent)}'s.",
+                    passes,
+                )
+            )
     backward = [n for n in power.backward if card != "8"]
     if backward:
         position = seats.position({seats.learner: [seats.hole(seats.learner, 12)]})
         passes = _moves(position, card, rules, lambda move: _went_back(seats.board, move))
         if passes:
-            steps.append(Step(f"back-{card}", f"{the_card(card).capitalize()} can go back",
-                              f"{_card_list([card]).capitalize()} may also move a peg {backward[0]} hole{'s' if backward[0] > 1 else ''} "
-                              f"backwards ({_title(rules)}: {power.describe()}).",
-                              position, card, f"Play {the_card(card)} and move your peg backwards.", passes))  # fmt: skip
+            steps.append(
+                Step(
+                    f"back-{card}",
+                    f"{the_card(card).capitalize()} can go back",
+                    f"{_card_list([card]).capitalize()} may also move a peg {backward[0]} hole{'s' if backward[0] > 1 else ''} "
+                    f"backwards ({_title(rules)}: {power.describe()}).",
+                    position,
+                    card,
+                    f"Play {the_card(card)} and move your peg backwards.",
+                    passes,
+                )
+            )
     return steps
 
 
 def _went_back(board: Board, move: Move) -> bool:
     step = move.steps[0]
-    return board.is_track(step.source) and board.is_track(step.target) and (step.source - step.target) % board.track_length < 18
+    return (
+        board.is_track(step.source)
+        and board.is_track(step.target)
+        and (step.source - step.target) % board.track_length < 18
+    )
 
 
 def _landing_on(seats: Seats, rules: Ruleset, victim: int) -> Step:
@@ -215,13 +286,25 @@ def _landing_on(seats: Seats, rules: Ruleset, victim: int) -> Step:
     passes = _moves(position, "5", rules, lambda move: any(bump.seat == victim for bump in move.bumps))
     cited = "(the rules page, Movement of pegs - general rules)"
     if victim == seats.opponent:
-        return Step("bump-opponent", "Landing on an opponent",
-                    f"Land exactly on an opponent's peg and it goes back to its start {cited}. Passing over it "
-                    "does nothing.", position, "5", f"Play the 5: land on {seats.name(victim)}'s peg.", passes)  # fmt: skip
-    return Step("bump-partner", "Landing on your partner",
-                "Land exactly on your partner's peg and it jumps ahead to its own in-spot, ready to go home, unless "
-                f"a peg of your partner's is already there {cited}.",
-                position, "5", f"Play the 5: land on {seats.name(victim)}'s peg and send it to its in-spot.", passes)  # fmt: skip
+        return Step(
+            "bump-opponent",
+            "Landing on an opponent",
+            f"Land exactly on an opponent's peg and it goes back to its start {cited}. Passing over it does nothing.",
+            position,
+            "5",
+            f"Play the 5: land on {seats.name(victim)}'s peg.",
+            passes,
+        )
+    return Step(
+        "bump-partner",
+        "Landing on your partner",
+        "Land exactly on your partner's peg and it jumps ahead to its own in-spot, ready to go home, unless "
+        f"a peg of your partner's is already there {cited}.",
+        position,
+        "5",
+        f"Play the 5: land on {seats.name(victim)}'s peg and send it to its in-spot.",
+        passes,
+    )
 
 
 def _joker(seats: Seats, rules: Ruleset) -> Step | None:
@@ -230,23 +313,34 @@ def _joker(seats: Seats, rules: Ruleset) -> Step | None:
     opponent = seats.opponent
     position = seats.position({opponent: [seats.hole(opponent, 12)]})
     passes = _moves(position, JOKER, rules, lambda move: any(bump.seat == opponent for bump in move.bumps))
-    return Step("joker", "The joker",
-                "A joker moves one of your pegs, even one in start, onto any other colour's peg on the main track, "
-                "never to an empty hole. Nobody is forced to play one: keep it for a double play if you can (the "
-                "rules page, Movement of pegs - effects of individual cards; Common Errors).",
-                position, JOKER, f"Play the joker: jump a peg from your start onto {seats.name(opponent)}'s peg.",
-                passes)  # fmt: skip
+    return Step(
+        "joker",
+        "The joker",
+        "A joker moves one of your pegs, even one in start, onto any other colour's peg on the main track, "
+        "never to an empty hole. Nobody is forced to play one: keep it for a double play if you can (the "
+        "rules page, Movement of pegs - effects of individual cards; Common Errors).",
+        position,
+        JOKER,
+        f"Play the joker: jump a peg from your start onto {seats.name(opponent)}'s peg.",
+        passes,
+    )
 
 
 def _home(seats: Seats, rules: Ruleset) -> Step:
     position = seats.position({seats.learner: [seats.hole(seats.learner, 1)]})
     deepest = seats.board.home(seats.learner, 5)
     passes = _moves(position, "7", rules, lambda move: move.steps[-1].target == deepest)
-    return Step("home", "Going home",
-                "A peg turns into home at its in-spot and must use the exact count; pegs never back in, and the "
-                "first one home goes all the way to the end, or the others get stuck behind it: the Kiss of Death "
-                "(the rules page, Endgame; Common Errors).",
-                position, "7", "Play the 7: 2 to your in-spot and 5 into home, all the way to the end.", passes)  # fmt: skip
+    return Step(
+        "home",
+        "Going home",
+        "A peg turns into home at its in-spot and must use the exact count; pegs never back in, and the "
+        "first one home goes all the way to the end, or the others get stuck behind it: the Kiss of Death "
+        "(the rules page, Endgame; Common Errors).",
+        position,
+        "7",
+        "Play the 7: 2 to your in-spot and 5 into home, all the way to the end.",
+        passes,
+    )
 
 
 def _partners_pegs(seats: Seats, rules: Ruleset) -> Step:
@@ -255,28 +349,46 @@ def _partners_pegs(seats: Seats, rules: Ruleset) -> Step:
     position = seats.position({seats.learner: home, partner: [seats.hole(partner, 12)]})
     passes = _moves(position, "3", rules, lambda move: move.before.colour_at(move.steps[0].source) == partner)
     team = rules.movers == "team"
-    teach = (f"In the {_title(rules)} you may move any peg of your team at any time, your partner's too "
-             f"({_title(rules)}: \"you may move any of the pegs belonging to your team\")."
-             if team else "When all five of your pegs are home, you use your turns to move your partner's pegs "
-             "(the rules page, Endgame).")  # fmt: skip
+    teach = (
+        f"In the {_title(rules)} you may move any peg of your team at any time, your partner's too "
+        f'({_title(rules)}: "you may move any of the pegs belonging to your team").'
+        if team
+        else "When all five of your pegs are home, you use your turns to move your partner's pegs "
+        "(the rules page, Endgame)."
+    )
     assert partner in mover_seats(position, rules)
-    return Step("partners-pegs", "Moving your partner's pegs", teach,
-                position, "3", f"All your pegs are home. Play the 3 with {seats.name(partner)}'s peg.", passes)  # fmt: skip
+    return Step(
+        "partners-pegs",
+        "Moving your partner's pegs",
+        teach,
+        position,
+        "3",
+        f"All your pegs are home. Play the 3 with {seats.name(partner)}'s peg.",
+        passes,
+    )
 
 
 def _practice(seats: Seats, rules: Ruleset) -> Step:
     """A game short enough for one sitting: three pegs of every colour home already, the other two
     on their way round (one close to home, one half a side further back)."""
     board = seats.board
-    pegs = {seat: [f"H{seat}:{depth}" for depth in (3, 4, 5)] + [seats.hole(seat, -3), seats.hole(seat, -11)]
-            for seat in board.seats}  # fmt: skip
-    return Step("practice", "A short practice game",
-                f"Now a real game, shortened: three pegs of every colour are home already. Deal each person "
-                f"{rules.hand_size} cards from a real deck; the other seats are {PRACTICE_BOTS} bots: when it is a "
-                "bot's turn, turn up the top card for it and tap that card on the page. Hints are on: ask for one "
-                "whenever you are not sure (the rules page's Note on Table Talk: when teaching beginners, possible "
-                "moves may be discussed).",
-                seats.position(pegs), None, "Play the game to the end; ask for a hint whenever you like.", ())  # fmt: skip
+    pegs = {
+        seat: [f"H{seat}:{depth}" for depth in (3, 4, 5)] + [seats.hole(seat, -3), seats.hole(seat, -11)]
+        for seat in board.seats
+    }
+    return Step(
+        "practice",
+        "A short practice game",
+        f"Now a real game, shortened: three pegs of every colour are home already. Deal each person "
+        f"{rules.hand_size} cards from a real deck; the other seats are {PRACTICE_BOTS} bots: when it is a "
+        "bot's turn, turn up the top card for it and tap that card on the page. Hints are on: ask for one "
+        "whenever you are not sure (the rules page's Note on Table Talk: when teaching beginners, possible "
+        "moves may be discussed).",
+        seats.position(pegs),
+        None,
+        "Play the game to the end; ask for a hint whenever you like.",
+        (),
+    )
 
 
 @dataclass(frozen=True)
@@ -303,8 +415,14 @@ def places(board: Board, names: Names, learner: int = 0) -> tuple[Place, ...]:
         Place("way-round", "The way round, from your come-out hole to your in-spot", way_round),
         Place("in-spot", "Your in-spot", (seats.hole(learner, 3),)),
         Place("home", "Your home", tuple(f"H{learner}:{depth}" for depth in range(1, 6))),
-        Place("partner", f"{seats.name(partner)}, your partner: start and come-out hole",
-              (*start(partner), seats.hole(partner, 8))),
-        Place("opponent", f"{seats.name(opponent)}, an opponent: start and come-out hole",
-              (*start(opponent), seats.hole(opponent, 8))),
-    )  # fmt: skip
+        Place(
+            "partner",
+            f"{seats.name(partner)}, your partner: start and come-out hole",
+            (*start(partner), seats.hole(partner, 8)),
+        ),
+        Place(
+            "opponent",
+            f"{seats.name(opponent)}, an opponent: start and come-out hole",
+            (*start(opponent), seats.hole(opponent, 8)),
+        ),
+    )

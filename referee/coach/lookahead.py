@@ -57,8 +57,11 @@ class Hidden:
         deck.subtract(game.discards)
         unseen = tuple(sorted(card for card, count in deck.items() for _ in range(max(0, count))))
         # At a real table the referee sees no hand: each other seat holds a full one.
-        sizes = {other: len(game.hand(other)) if game.mode == "digital" else rules.hand_size
-                 for other in game.board.seats if other != seat}  # fmt: skip
+        sizes = {
+            other: len(game.hand(other)) if game.mode == "digital" else rules.hand_size
+            for other in game.board.seats
+            if other != seat
+        }
         return cls(unseen, sizes, tuple(game.hand(seat)) if game.mode == "digital" else None)
 
     def sample(self, rng: random.Random, count: int) -> list[Deal]:
@@ -69,7 +72,7 @@ class Hidden:
             hands, at = {}, 0
             for other, size in sorted(self.hand_sizes.items()):
                 size = min(size, max(0, len(cards) - at))
-                hands[other] = tuple(cards[at:at + size])
+                hands[other] = tuple(cards[at : at + size])
                 at += size
             deals.append(Deal(hands, tuple(cards[at:])))
         return deals
@@ -94,8 +97,10 @@ class Reply:
 def reply_rules(rules: Ruleset) -> Ruleset:
     """The rules as a reply weighs them: splits a card may do without are left out (a 7 split
     is rarely the likeliest move, and splits cost most of a reply's time)."""
-    cards = tuple((card, replace(power, split=None) if power.split and not power.split.required else power)
-                  for card, power in rules.cards)  # fmt: skip
+    cards = tuple(
+        (card, replace(power, split=None) if power.split and not power.split.required else power)
+        for card, power in rules.cards
+    )
     return replace(rules, cards=cards)
 
 
@@ -124,8 +129,9 @@ def _must_split(rules: Ruleset, card: str) -> bool:
     return split is not None and split.required
 
 
-def play_round(position: Position, deal: Deal, rules: Ruleset, seat: int,
-               own: Sequence[str] | None = None) -> Iterator[Reply]:  # fmt: skip
+def play_round(
+    position: Position, deal: Deal, rules: Ruleset, seat: int, own: Sequence[str] | None = None
+) -> Iterator[Reply]:
     """Every other seat's reply in turn, from the position after ``seat``'s move, until ``seat``
     plays again; with ``own`` (the cards the seat keeps), its own next move too. The positions
     after each reply are the replies' ``move.result``."""

@@ -104,8 +104,10 @@ class Note:
 def reach(rules: Ruleset) -> tuple[frozenset[int], frozenset[int]]:
     """How far one card can take a peg forward, and back, under these rules."""
     cards = [rules.power(card) for card in CARD_VALUE if card != JOKER]
-    return (frozenset(n for power in cards for n in power.forward),
-            frozenset(n for power in cards for n in power.backward))  # fmt: skip
+    return (
+        frozenset(n for power in cards for n in power.forward),
+        frozenset(n for power in cards for n in power.backward),
+    )
 
 
 def threatened(position: Position, seat: int, hole: int, rules: Ruleset) -> bool:
@@ -168,22 +170,32 @@ def _corner(seen: Seen) -> int:
 
 def _opponent_come_out(seen: Seen) -> int:
     board = seen.board
-    return sum(1 for hole in seen.landed if board.is_track(hole) and hole % SIDE == COME_OUT
-               and seen.opponent(hole // SIDE) and seen.after.in_start(hole // SIDE))  # fmt: skip
+    return sum(
+        1
+        for hole in seen.landed
+        if board.is_track(hole)
+        and hole % SIDE == COME_OUT
+        and seen.opponent(hole // SIDE)
+        and seen.after.in_start(hole // SIDE)
+    )
 
 
 def _opponent_in_spot(seen: Seen) -> int:
     board = seen.board
-    return sum(1 for hole in seen.landed
-               if board.is_track(hole) and hole % SIDE == IN_SPOT and seen.opponent(hole // SIDE))  # fmt: skip
+    return sum(
+        1 for hole in seen.landed if board.is_track(hole) and hole % SIDE == IN_SPOT and seen.opponent(hole // SIDE)
+    )
 
 
 def _safe_stretch(seen: Seen) -> int:
     """Between an opponent's in-spot and come-out hole: their own pegs turn home before it and
     come out past it, and the seat before them needs 14 or more to reach it."""
     board = seen.board
-    return sum(1 for hole in seen.landed
-               if board.is_track(hole) and IN_SPOT < hole % SIDE < COME_OUT and seen.opponent(hole // SIDE))  # fmt: skip
+    return sum(
+        1
+        for hole in seen.landed
+        if board.is_track(hole) and IN_SPOT < hole % SIDE < COME_OUT and seen.opponent(hole // SIDE)
+    )
 
 
 def _short_hop(seen: Seen) -> int:
@@ -199,25 +211,37 @@ def _short_hop(seen: Seen) -> int:
 def _lurk_partner(seen: Seen) -> int:
     """10 short of a partner's come-out hole: a 10 or a face card then sets up a home run."""
     board = seen.board
-    return sum(1 for hole in seen.landed for partner in seen.team
-               if partner != seen.after.colour_at(hole) and seen.after.in_start(partner)
-               and board.is_track(hole) and (board.come_out(partner) - hole) % board.track_length == 10)  # fmt: skip
+    return sum(
+        1
+        for hole in seen.landed
+        for partner in seen.team
+        if partner != seen.after.colour_at(hole)
+        and seen.after.in_start(partner)
+        and board.is_track(hole)
+        and (board.come_out(partner) - hole) % board.track_length == 10
+    )
 
 
 def _lurk_in_spot(seen: Seen) -> int:
     """10 short of an opponent's in-spot, where their pegs stop on the way home."""
     board = seen.board
-    return sum(1 for hole in seen.landed for other in board.seats
-               if seen.opponent(other) and board.is_track(hole)
-               and (board.in_spot(other) - hole) % board.track_length == 10)  # fmt: skip
+    return sum(
+        1
+        for hole in seen.landed
+        for other in board.seats
+        if seen.opponent(other) and board.is_track(hole) and (board.in_spot(other) - hole) % board.track_length == 10
+    )
 
 
 def _home_run(seen: Seen) -> int:
     """A runner on a partner's come-out hole: the partner coming out sends it to its in-spot."""
     board = seen.board
-    return sum(1 for hole in seen.landed for partner in seen.team
-               if partner != seen.after.colour_at(hole) and hole == board.come_out(partner)
-               and seen.after.in_start(partner))  # fmt: skip
+    return sum(
+        1
+        for hole in seen.landed
+        for partner in seen.team
+        if partner != seen.after.colour_at(hole) and hole == board.come_out(partner) and seen.after.in_start(partner)
+    )
 
 
 def _ready_for_runner(seen: Seen) -> int:
@@ -231,8 +255,13 @@ def _ready_for_runner(seen: Seen) -> int:
         colour = step.source - board.board_holes
         if step.target != board.come_out(colour):
             continue
-        runners = [hole for partner in seen.team if partner != colour
-                   for hole in seen.after.on_board(partner) if board.is_track(hole)]  # fmt: skip
+        runners = [
+            hole
+            for partner in seen.team
+            if partner != colour
+            for hole in seen.after.on_board(partner)
+            if board.is_track(hole)
+        ]
         count += any(1 <= (step.target - hole) % track <= 13 for hole in runners)
     return count
 
@@ -252,8 +281,10 @@ def _attack_instead(seen: Seen) -> int:
 def _big_bump(seen: Seen) -> bool:
     """An opponent's peg sent back from the last quarter of its way round."""
     board = seen.board
-    return any(seen.opponent(bump.seat) and progress(board, bump.seat, bump.source) > 3 * board.track_length // 4
-               for bump in seen.move.bumps)  # fmt: skip
+    return any(
+        seen.opponent(bump.seat) and progress(board, bump.seat, bump.source) > 3 * board.track_length // 4
+        for bump in seen.move.bumps
+    )
 
 
 def _joker_single(seen: Seen) -> int:
@@ -311,65 +342,177 @@ def _big_card_in_endgame(seen: Seen) -> int:
     board, before = seen.board, seen.before
     if not endgame(before, seen.team) or any(board.is_home(hole) for hole in seen.landed):
         return 0
-    near = any(board.is_track(hole) and to_home(board, before, seat, hole) <= NEAR_HOME
-               for seat in seen.team for hole in before.on_board(seat))  # fmt: skip
+    near = any(
+        board.is_track(hole) and to_home(board, before, seat, hole) <= NEAR_HOME
+        for seat in seen.team
+        for hole in before.on_board(seat)
+    )
     return CARD_VALUE.get(seen.card, 0) if near else 0
 
 
 NOTES: tuple[Note, ...] = (
-    Note("corner", CLUB, "warning", 8, _corner,
-         "it leaves your peg on a corner, 10 holes past a come-out hole, where a peg that comes out and plays a 10 "
-         "or a face card lands on it", excuses=("big bump", "endgame"),
-         heed="it keeps your peg off the corners, where a peg that comes out and plays a 10 lands"),
-    Note("come-out", CLUB, "warning", 8, _opponent_come_out,
-         "it leaves your peg on an opponent's come-out hole: the next peg they bring out lands on it",
-         excuses=("big bump", "endgame"),
-         heed="it keeps your peg off an opponent's come-out hole, where their next peg out lands"),
-    Note("in-spot", CLUB, "warning", 6, _opponent_in_spot,
-         "it leaves your peg on an opponent's in-spot, where their pegs stop on the way home",
-         excuses=("big bump", "endgame"),
-         heed="it keeps your peg off an opponent's in-spot, where their pegs stop on the way home"),
-    Note("safe stretch", HATCHER, "advice", 2, _safe_stretch,
-         "it stops between an opponent's in-spot and come-out hole, a stretch that tends to be safe"),
-    Note("short hop", STRATEGY, "advice", 6, _short_hop,
-         "it keeps your peg 1 to 3 holes past its come-out hole, so an 8 backwards later takes it to its "
-         "in-spot, ready to go home"),
-    Note("lurk for a partner", STRATEGY, "advice", 4, _lurk_partner,
-         "it waits 10 holes before a partner's come-out hole, where a 10 or a face card sets up a home run"),
-    Note("lurk for an in-spot", STRATEGY, "advice", 2, _lurk_in_spot,
-         "it waits 10 holes before an opponent's in-spot, where a 10 or a face card catches their pegs going home"),
-    Note("home run", STRATEGY, "advice", 6, _home_run,
-         "it parks your peg on a partner's come-out hole: when the partner comes out, your peg jumps to its in-spot"),
-    Note("ready for a runner", STRATEGY, "advice", 5, _ready_for_runner,
-         "it comes out just ahead of a partner's peg: when the partner lands on it, it jumps straight to its "
-         "in-spot"),
-    Note("teammate", ERRORS, "advice", 8, _teammate_scores,
-         "it sends a teammate's peg on to its in-spot, ready to go home"),
-    Note("attack instead", ERRORS, "warning", 3, _attack_instead,
-         "it attacks an opponent when it could put a teammate on its in-spot; a peg sent to start is only two "
-         "moves from going home again", instead_of="teammate"),
-    Note("joker", ERRORS, "warning", 7, _joker_single,
-         "it spends a joker on a single play; kept, it could make a double or triple play later",
-         excuses=("endgame", "big bump"),
-         heed="it keeps your joker for a double or triple play later"),
-    Note("into home short", ERRORS, "warning", 6, _into_home_short,
-         "it takes your peg into home but not all the way in; better wait for the exact count and rely on "
-         "your partners", excuses=("danger",),
-         heed="it waits for the exact count to go all the way home"),
-    Note("bound up", ERRORS, "warning", 6, _bound_up,
-         "it leaves a peg in home short of the end, which can bind your home up (the Kiss of Death)",
-         heed="it keeps your home from binding up"),
-    Note("all the way in", ERRORS, "advice", 4, _all_the_way_in,
-         "it moves a peg deeper into home, so your home does not bind up"),
-    Note("two pegs out", ERRORS, "warning", 5, _too_few_out,
-         "it leaves you fewer than two pegs out to move; 7s, 9s and jokers need two",
-         heed="it keeps at least two pegs out to move; 7s, 9s and jokers need two"),
-    Note("tens to go", STRATEGY, "advice", 3, _last_peg_tens,
-         "it leaves your team's last peg a run of 10s from the end of home, and 10s are the commonest cards"),
-    Note("smallest card", ERRORS, "warning", 0.2, _big_card_in_endgame,
-         "in the endgame a big card that does not go home wastes the count; play your smallest and give your "
-         "partners more chances to get home",
-         heed="in the endgame the smallest card keeps the exact count for going home"),
+    Note(
+        "corner",
+        CLUB,
+        "warning",
+        8,
+        _corner,
+        "it leaves your peg on a corner, 10 holes past a come-out hole, where a peg that comes out and plays a 10 "
+        "or a face card lands on it",
+        excuses=("big bump", "endgame"),
+        heed="it keeps your peg off the corners, where a peg that comes out and plays a 10 lands",
+    ),
+    Note(
+        "come-out",
+        CLUB,
+        "warning",
+        8,
+        _opponent_come_out,
+        "it leaves your peg on an opponent's come-out hole: the next peg they bring out lands on it",
+        excuses=("big bump", "endgame"),
+        heed="it keeps your peg off an opponent's come-out hole, where their next peg out lands",
+    ),
+    Note(
+        "in-spot",
+        CLUB,
+        "warning",
+        6,
+        _opponent_in_spot,
+        "it leaves your peg on an opponent's in-spot, where their pegs stop on the way home",
+        excuses=("big bump", "endgame"),
+        heed="it keeps your peg off an opponent's in-spot, where their pegs stop on the way home",
+    ),
+    Note(
+        "safe stretch",
+        HATCHER,
+        "advice",
+        2,
+        _safe_stretch,
+        "it stops between an opponent's in-spot and come-out hole, a stretch that tends to be safe",
+    ),
+    Note(
+        "short hop",
+        STRATEGY,
+        "advice",
+        6,
+        _short_hop,
+        "it keeps your peg 1 to 3 holes past its come-out hole, so an 8 backwards later takes it to its "
+        "in-spot, ready to go home",
+    ),
+    Note(
+        "lurk for a partner",
+        STRATEGY,
+        "advice",
+        4,
+        _lurk_partner,
+        "it waits 10 holes before a partner's come-out hole, where a 10 or a face card sets up a home run",
+    ),
+    Note(
+        "lurk for an in-spot",
+        STRATEGY,
+        "advice",
+        2,
+        _lurk_in_spot,
+        "it waits 10 holes before an opponent's in-spot, where a 10 or a face card catches their pegs going home",
+    ),
+    Note(
+        "home run",
+        STRATEGY,
+        "advice",
+        6,
+        _home_run,
+        "it parks your peg on a partner's come-out hole: when the partner comes out, your peg jumps to its in-spot",
+    ),
+    Note(
+        "ready for a runner",
+        STRATEGY,
+        "advice",
+        5,
+        _ready_for_runner,
+        "it comes out just ahead of a partner's peg: when the partner lands on it, it jumps straight to its in-spot",
+    ),
+    Note(
+        "teammate",
+        ERRORS,
+        "advice",
+        8,
+        _teammate_scores,
+        "it sends a teammate's peg on to its in-spot, ready to go home",
+    ),
+    Note(
+        "attack instead",
+        ERRORS,
+        "warning",
+        3,
+        _attack_instead,
+        "it attacks an opponent when it could put a teammate on its in-spot; a peg sent to start is only two "
+        "moves from going home again",
+        instead_of="teammate",
+    ),
+    Note(
+        "joker",
+        ERRORS,
+        "warning",
+        7,
+        _joker_single,
+        "it spends a joker on a single play; kept, it could make a double or triple play later",
+        excuses=("endgame", "big bump"),
+        heed="it keeps your joker for a double or triple play later",
+    ),
+    Note(
+        "into home short",
+        ERRORS,
+        "warning",
+        6,
+        _into_home_short,
+        "it takes your peg into home but not all the way in; better wait for the exact count and rely on your partners",
+        excuses=("danger",),
+        heed="it waits for the exact count to go all the way home",
+    ),
+    Note(
+        "bound up",
+        ERRORS,
+        "warning",
+        6,
+        _bound_up,
+        "it leaves a peg in home short of the end, which can bind your home up (the Kiss of Death)",
+        heed="it keeps your home from binding up",
+    ),
+    Note(
+        "all the way in",
+        ERRORS,
+        "advice",
+        4,
+        _all_the_way_in,
+        "it moves a peg deeper into home, so your home does not bind up",
+    ),
+    Note(
+        "two pegs out",
+        ERRORS,
+        "warning",
+        5,
+        _too_few_out,
+        "it leaves you fewer than two pegs out to move; 7s, 9s and jokers need two",
+        heed="it keeps at least two pegs out to move; 7s, 9s and jokers need two",
+    ),
+    Note(
+        "tens to go",
+        STRATEGY,
+        "advice",
+        3,
+        _last_peg_tens,
+        "it leaves your team's last peg a run of 10s from the end of home, and 10s are the commonest cards",
+    ),
+    Note(
+        "smallest card",
+        ERRORS,
+        "warning",
+        0.2,
+        _big_card_in_endgame,
+        "in the endgame a big card that does not go home wastes the count; play your smallest and give your "
+        "partners more chances to get home",
+        heed="in the endgame the smallest card keeps the exact count for going home",
+    ),
 )
 BY_NAME = {note.name: note for note in NOTES}
 
@@ -381,7 +524,9 @@ def excuse_for(note: Note, seen: Seen) -> Excuse | None:
             return excuse
         if excuse == "big bump" and _big_bump(seen):
             return excuse
-        if excuse == "danger" and any(threatened(seen.before, seen.before.colour_at(step.source) or seen.seat,
-                                                 step.source, seen.rules) for step in seen.move.steps):  # fmt: skip
+        if excuse == "danger" and any(
+            threatened(seen.before, seen.before.colour_at(step.source) or seen.seat, step.source, seen.rules)
+            for step in seen.move.steps
+        ):
             return excuse
     return None

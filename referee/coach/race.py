@@ -1,7 +1,7 @@
 """How far along the race a peg is, and how much a move changes the race between the teams.
 
-    progress(board, seat, hole)     # 0 in start, more the nearer home
-    gain(board, team, move)         # our progress gained less the others'
+progress(board, seat, hole)     # 0 in start, more the nearer home
+gain(board, team, move)         # our progress gained less the others'
 """
 
 from __future__ import annotations

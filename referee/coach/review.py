@@ -91,12 +91,16 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = S
     del moves[len(game.made) :]
     return {
         "version": VERSION,
-        "game": {"players": game.board.players, "rules": game.rules.name, "mode": game.mode,
-                 "names": {str(seat): name for seat, name in names.items()},
-                 "winner": " & ".join(name_of(names, seat) for seat in game.winner) if game.winner else None},
+        "game": {
+            "players": game.board.players,
+            "rules": game.rules.name,
+            "mode": game.mode,
+            "names": {str(seat): name for seat, name in names.items()},
+            "winner": " & ".join(name_of(names, seat) for seat in game.winner) if game.winner else None,
+        },
         "moves": moves,
         "seats": [_seat(seat, names, moves, game, limit) for seat in game.board.seats],
-    }  # fmt: skip
+    }
 
 
 def _known(game: Game, event: Event) -> _Known | None:
@@ -110,9 +114,20 @@ def _known(game: Game, event: Event) -> _Known | None:
 def _judged(game: Game, event: Event, known: _Known | None, names: Names, number: int) -> dict[str, Any]:
     """One accepted move, judged against the best its known cards allowed."""
     seat, text = event["seat"], event["text"]
-    entry: dict[str, Any] = {"number": number, "turn": game.turn_number, "seat": seat, "name": name_of(names, seat),
-                             "move": text, "cards": list(known.cards) if known else None, "judged": False,
-                             "best": None, "played": None, "cost": None, "size": None, "note": None}  # fmt: skip
+    entry: dict[str, Any] = {
+        "number": number,
+        "turn": game.turn_number,
+        "seat": seat,
+        "name": name_of(names, seat),
+        "move": text,
+        "cards": list(known.cards) if known else None,
+        "judged": False,
+        "best": None,
+        "played": None,
+        "cost": None,
+        "size": None,
+        "note": None,
+    }
     if known is None:
         entry["words"] = say(_made(game, event), names) + _free(event)
         entry["said"] = entry["words"] + "."
@@ -132,12 +147,21 @@ def _judged(game: Game, event: Event, known: _Known | None, names: Names, number
     cost = round(best.score - played.score, 2)
     size = _size(cost)
     words = played.words(names) + _free(event)
-    entry.update(words=words, judged=True, cost=cost, size=size,
-                 best={"move": best.move.text if best.move else None, "words": best.words(names),
-                       "why": best.words_why(names), "note": best.note},
-                 played={"why": played.words_why(names), "note": played.note},
-                 note=_lesson(best, played) if size else None,
-                 said=_said(words, best, played, size, names, len(known.cards) > 1))  # fmt: skip
+    entry.update(
+        words=words,
+        judged=True,
+        cost=cost,
+        size=size,
+        best={
+            "move": best.move.text if best.move else None,
+            "words": best.words(names),
+            "why": best.words_why(names),
+            "note": best.note,
+        },
+        played={"why": played.words_why(names), "note": played.note},
+        note=_lesson(best, played) if size else None,
+        said=_said(words, best, played, size, names, len(known.cards) > 1),
+    )
     return entry
 
 
@@ -200,20 +224,33 @@ def _seat(seat: int, names: Names, moves: list[dict[str, Any]], game: Game, limi
     suffered = sum(1 for bump in bumps if bump.get("seat") == seat)
     name = name_of(names, seat)
     biggest = [{key: entry[key] for key in ("number", "size", "note", "said", "cost")} for entry in slips[:limit]]
-    return {"seat": seat, "name": name, "moves": len(mine), "judged": len(judged), "best": best, "near": near,
-            "slips": len(slips), "bumps_made": made, "bumps_suffered": suffered, "biggest": biggest,
-            "summary": _summary(name, len(mine), len(judged), best, near, slips, made, suffered)}  # fmt: skip
+    return {
+        "seat": seat,
+        "name": name,
+        "moves": len(mine),
+        "judged": len(judged),
+        "best": best,
+        "near": near,
+        "slips": len(slips),
+        "bumps_made": made,
+        "bumps_suffered": suffered,
+        "biggest": biggest,
+        "summary": _summary(name, len(mine), len(judged), best, near, slips, made, suffered),
+    }
 
 
-def _summary(name: str, moves: int, judged: int, best: int, near: int, slips: list[dict[str, Any]], made: int,
-             suffered: int) -> str:  # fmt: skip
+def _summary(
+    name: str, moves: int, judged: int, best: int, near: int, slips: list[dict[str, Any]], made: int, suffered: int
+) -> str:
     said = [f"{name} made {_count(moves, 'move')}."]
     if judged == 0:
         said.append("The referee did not know the cards, so none of them could be judged.")
     else:
         known = "all of them" if judged == moves else f"{judged} of them"
-        said.append(f"With the cards known for {known}, {best} {'was' if best == 1 else 'were'} the best move"
-                    + (f" and {near} nearly as good." if near else "."))  # fmt: skip
+        said.append(
+            f"With the cards known for {known}, {best} {'was' if best == 1 else 'were'} the best move"
+            + (f" and {near} nearly as good." if near else ".")
+        )
         if slips:
             said.append(f"{_count(len(slips), 'slip')}; the biggest, {slips[0]['size']} at move {slips[0]['number']}.")
         else:

@@ -56,10 +56,16 @@ class Summary:
         first, second = sides(self.players)
         wins = sum(1 for game in self.games if game.winner and game.winner[0] in first)
         low, high = wilson(wins, len(self.games))
-        return {"bot": self.bot, "vs": self.vs, "games": len(self.games), "wins": wins,
-                "win_rate": round(wins / len(self.games), 4) if self.games else 0.0,
-                "ci95": [round(low, 4), round(high, 4)],
-                "bot_seats": list(first), "vs_seats": list(second)}  # fmt: skip
+        return {
+            "bot": self.bot,
+            "vs": self.vs,
+            "games": len(self.games),
+            "wins": wins,
+            "win_rate": round(wins / len(self.games), 4) if self.games else 0.0,
+            "ci95": [round(low, 4), round(high, 4)],
+            "bot_seats": list(first),
+            "vs_seats": list(second),
+        }
 
     def as_dict(self) -> dict[str, Any]:
         games, seconds = self.games, sum(g.seconds for g in self.games)
@@ -150,11 +156,15 @@ def match_line(match: dict[str, Any]) -> str:
     low, high = match["ci95"]
     if len(match.get("bot_seats", ())) == 1:  # two players: one seat each, no team
         bot_seat, vs_seat = match["bot_seats"][0], match["vs_seats"][0]
-        return (f"{match['bot']} (seat {bot_seat}) against {match['vs']} (seat {vs_seat}), one against one: "
-                f"{match['bot']} won {match['wins']} of {match['games']} games, {match['win_rate']:.1%} "
-                f"(95% CI {low:.1%} to {high:.1%})")  # fmt: skip
-    return (f"{match['bot']} (even seats) against {match['vs']} (odd seats): {match['bot']}'s team won "
-            f"{match['wins']} of {match['games']} games, {match['win_rate']:.1%} (95% CI {low:.1%} to {high:.1%})")
+        return (
+            f"{match['bot']} (seat {bot_seat}) against {match['vs']} (seat {vs_seat}), one against one: "
+            f"{match['bot']} won {match['wins']} of {match['games']} games, {match['win_rate']:.1%} "
+            f"(95% CI {low:.1%} to {high:.1%})"
+        )
+    return (
+        f"{match['bot']} (even seats) against {match['vs']} (odd seats): {match['bot']}'s team won "
+        f"{match['wins']} of {match['games']} games, {match['win_rate']:.1%} (95% CI {low:.1%} to {high:.1%})"
+    )
 
 
 def table(data: dict[str, Any]) -> str:

@@ -28,7 +28,9 @@ def exposure(position: Position, team: set[int]) -> float:
     board: Board = position.board
     track = board.track_length
     ours = [(seat, hole) for seat in team for hole in position.on_board(seat) if board.is_track(hole)]
-    theirs = [hole for seat in board.seats if seat not in team for hole in position.on_board(seat) if board.is_track(hole)]
+    theirs = [
+        hole for seat in board.seats if seat not in team for hole in position.on_board(seat) if board.is_track(hole)
+    ]
     lost = 0.0
     for seat, hole in ours:
         chance = 0.0

@@ -55,12 +55,12 @@ def controls_for(config: Config) -> Controls | None:
     return _opening("controls", lambda: Controls(config.done_pin, config.undo_pin, config.buzzer_pin))
 
 
-
-
 def _opening(where: str, open_part: Callable[[], T]) -> T:
     try:
         return open_part()
     except (ImportError, AttributeError, OSError, RuntimeError, NotImplementedError, ValueError) as error:
         message = " ".join(str(error).split())[:160] or type(error).__name__
-        raise ConfigError(f"{where}: cannot be opened on this machine ({message}); "
-                          "on a machine that is not a Pi, use pegs serve --simulate") from None
+        raise ConfigError(
+            f"{where}: cannot be opened on this machine ({message}); "
+            "on a machine that is not a Pi, use pegs serve --simulate"
+        ) from None

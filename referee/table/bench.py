@@ -145,8 +145,10 @@ def run_tracker(card: str | None, moves: int = 40, seed: int = 1) -> list[dict[s
             tracker.feed(event)
             events.append(time.perf_counter() - start)
     label = f"card {card}" if card else "no card declared"
-    return [timings(f"tracker: one sensor event, worst case, {label}", events, "events"),
-            timings(f"tracker: turn set-up, worst case, {label}", setups, "turns")]  # fmt: skip
+    return [
+        timings(f"tracker: one sensor event, worst case, {label}", events, "events"),
+        timings(f"tracker: turn set-up, worst case, {label}", setups, "turns"),
+    ]
 
 
 def run_bot(games: int = 20, kind: type[StrategicBot] | None = None, name: str = "strategic") -> dict[str, Any]:
@@ -218,8 +220,13 @@ def run_review(games: int = 6) -> list[dict[str, Any]]:
 def timings(name: str, timings: list[float], unit: str) -> dict[str, Any]:
     timings = sorted(timings)
     p99 = timings[min(len(timings) - 1, round(0.99 * (len(timings) - 1)))]
-    return {"name": name, unit: len(timings), "runs": len(timings),
-            "median_ms": round(statistics.median(timings) * 1000, 3), "p99_ms": round(p99 * 1000, 3)}  # fmt: skip
+    return {
+        "name": name,
+        unit: len(timings),
+        "runs": len(timings),
+        "median_ms": round(statistics.median(timings) * 1000, 3),
+        "p99_ms": round(p99 * 1000, 3),
+    }
 
 
 def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
@@ -240,7 +247,11 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
         try:
             for _ in range(moves):
                 position = running.session.game.position
-                choices = [m for card in rng.sample(CARDS, len(CARDS)) for m in legal_moves(position, card, running.session.game.rules)]
+                choices = [
+                    m
+                    for card in rng.sample(CARDS, len(CARDS))
+                    for m in legal_moves(position, card, running.session.game.rules)
+                ]
                 if not choices:
                     running.discard(position.turn, None)  # "can't move"
                     continue
@@ -254,14 +265,16 @@ def run_daemon(moves: int = 30, seed: int = 1) -> list[dict[str, Any]]:
             latencies = list(running.latencies)
         finally:
             running.stop()
-        rows = [timings("daemon: sensor change to LED frame written (simulated board)", latencies, "events"),
-                timings("daemon: done to move stored (fsync) and LEDs written", commits, "commits")]  # fmt: skip
+        rows = [
+            timings("daemon: sensor change to LED frame written (simulated board)", latencies, "events"),
+            timings("daemon: done to move stored (fsync) and LEDs written", commits, "commits"),
+        ]
         rows += _daemon_process(data)
     return rows
 
 
 def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
-    """"Done" to move stored and LEDs written on the worst board (8 players, North Carolina,
+    """ "Done" to move stored and LEDs written on the worst board (8 players, North Carolina,
     real cards: every card may explain a move), a person's pause after each move."""
     import tempfile
 
@@ -278,12 +291,18 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
             running.new_game(8, Ruleset.preset(worst.rules), pegs=worst.position["pegs"])
             while len(commits) < moves:
                 position = running.session.game.position
-                singles = [m for card in CARDS for m in legal_moves(position, card, running.session.game.rules)
-                           if len(m.steps) == 1 and not m.steps[0].swap]  # fmt: skip
+                singles = [
+                    m
+                    for card in CARDS
+                    for m in legal_moves(position, card, running.session.game.rules)
+                    if len(m.steps) == 1 and not m.steps[0].swap
+                ]
                 physical = PhysicalBoard(position.board)
                 filled = [physical.index(hole) for hole in running.state()["occupied"]]
-                events = [f"{e.kind} {physical.name(e.holes[0])}" for e in by_hand(position, rng.choice(singles), rng,
-                                                                                    occupied=filled)]  # fmt: skip
+                events = [
+                    f"{e.kind} {physical.name(e.holes[0])}"
+                    for e in by_hand(position, rng.choice(singles), rng, occupied=filled)
+                ]
                 time.sleep(0.2)  # a hand reaching for the pegs
                 if running.sim_events(events)["status"] != "move":  # colours a sensor cannot tell: undo, try another
                     undo = {"lift": "place", "place": "lift"}
@@ -311,8 +330,11 @@ def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         began = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", data,
-                                    "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        process = subprocess.Popen(
+            [sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", data, "--port", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             while True:
                 try:
@@ -352,13 +374,21 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
         ("the strategic bot", lambda: [run_bot(max(5, min(20, repeat or 20)))]),
         ("the expert bot", lambda: run_expert(max(1, min(4, (repeat or 20) // 5)))),
         ("the game review", lambda: run_review(max(3, min(10, repeat or 10)))),
-        ("serial link and LEDs", lambda: [link_latency(max(20, min(300, 3 * (repeat or 100)))),
-                                          render_frame(max(20, min(500, 5 * (repeat or 100))))]),
-        ("the daemon", lambda: run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))]),
+        (
+            "serial link and LEDs",
+            lambda: [
+                link_latency(max(20, min(300, 3 * (repeat or 100)))),
+                render_frame(max(20, min(500, 5 * (repeat or 100)))),
+            ],
+        ),
+        (
+            "the daemon",
+            lambda: run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))],
+        ),
         ("the first lesson", lambda: _lesson(repeat)),
         ("first lifts", lambda: _lifts(repeat)),
         ("the web page", lambda: _web(repeat)),
-    ]  # fmt: skip
+    ]
     results: list[dict[str, Any]] = []
     for number, (name, stage) in enumerate(stages, 1):
         if progress is not None:
@@ -384,8 +414,12 @@ def _web(repeat: int | None) -> list[dict[str, Any]]:
     from referee.table.bench_web import held_connections, many_pages, page_weight, sse_latency
 
     seconds = 6.0 if repeat is None or repeat >= 5 else 2.0
-    return [sse_latency(16, max(10, min(40, repeat or 40))), *many_pages(200, seconds),
-            *held_connections(200, 150, seconds=min(seconds, 4.0)), page_weight()]  # fmt: skip
+    return [
+        sse_latency(16, max(10, min(40, repeat or 40))),
+        *many_pages(200, seconds),
+        *held_connections(200, 150, seconds=min(seconds, 4.0)),
+        page_weight(),
+    ]
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -398,6 +432,9 @@ def table(results: list[dict[str, Any]]) -> str:
         else:
             rows.append((r["name"], str(r.get("moves", r["runs"])), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))) for row in rows]
+    lines = [
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+        for row in rows
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

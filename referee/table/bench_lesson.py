@@ -20,7 +20,9 @@ from referee.table.config import Config
 from referee.table.table import Table
 
 
-def run_lesson(rounds: int = 2, presets: tuple[str, ...] = ("basic", "north-carolina"), players: int = 8) -> list[dict[str, Any]]:  # fmt: skip
+def run_lesson(
+    rounds: int = 2, presets: tuple[str, ...] = ("basic", "north-carolina"), players: int = 8
+) -> list[dict[str, Any]]:
     """Whole lessons, ``rounds`` times per preset: the time from Next to the step shown, and
     from Done to the move judged, a wrong try and a right one in every step."""
     rng = random.Random(1)
@@ -44,9 +46,11 @@ def run_lesson(rounds: int = 2, presets: tuple[str, ...] = ("basic", "north-caro
             latencies = list(running.latencies)
         finally:
             running.stop()
-    return [timings(f"lesson ({players} players): Next to the step stored, set up and lit", nexts, "steps"),
-            timings("lesson: Done to the move stored and judged (wrong: taken back)", dones, "tries"),
-            timings("lesson: sensor change to LED frame written", latencies, "events")]  # fmt: skip
+    return [
+        timings(f"lesson ({players} players): Next to the step stored, set up and lit", nexts, "steps"),
+        timings("lesson: Done to the move stored and judged (wrong: taken back)", dones, "tries"),
+        timings("lesson: sensor change to LED frame written", latencies, "events"),
+    ]
 
 
 def _wrong_then_right(running: Table, answer: Any, rng: random.Random) -> list[float]:
@@ -56,9 +60,16 @@ def _wrong_then_right(running: Table, answer: Any, rng: random.Random) -> list[f
     source = next(hole for hole in occupied if hole.startswith((f"S{position.turn}:", "T")))
     wrong = f"H{(position.turn + 1) % position.board.sides}:1"
     took = []
-    for events, back in (([f"lift {source}", f"place {wrong}"], [f"lift {wrong}", f"place {source}"]),
-                         ([f"{e.kind} {physical.name(e.holes[0])}" for e in
-                           by_hand(position, answer, rng, occupied=[physical.index(h) for h in occupied])], [])):  # fmt: skip
+    for events, back in (
+        ([f"lift {source}", f"place {wrong}"], [f"lift {wrong}", f"place {source}"]),
+        (
+            [
+                f"{e.kind} {physical.name(e.holes[0])}"
+                for e in by_hand(position, answer, rng, occupied=[physical.index(h) for h in occupied])
+            ],
+            [],
+        ),
+    ):
         running.sim_events(events)
         start = time.perf_counter()
         state = running.press_done()

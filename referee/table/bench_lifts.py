@@ -46,7 +46,9 @@ def crowded(players: int, seed: int) -> dict[str, Any]:
     board = Board.for_players(players)
     rng = random.Random(seed)
     holes = rng.sample(range(board.track_length), 4 * len(board.seats))
-    pegs = {str(seat): [board.hole_name(h) for h in holes[4 * i : 4 * i + 4]] + ["S"] for i, seat in enumerate(board.seats)}
+    pegs = {
+        str(seat): [board.hole_name(h) for h in holes[4 * i : 4 * i + 4]] + ["S"] for i, seat in enumerate(board.seats)
+    }
     return {"players": players, "turn": 0, "pegs": pegs}
 
 
@@ -61,7 +63,9 @@ def _sessions() -> Iterator[Store]:
             store.close()
 
 
-def run_first_lift(rules: Ruleset, label: str, position: dict[str, Any], turns: int, seed: int = 3) -> list[dict[str, Any]]:
+def run_first_lift(
+    rules: Ruleset, label: str, position: dict[str, Any], turns: int, seed: int = 3
+) -> list[dict[str, Any]]:
     """The first lift of a turn (no card declared, nothing generated before it), for a
     random peg on the board, beside listing every legal move of every card there."""
     rng, lifts, listings = random.Random(seed), list[float](), list[float]()
@@ -79,8 +83,10 @@ def run_first_lift(rules: Ruleset, label: str, position: dict[str, Any], turns: 
                 for _move in legal_moves(start, card, rules):
                     pass
             listings.append(time.perf_counter() - began)
-    return [timings(f"first lift of a turn, {label}, no card", lifts, "turns"),
-            timings(f"  beside: every legal move of every card there, {label}", listings, "runs")]  # fmt: skip
+    return [
+        timings(f"first lift of a turn, {label}, no card", lifts, "turns"),
+        timings(f"  beside: every legal move of every card there, {label}", listings, "runs"),
+    ]
 
 
 def run_every_preset(moves_per_case: int = 1, sides: tuple[int, ...] = SIDES, seed: int = 7) -> list[dict[str, Any]]:
@@ -96,13 +102,22 @@ def run_every_preset(moves_per_case: int = 1, sides: tuple[int, ...] = SIDES, se
                         position = crowded(players, seed=case * 100 + repeat)
                         _one_move(store, rules, position, declared, rng, events, commits)
         label = f"every preset, {players} sides, no card and each card"
-        rows += [timings(f"sensor event (lift or place), {label}", events, "events"),
-                 timings(f"Done to move stored, {label}", commits, "commits")]  # fmt: skip
+        rows += [
+            timings(f"sensor event (lift or place), {label}", events, "events"),
+            timings(f"Done to move stored, {label}", commits, "commits"),
+        ]
     return rows
 
 
-def _one_move(store: Store, rules: Ruleset, position: dict[str, Any], declared: str | None, rng: random.Random,
-              events: list[float], commits: list[float]) -> None:  # fmt: skip
+def _one_move(
+    store: Store,
+    rules: Ruleset,
+    position: dict[str, Any],
+    declared: str | None,
+    rng: random.Random,
+    events: list[float],
+    commits: list[float],
+) -> None:
     start = Position.from_json(position)
     moves = [m for card in ([declared] if declared else CARDS) for m in legal_moves(start, card, rules)]
     if not moves:
@@ -131,8 +146,11 @@ def run_memory() -> dict[str, Any]:
 
     probe = "from referee.table.bench_lifts import memory_probe; memory_probe()"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300)
-    return {"name": "daemon: resident memory (VmRSS), worst board, heaviest accepted house rules", "runs": 1,
-            "rss_mb": float(done.stdout.split()[-1])}  # fmt: skip
+    return {
+        "name": "daemon: resident memory (VmRSS), worst board, heaviest accepted house rules",
+        "runs": 1,
+        "rss_mb": float(done.stdout.split()[-1]),
+    }
 
 
 def memory_probe(moves: int = 6, seed: int = 11) -> None:
@@ -156,9 +174,18 @@ def memory_probe(moves: int = 6, seed: int = 11) -> None:
                 filled = [physical.index(hole) for hole in running.state()["occupied"]]
                 pegs = [physical.name(h) for h in filled if h < position.board.track_length]
                 juggled = rng.sample(pegs, 4)  # lifted two at a time and put back crosswise
-                running.sim_events([f"lift {juggled[0]}", f"lift {juggled[1]}", f"place {juggled[0]}",
-                                    f"place {juggled[1]}", f"lift {juggled[2]}", f"lift {juggled[3]}",
-                                    f"place {juggled[3]}", f"place {juggled[2]}"])  # fmt: skip
+                running.sim_events(
+                    [
+                        f"lift {juggled[0]}",
+                        f"lift {juggled[1]}",
+                        f"place {juggled[0]}",
+                        f"place {juggled[1]}",
+                        f"lift {juggled[2]}",
+                        f"lift {juggled[3]}",
+                        f"place {juggled[3]}",
+                        f"place {juggled[2]}",
+                    ]
+                )
                 moves_now = [m for card in CARDS for m in legal_moves(position, card, house)]
                 events = by_hand(position, rng.choice(moves_now), rng, occupied=filled)
                 running.sim_events([f"{e.kind} {physical.name(e.holes[0])}" for e in events])
@@ -173,9 +200,12 @@ def run_all(repeat: int | None) -> list[dict[str, Any]]:
     turns = max(5, min(40, repeat or 40))
     quick = repeat is not None and repeat < 5
     house = from_mapping(WORST_HOUSE_RULES)
-    rows = run_first_lift(Ruleset.preset(WORST.rules), "worst preset board (8 players, north-carolina)", WORST.position,
-                          turns)  # fmt: skip
+    rows = run_first_lift(
+        Ruleset.preset(WORST.rules), "worst preset board (8 players, north-carolina)", WORST.position, turns
+    )
     rows += run_first_lift(house, "worst accepted house rules, same board", WORST.position, turns)
-    rows += run_first_lift(Ruleset.preset("north-carolina"), "10 players, north-carolina, crowded", crowded(10, 1), turns)
+    rows += run_first_lift(
+        Ruleset.preset("north-carolina"), "10 players, north-carolina, crowded", crowded(10, 1), turns
+    )
     rows += run_every_preset(1 if quick else 3, sides=(4, 8) if quick else SIDES)
     return [*rows, run_memory()]

@@ -81,12 +81,19 @@ def _measure(running: Any, port: int, clients: int, changes: int, rng: random.Ra
     running.sim_events(["lift S0:1" if "S0:1" in running.state()["occupied"] else "place S0:1"])
     for thread in threads:
         thread.join(timeout=30)
-    delays = sorted(max(arrivals.get(v, [float("inf")])) - t for v, t in sent.items() if len(arrivals.get(v, [])) == clients)
+    delays = sorted(
+        max(arrivals.get(v, [float("inf")])) - t for v, t in sent.items() if len(arrivals.get(v, [])) == clients
+    )
     delivered = len(delays)
     p99 = delays[min(len(delays) - 1, round(0.99 * (len(delays) - 1)))] if delays else float("inf")
-    return {"name": f"web: event to all {clients} SSE clients updated", "runs": delivered,
-            "median_ms": round(statistics.median(delays) * 1000, 3) if delays else None,
-            "p99_ms": round(p99 * 1000, 3), "clients": clients, "missed": changes - delivered}  # fmt: skip
+    return {
+        "name": f"web: event to all {clients} SSE clients updated",
+        "runs": delivered,
+        "median_ms": round(statistics.median(delays) * 1000, 3) if delays else None,
+        "p99_ms": round(p99 * 1000, 3),
+        "clients": clients,
+        "missed": changes - delivered,
+    }
 
 
 def page_weight() -> dict[str, Any]:
@@ -132,8 +139,10 @@ def many_pages(pages: int = 200, seconds: float = 6.0, closing: int = 10) -> lis
         for sock in live:
             drain.register(sock, selectors.EVENT_READ)
         readers = [threading.Thread(target=_drain, args=(drain, stop), daemon=True)]
-        readers += [threading.Thread(target=_poll, args=(port, share, stop), daemon=True)
-                    for share in (refused[i::4] for i in range(4))]  # fmt: skip
+        readers += [
+            threading.Thread(target=_poll, args=(port, share, stop), daemon=True)
+            for share in (refused[i::4] for i in range(4))
+        ]
         for thread in readers:
             thread.start()
         timings = _others(port, seconds)
@@ -144,8 +153,10 @@ def many_pages(pages: int = 200, seconds: float = 6.0, closing: int = 10) -> lis
     from referee.table.bench import timings as summary
 
     label = f"{pages} pages open ({len(live)} live, {len(refused)} polling every 2 s)"
-    return [summary(f"web: state, health and moves answered with {label}", timings, "requests"),
-            summary(f"web: a closed page's stream freed ({closing} closed)", freed, "streams")]  # fmt: skip
+    return [
+        summary(f"web: state, health and moves answered with {label}", timings, "requests"),
+        summary(f"web: a closed page's stream freed ({closing} closed)", freed, "streams"),
+    ]
 
 
 def held_connections(held: int = 200, idle: int = 150, beyond: int = 100, seconds: float = 4.0) -> list[dict[str, Any]]:
@@ -173,18 +184,41 @@ def held_connections(held: int = 200, idle: int = 150, beyond: int = 100, second
         reader.start()
         try:
             refusals, holding = hold_refused(port, held)
-            rows.append(summary(f"web: a page refused a live stream answered (503), {held} refused pages holding on", refusals, "requests"))
-            rows.append(summary(f"web: state, health and moves on new connections, {held} refused pages holding on",
-                                fresh_requests(port, seconds), "requests") | {"still_held": still_open(holding)})  # fmt: skip
+            rows.append(
+                summary(
+                    f"web: a page refused a live stream answered (503), {held} refused pages holding on",
+                    refusals,
+                    "requests",
+                )
+            )
+            rows.append(
+                summary(
+                    f"web: state, health and moves on new connections, {held} refused pages holding on",
+                    fresh_requests(port, seconds),
+                    "requests",
+                )
+                | {"still_held": still_open(holding)}
+            )
             _close(holding)
             holding = idle_sockets(port, idle)
-            rows.append(summary(f"web: state, health and moves on new connections, {idle} idle sockets open",
-                                fresh_requests(port, seconds), "requests") | {"still_held": still_open(holding)})  # fmt: skip
+            rows.append(
+                summary(
+                    f"web: state, health and moves on new connections, {idle} idle sockets open",
+                    fresh_requests(port, seconds),
+                    "requests",
+                )
+                | {"still_held": still_open(holding)}
+            )
             _close(holding)
             many = CONNECTION_LIMIT + beyond
             holding = idle_sockets(port, many)
-            rows.append(summary(f"web: state, health and moves on new connections, {many} idle sockets (limit {CONNECTION_LIMIT})",
-                                fresh_requests(port, seconds), "requests"))  # fmt: skip
+            rows.append(
+                summary(
+                    f"web: state, health and moves on new connections, {many} idle sockets (limit {CONNECTION_LIMIT})",
+                    fresh_requests(port, seconds),
+                    "requests",
+                )
+            )
             _close(holding)
         finally:
             stop.set()
@@ -277,8 +311,11 @@ def _daemon() -> Iterator[int]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
         probe.close()
-        server = subprocess.Popen([sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", data,
-                                   "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        server = subprocess.Popen(
+            [sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", data, "--port", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             _get(port, "/api/state", wait=30.0)
             yield port

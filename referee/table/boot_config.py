@@ -31,8 +31,27 @@ MODELS: tuple[tuple[str, frozenset[str], str], ...] = (
     ("Raspberry Pi Zero 2", frozenset({"pi0", "pi0w", "pi02"}), "3"),  # the Pi 3's chip (BCM2710)
     ("Raspberry Pi", frozenset({"pi1", "pi2", "pi0"}), "old"),
 )
-MODEL_FILTERS = frozenset({"pi0", "pi0w", "pi02", "pi1", "pi2", "pi3", "pi3+", "pi4", "pi400", "pi5", "pi500",
-                           "cm1", "cm3", "cm3+", "cm4", "cm4s", "cm5"})  # fmt: skip
+MODEL_FILTERS = frozenset(
+    {
+        "pi0",
+        "pi0w",
+        "pi02",
+        "pi1",
+        "pi2",
+        "pi3",
+        "pi3+",
+        "pi4",
+        "pi400",
+        "pi5",
+        "pi500",
+        "cm1",
+        "cm3",
+        "cm3+",
+        "cm4",
+        "cm4s",
+        "cm5",
+    }
+)
 ON = ("on", "true", "yes", "1", "")
 
 
@@ -44,7 +63,7 @@ def _model(model: str) -> tuple[frozenset[str], str] | None:
 
 
 def pi_family(model: str) -> str | None:
-    """"5", "4", "3" (Pi 3 and Zero 2 W), "old", or None when ``model`` is not a Raspberry Pi."""
+    """ "5", "4", "3" (Pi 3 and Zero 2 W), "old", or None when ``model`` is not a Raspberry Pi."""
     found = _model(model)
     return found[1] if found else None
 

@@ -22,8 +22,9 @@ class Buttons:
         self._failed = failed  # a press went wrong (not refused): the table counts it among its errors
         self.controls: Controls | None = None
 
-    def attach(self, controls: Controls, done: Callable[[], object], hold: Callable[[], object],
-               undo: Callable[[], object]) -> None:  # fmt: skip
+    def attach(
+        self, controls: Controls, done: Callable[[], object], hold: Callable[[], object], undo: Callable[[], object]
+    ) -> None:
         self.controls = controls
         controls.on_done = lambda: self._press(done)
         controls.on_hold = lambda: self._press(hold)

@@ -74,8 +74,9 @@ def _detour(a: Point, b: Point, avoid: Sequence[Circle], depth: int) -> list[Poi
     return _detour(a, corner, avoid, depth - 1) + _detour(corner, b, avoid, depth - 1)[1:]
 
 
-def free_spot(size: Point, near: Iterable[Point], boxes: Sequence[Box], circles: Sequence[Circle],
-              within: Box) -> Point | None:  # fmt: skip
+def free_spot(
+    size: Point, near: Iterable[Point], boxes: Sequence[Box], circles: Sequence[Circle], within: Box
+) -> Point | None:
     """The top left of the first place from ``near`` (tried in order) where a ``size`` box
     meets none of ``boxes`` and ``circles`` and stays inside ``within``; None if there is none."""
     width, height = size
@@ -83,7 +84,9 @@ def free_spot(size: Point, near: Iterable[Point], boxes: Sequence[Box], circles:
         box = (x, y, x + width, y + height)
         if not (within[0] <= box[0] and box[2] <= within[2] and within[1] <= box[1] and box[3] <= within[3]):
             continue
-        if any(boxes_overlap(box, other, 0.5) for other in boxes) or any(circle_meets_box(c, box, 0.5) for c in circles):
+        if any(boxes_overlap(box, other, 0.5) for other in boxes) or any(
+            circle_meets_box(c, box, 0.5) for c in circles
+        ):
             continue
         return (x, y)
     return None

@@ -117,8 +117,11 @@ def _game_commands(commands: Any) -> None:
     replay.add_argument("record", help="a game record (JSON lines)")
     replay.set_defaults(func=_replay)
 
-    review = commands.add_parser("review", help="review a recorded game: each move against the best its cards "
-                                 "allowed, each seat's biggest slips and a summary, as JSON")  # fmt: skip
+    review = commands.add_parser(
+        "review",
+        help="review a recorded game: each move against the best its cards "
+        "allowed, each seat's biggest slips and a summary, as JSON",
+    )
     review.add_argument("record", help="a game record (JSON lines)")
     review.add_argument("--limit", type=_positive, default=3, help="the biggest slips listed per seat (default 3)")
     review.set_defaults(func=_review)
@@ -129,9 +132,12 @@ def _game_commands(commands: Any) -> None:
     selfplay.add_argument("--games", type=_positive, default=10)
     selfplay.add_argument("--seed", type=int, default=0)
     selfplay.add_argument("--bot", choices=BOT_KINDS, default="random")
-    selfplay.add_argument("--vs", choices=BOT_KINDS,
-                          help="a second bot for the other team (the odd seats; with 2 players, seat 2 against "
-                               "seat 0, one against one); the last line is the first bot's win rate")  # fmt: skip
+    selfplay.add_argument(
+        "--vs",
+        choices=BOT_KINDS,
+        help="a second bot for the other team (the odd seats; with 2 players, seat 2 against "
+        "seat 0, one against one); the last line is the first bot's win rate",
+    )
     selfplay.add_argument("--json", action="store_true", help="print JSON instead of a table")
     selfplay.add_argument("--record", metavar="DIR", help="save each game's record as DIR/game-<seed>.jsonl")
     selfplay.set_defaults(func=_selfplay)
@@ -142,8 +148,10 @@ def _serve_command(commands: Any) -> None:
     where = serve.add_mutually_exclusive_group(required=True)
     where.add_argument("--config", help="the daemon's configuration (TOML)")
     where.add_argument("--simulate", action="store_true", help="no hardware: a simulated board, LEDs in memory")
-    serve.add_argument("--data", help="data dir for the game store (default: ./data with --simulate); "
-                       "one pegs serve at a time may use it")  # fmt: skip
+    serve.add_argument(
+        "--data",
+        help="data dir for the game store (default: ./data with --simulate); one pegs serve at a time may use it",
+    )
     serve.add_argument("--port", type=int, help="web port, 1 to 65535 (default 8080)")
     serve.add_argument("--host", help="web host (default 127.0.0.1 with --simulate)")
     serve.add_argument("--rules", help="rule set for a new game (with --simulate)")

@@ -115,8 +115,9 @@ class Config:
     @classmethod
     def simulated(cls, data_dir: str = "data", port: int = 8080, **overrides: Any) -> Config:
         """The newcomer's default: no hardware, a simulated board, LEDs in memory."""
-        return replace(cls(sensors="simulated", leds="memory", data_dir=data_dir, web_port=port, simulate=True),
-                       **overrides)  # fmt: skip
+        return replace(
+            cls(sensors="simulated", leds="memory", data_dir=data_dir, web_port=port, simulate=True), **overrides
+        )
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Config:
@@ -236,7 +237,7 @@ def _check(where: str, name: str, value: Any) -> Any:
         return value
     if name == "allowed_hosts":
         if not isinstance(value, list) or not all(isinstance(h, str) and h.strip() for h in value):
-            raise ConfigError(f"{where} must be a list of host names or addresses, like [\"pegs.example\"]")
+            raise ConfigError(f'{where} must be a list of host names or addresses, like ["pegs.example"]')
         return tuple(h.strip() for h in value)
     if name == "teams":
         if not isinstance(value, list) or not all(isinstance(t, list) for t in value):

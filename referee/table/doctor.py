@@ -77,11 +77,22 @@ def examine(machine: Machine, config_path: str = "/etc/pegs/pegs.toml") -> list[
     model = (machine.read("/proc/device-tree/model") or "").strip("\0\n ")
     family = pi_family(model)
     if family is None:
-        findings.append(Finding("machine", None, "not a Raspberry Pi (no /proc/device-tree/model): "
-                                "the Pi's checks are skipped; the config, the sensor board and the service are still checked"))  # fmt: skip
+        findings.append(
+            Finding(
+                "machine",
+                None,
+                "not a Raspberry Pi (no /proc/device-tree/model): "
+                "the Pi's checks are skipped; the config, the sensor board and the service are still checked",
+            )
+        )
     else:
-        findings.append(Finding("machine", family != "old", model if family != "old" else
-                                f"{model}: too slow for the referee; use a Pi 3, 4, 5 or Zero 2 W"))  # fmt: skip
+        findings.append(
+            Finding(
+                "machine",
+                family != "old",
+                model if family != "old" else f"{model}: too slow for the referee; use a Pi 3, 4, 5 or Zero 2 W",
+            )
+        )
     config, layout = _load(machine, config_path, family, findings)
     boot = BootConfig.read(machine.read, model)
     layout_file = _pi_path(machine, config.layout) if config is not None and config.layout else None
@@ -102,8 +113,15 @@ def _load(
         if family is None:  # not a Pi: nothing to fix here, and install.sh is for a Pi
             findings.append(Finding("config", None, f"{missing}; on the Pi, deploy/install.sh puts it there"))
         else:
-            findings.append(Finding("config", False, missing, "sudo deploy/install.sh --players N  (in the pegs "
-                                    "checkout; N = 2, 4, 6, 8 or 10, the board's size)"))  # fmt: skip
+            findings.append(
+                Finding(
+                    "config",
+                    False,
+                    missing,
+                    "sudo deploy/install.sh --players N  (in the pegs "
+                    "checkout; N = 2, 4, 6, 8 or 10, the board's size)",
+                )
+            )
         return None, None
     try:
         config = Config.from_toml(machine.path(config_path))
@@ -150,8 +168,12 @@ def check_os(context: Context) -> Finding | None:
     name = fields.get("PRETTY_NAME", codename).strip('"')
     if codename in ("bookworm", "trixie"):
         return Finding("system", True, name)
-    return Finding("system", False, f"{name}: install.sh and this check expect Raspberry Pi OS Bookworm or Trixie",
-                   "flash a current Raspberry Pi OS Lite with Raspberry Pi Imager")  # fmt: skip
+    return Finding(
+        "system",
+        False,
+        f"{name}: install.sh and this check expect Raspberry Pi OS Bookworm or Trixie",
+        "flash a current Raspberry Pi OS Lite with Raspberry Pi Imager",
+    )
 
 
 def check_spi(context: Context) -> Finding | None:
@@ -161,10 +183,15 @@ def check_spi(context: Context) -> Finding | None:
     if context.boot.dtparam("spi") and node:
         return Finding("SPI", True, "on (/dev/spidev0.0), for the NeoPixels on GPIO10")
     if context.boot.dtparam("spi"):
-        return Finding("SPI", False, f"switched on in {context.boot.path} but /dev/spidev0.0 is missing: reboot",
-                       "sudo reboot")  # fmt: skip
-    return Finding("SPI", False, "off, and leds.backend = \"neopixel-spi\" needs it (GPIO10)",
-                   "sudo raspi-config nonint do_spi 0 && sudo reboot")  # fmt: skip
+        return Finding(
+            "SPI", False, f"switched on in {context.boot.path} but /dev/spidev0.0 is missing: reboot", "sudo reboot"
+        )
+    return Finding(
+        "SPI",
+        False,
+        'off, and leds.backend = "neopixel-spi" needs it (GPIO10)',
+        "sudo raspi-config nonint do_spi 0 && sudo reboot",
+    )
 
 
 def check_spi_buffer(context: Context) -> Finding | None:
@@ -176,15 +203,26 @@ def check_spi_buffer(context: Context) -> Finding | None:
     running = int(text) if text is not None and text.strip().isdigit() else None
     asked = context.boot.cmdline_value("spidev.bufsiz")
     if running is not None and running >= needed:
-        return Finding("SPI buffer", True, f"{running} bytes: a whole frame of {context.layout.pixels} pixels "
-                       f"({frame} bytes) goes out in one message")  # fmt: skip
+        return Finding(
+            "SPI buffer",
+            True,
+            f"{running} bytes: a whole frame of {context.layout.pixels} pixels ({frame} bytes) goes out in one message",
+        )
     if asked is not None and asked.isdigit() and int(asked) >= needed:
-        return Finding("SPI buffer", False, f"spidev.bufsiz={asked} is set in {context.boot.cmdline_path} "
-                       "but not in force yet: reboot", "sudo reboot")  # fmt: skip
+        return Finding(
+            "SPI buffer",
+            False,
+            f"spidev.bufsiz={asked} is set in {context.boot.cmdline_path} but not in force yet: reboot",
+            "sudo reboot",
+        )
     now = f"{running} bytes" if running is not None else "the kernel's default (4096 bytes)"
-    return Finding("SPI buffer", False, f"{now}; a frame of {context.layout.pixels} pixels needs {needed}, "
-                   "and a frame sent in pieces shows the tail late",
-                   f"sudo sed -i '1 s/$/ spidev.bufsiz={SPI_BUFSIZ}/' {context.boot.cmdline_path} && sudo reboot")  # fmt: skip
+    return Finding(
+        "SPI buffer",
+        False,
+        f"{now}; a frame of {context.layout.pixels} pixels needs {needed}, "
+        "and a frame sent in pieces shows the tail late",
+        f"sudo sed -i '1 s/$/ spidev.bufsiz={SPI_BUFSIZ}/' {context.boot.cmdline_path} && sudo reboot",
+    )
 
 
 def check_core_clock(context: Context) -> Finding | None:
@@ -194,16 +232,27 @@ def check_core_clock(context: Context) -> Finding | None:
     wrong = {key: value for key, value in wanted.items() if context.boot.value(key) != value}
     if context.family == "4" and context.boot.value("hdmi_enable_4kp60") not in (None, "0"):
         # A 4K screen at 60 Hz wants the Pi 4's core at 550 MHz, not the 500 the SPI timing is held at.
-        return Finding("core clock", False, "hdmi_enable_4kp60 is set: it asks a Pi 4 for a faster core clock "
-                       "than the 500 MHz the NeoPixel timing on SPI is held at",
-                       f"sudo sed -i '/^hdmi_enable_4kp60/d' {context.boot.path} && sudo reboot")  # fmt: skip
+        return Finding(
+            "core clock",
+            False,
+            "hdmi_enable_4kp60 is set: it asks a Pi 4 for a faster core clock "
+            "than the 500 MHz the NeoPixel timing on SPI is held at",
+            f"sudo sed -i '/^hdmi_enable_4kp60/d' {context.boot.path} && sudo reboot",
+        )
     if not wrong:
-        return Finding("core clock", True, ", ".join(f"{key}={value}" for key, value in wanted.items())
-                       + ": the NeoPixel timing on SPI holds")  # fmt: skip
+        return Finding(
+            "core clock",
+            True,
+            ", ".join(f"{key}={value}" for key, value in wanted.items()) + ": the NeoPixel timing on SPI holds",
+        )
     lines = "\\n".join(["[all]"] + [f"{key}={value}" for key, value in wrong.items()])
-    return Finding("core clock", False, f"{', '.join(wrong)} not set: the SPI clock follows the core clock, "
-                   "which changes with load, and the pixels flicker or show wrong colours",
-                   f"printf '{lines}\\n' | sudo tee -a {context.boot.path} && sudo reboot")  # fmt: skip
+    return Finding(
+        "core clock",
+        False,
+        f"{', '.join(wrong)} not set: the SPI clock follows the core clock, "
+        "which changes with load, and the pixels flicker or show wrong colours",
+        f"printf '{lines}\\n' | sudo tee -a {context.boot.path} && sudo reboot",
+    )
 
 
 def check_pwm_leds(context: Context) -> Finding | None:
@@ -212,11 +261,19 @@ def check_pwm_leds(context: Context) -> Finding | None:
     if context.family == "5":
         if context.machine.exists("/dev/pio0"):
             return _node_access(context, "/dev/pio0", "LEDs")
-        return Finding("LEDs", False, "/dev/pio0 is missing: the Pi 5 NeoPixel driver needs it (a current kernel)",
-                       "sudo apt update && sudo apt full-upgrade && sudo reboot")  # fmt: skip
-    return Finding("LEDs", False, f'leds.backend = "neopixel" on {context.config.led_pin} uses rpi_ws281x, which needs '
-                   "root and the onboard audio off; the pegs service runs unprivileged",
-                   'set leds.backend = "neopixel-spi" in the config and move the data wire to GPIO10 (SPI MOSI)')  # fmt: skip
+        return Finding(
+            "LEDs",
+            False,
+            "/dev/pio0 is missing: the Pi 5 NeoPixel driver needs it (a current kernel)",
+            "sudo apt update && sudo apt full-upgrade && sudo reboot",
+        )
+    return Finding(
+        "LEDs",
+        False,
+        f'leds.backend = "neopixel" on {context.config.led_pin} uses rpi_ws281x, which needs '
+        "root and the onboard audio off; the pegs service runs unprivileged",
+        'set leds.backend = "neopixel-spi" in the config and move the data wire to GPIO10 (SPI MOSI)',
+    )
 
 
 def check_groups(context: Context) -> Finding | None:
@@ -227,8 +284,12 @@ def check_groups(context: Context) -> Finding | None:
         return Finding("user", False, "there is no pegs user for the service", INSTALL)
     missing = [group for group in GROUPS if SERVICE not in groups.get(group, ())]
     if missing:
-        return Finding("user", False, f"pegs is not in the group(s) {', '.join(missing)}",
-                       f"sudo usermod -a -G {','.join(GROUPS)} pegs && sudo systemctl restart pegs")  # fmt: skip
+        return Finding(
+            "user",
+            False,
+            f"pegs is not in the group(s) {', '.join(missing)}",
+            f"sudo usermod -a -G {','.join(GROUPS)} pegs && sudo systemctl restart pegs",
+        )
     return Finding("user", True, f"pegs is in {', '.join(GROUPS)}")
 
 
@@ -239,8 +300,14 @@ def check_sensor_port(context: Context) -> Finding | None:
     if context.machine.exists(config.port):
         return _node_access(context, config.port, "sensor board")
     rule = context.machine.exists("/etc/udev/rules.d/99-pegs-board.rules")
-    fix = ("plug the Pico into the Pi; `lsusb` must list 239a:80f4 (CircuitPython on a Pico: change the id in "
-           "/etc/udev/rules.d/99-pegs-board.rules if yours differs)") if rule else INSTALL
+    fix = (
+        (
+            "plug the Pico into the Pi; `lsusb` must list 239a:80f4 (CircuitPython on a Pico: change the id in "
+            "/etc/udev/rules.d/99-pegs-board.rules if yours differs)"
+        )
+        if rule
+        else INSTALL
+    )
     return Finding("sensor board", False, f"{config.port} is missing", fix)
 
 
@@ -257,8 +324,12 @@ def check_web_port(context: Context) -> Finding | None:
     fix = f"stop that program, or set another port = N under [web] in {context.config_path}"
     if who == OLDER:
         fix = "sudo systemctl restart pegs (if that is the pegs service), else stop it; then pegs doctor again"
-    return Finding("web port", False, f"port {port} answers {who}, not the pegs daemon of {context.config_path}, "
-                   "which cannot serve its page there", fix)  # fmt: skip
+    return Finding(
+        "web port",
+        False,
+        f"port {port} answers {who}, not the pegs daemon of {context.config_path}, which cannot serve its page there",
+        fix,
+    )
 
 
 def check_firmware(context: Context) -> Finding | None:
@@ -268,13 +339,18 @@ def check_firmware(context: Context) -> Finding | None:
     if config is None or layout is None or config.sensors != "serial":
         return None
     if not machine.local:
-        return Finding("firmware", None, "not checked: with --root the sensor board and its daemon are another "
-                       "machine's; run pegs doctor on the Pi itself to check the firmware")  # fmt: skip
+        return Finding(
+            "firmware",
+            None,
+            "not checked: with --root the sensor board and its daemon are another "
+            "machine's; run pegs doctor on the Pi itself to check the firmware",
+        )
     where = config.port or f"USB {config.vid_pid}"
     if isinstance(context.health, dict) and _who(context.health, _config_file(context)) is None:
         channels = _dig(context.health, "sensors", "link", "channels")  # the daemon holds the port: its link knows
-        return _channels_finding(context, layout, channels if isinstance(channels, int) else None,
-                                 f"{where}, the pegs daemon says")  # fmt: skip
+        return _channels_finding(
+            context, layout, channels if isinstance(channels, int) else None, f"{where}, the pegs daemon says"
+        )
     if not config.port or not machine.exists(config.port):
         return None  # the missing port is said above; a USB id is looked up by the daemon's link only
     answer = machine.device_channels(str(machine.path(config.port)))
@@ -287,12 +363,17 @@ def _channels_finding(context: Context, layout: Layout, channels: int | None, so
     """The firmware's verdict from the channel count in the sensor board's hello (None: no hello)."""
     fix = firmware_fix(layout, context.layout_file)
     if channels is None:
-        return Finding("firmware", False, f"no hello from the sensor board ({source}): is CircuitPython running "
-                       "our code.py?", fix)  # fmt: skip
+        return Finding(
+            "firmware", False, f"no hello from the sensor board ({source}): is CircuitPython running our code.py?", fix
+        )
     problem = channel_mismatch(channels, layout, context.layout_file)
     if problem is None:
-        return Finding("firmware", True, f"the sensor board reads {channels} channels ({source}); the layout uses "
-                       f"{channels_needed(layout)} for its {len(layout.hole_names)} holes")  # fmt: skip
+        return Finding(
+            "firmware",
+            True,
+            f"the sensor board reads {channels} channels ({source}); the layout uses "
+            f"{channels_needed(layout)} for its {len(layout.hole_names)} holes",
+        )
     words = problem.removesuffix(f" ({fix})")
     sizes = boards_reading(channels, but=layout.sides)
     if sizes:  # the board may be bigger than the config says: its config line, or this board's firmware
@@ -317,8 +398,12 @@ def check_service(context: Context) -> Finding | None:
         if context.family is None:  # not a Pi: `pegs serve` by hand is as good; install.sh is for a Pi
             return Finding("service", None, "the pegs service is not installed (deploy/install.sh installs it on a Pi)")
         return Finding("service", False, "the pegs service is not installed", INSTALL)
-    return Finding("service", False, f"pegs is {state} ({starts} at boot)",
-                   "sudo systemctl enable --now pegs; journalctl -u pegs -n 30 says why it stopped")  # fmt: skip
+    return Finding(
+        "service",
+        False,
+        f"pegs is {state} ({starts} at boot)",
+        "sudo systemctl enable --now pegs; journalctl -u pegs -n 30 says why it stopped",
+    )
 
 
 def _service_on_card(context: Context) -> Finding | None:
@@ -330,16 +415,31 @@ def _service_on_card(context: Context) -> Finding | None:
             return Finding("service", None, "the pegs service is not installed (deploy/install.sh installs it on a Pi)")
         return Finding("service", False, "the pegs service is not installed", INSTALL)
     if not machine.exists(f"/etc/systemd/system/multi-user.target.wants/{SERVICE}.service"):
-        return Finding("service", False, "the pegs service is installed but does not start at boot",
-                       "on the Pi: sudo systemctl enable --now pegs")  # fmt: skip
-    return Finding("service", True, "the pegs service is installed and starts at boot (whether it runs now is "
-                   "seen on the Pi itself)")  # fmt: skip
+        return Finding(
+            "service",
+            False,
+            "the pegs service is installed but does not start at boot",
+            "on the Pi: sudo systemctl enable --now pegs",
+        )
+    return Finding(
+        "service",
+        True,
+        "the pegs service is installed and starts at boot (whether it runs now is seen on the Pi itself)",
+    )
 
 
 CHECKS: tuple[Callable[[Context], Finding | None], ...] = (
-    check_os, check_spi, check_spi_buffer, check_core_clock, check_pwm_leds, check_groups,
-    check_sensor_port, check_web_port, check_firmware, check_service,
-)  # fmt: skip
+    check_os,
+    check_spi,
+    check_spi_buffer,
+    check_core_clock,
+    check_pwm_leds,
+    check_groups,
+    check_sensor_port,
+    check_web_port,
+    check_firmware,
+    check_service,
+)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -364,14 +464,21 @@ def _node_access(context: Context, node: str, what: str) -> Finding:
         status = os.stat(context.machine.path(node))
     except OSError as error:
         return Finding(what, False, f"{node}: {error.strerror}")
-    names = {int(line.split(":")[2]): line.split(":")[0] for line in
-             (context.machine.read("/etc/group") or "").splitlines() if line.count(":") == 3 and line.split(":")[2].isdigit()}  # fmt: skip
+    names = {
+        int(line.split(":")[2]): line.split(":")[0]
+        for line in (context.machine.read("/etc/group") or "").splitlines()
+        if line.count(":") == 3 and line.split(":")[2].isdigit()
+    }
     group = names.get(status.st_gid, str(status.st_gid))
     member = SERVICE in _groups(context.machine).get(group, ())
     if status.st_mode & 0o006 == 0o006 or (member and status.st_mode & 0o060 == 0o060):
         return Finding(what, True, f"{node} (group {group}): the pegs user can open it")
-    return Finding(what, False, f"{node} belongs to group {group}, mode {status.st_mode & 0o777:o}: the pegs user "
-                   "cannot open it", "sudo /opt/pegs/src/deploy/install.sh  (it adds the udev rules), then unplug and replug the device")  # fmt: skip
+    return Finding(
+        what,
+        False,
+        f"{node} belongs to group {group}, mode {status.st_mode & 0o777:o}: the pegs user cannot open it",
+        "sudo /opt/pegs/src/deploy/install.sh  (it adds the udev rules), then unplug and replug the device",
+    )
 
 
 def _config_file(context: Context) -> str:

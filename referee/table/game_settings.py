@@ -16,10 +16,18 @@ from referee.table import view
 from referee.table.seat_bots import bot_kinds
 
 
-def new_table(rules: Ruleset, players: int, mode: str, *, teams: list[list[int]] | None = None,
-              names: Sequence[str] | None = None, colours: Sequence[str] | None = None,
-              pegs: dict[str, list[str]] | None = None, bots: dict[str, str] | None = None,
-              teach: bool = False) -> dict[str, Any]:  # fmt: skip
+def new_table(
+    rules: Ruleset,
+    players: int,
+    mode: str,
+    *,
+    teams: list[list[int]] | None = None,
+    names: Sequence[str] | None = None,
+    colours: Sequence[str] | None = None,
+    pegs: dict[str, list[str]] | None = None,
+    bots: dict[str, str] | None = None,
+    teach: bool = False,
+) -> dict[str, Any]:
     """The game's table settings (``view.default_table`` with what was asked); a ValueError
     (or the engine's ``GameError``) for a request the game cannot start with."""
     table: dict[str, Any] = dict(view.default_table(players))

@@ -30,8 +30,11 @@ class KitError(RuntimeError):
 def add_commands(commands: Any) -> None:
     firmware = commands.add_parser("firmware", help="write the sensor scanner's files for a board, for CIRCUITPY")
     _board_options(firmware)
-    firmware.add_argument("--out", required=True, help="where to write boot.py, code.py and protocol.py "
-                          "(the Pico's CIRCUITPY drive, or a folder to copy from)")  # fmt: skip
+    firmware.add_argument(
+        "--out",
+        required=True,
+        help="where to write boot.py, code.py and protocol.py (the Pico's CIRCUITPY drive, or a folder to copy from)",
+    )
     firmware.set_defaults(func=firmware_command)
 
     template = commands.add_parser("template", help="write a 1:1 drilling and wiring template (SVG, in mm)")
@@ -39,13 +42,19 @@ def add_commands(commands: Any) -> None:
     template.add_argument("--out", required=True, help="the SVG to write; its printable sheets go beside it")
     template.add_argument("--pitch", type=float, default=25.0, help="mm between neighbouring track holes (default 25)")
     template.add_argument("--hole", type=float, default=10.0, help="hole diameter in mm (default 10)")
-    template.add_argument("--paper", choices=("a4", "letter", "none"), default="a4",
-                          help="also cut it into sheets of this paper (default a4)")  # fmt: skip
+    template.add_argument(
+        "--paper",
+        choices=("a4", "letter", "none"),
+        default="a4",
+        help="also cut it into sheets of this paper (default a4)",
+    )
     template.set_defaults(func=template_command)
 
     schematic = commands.add_parser("schematic", help="write the board's circuit as A4 sheets (SVG)")
     _board_options(schematic)
-    schematic.add_argument("--out", required=True, help="FILE.svg: writes FILE-hookup.svg and FILE-side-N.svg beside it")
+    schematic.add_argument(
+        "--out", required=True, help="FILE.svg: writes FILE-hookup.svg and FILE-side-N.svg beside it"
+    )
     schematic.set_defaults(func=schematic_command)
 
     parts = commands.add_parser("parts", help="write the board's bill of materials (CSV), counted from its layout")
@@ -63,7 +72,9 @@ def add_commands(commands: Any) -> None:
 def _board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sides", type=int, default=4, choices=(4, 6, 8, 10))
     parser.add_argument("--markers", action="store_true", help="the board has a colour-marker hole per side")
-    parser.add_argument("--layout", help="a layout TOML (from pegs calibrate; its sides win); default: the standard chain")
+    parser.add_argument(
+        "--layout", help="a layout TOML (from pegs calibrate; its sides win); default: the standard chain"
+    )
 
 
 def board_layout(args: argparse.Namespace) -> Layout:
@@ -84,11 +95,15 @@ def firmware_command(args: argparse.Namespace) -> int:
         written = write_firmware(files, out)
     except OSError as error:
         raise KitError(f"pegs: cannot write the firmware into {out}: {error.strerror or error}") from None
-    print(f"wrote {', '.join(path.name for path in written)} into {out}: {len(layout.hole_names)} holes, "
-          f"{chips} 74HC165 chips ({chips * 8} channels, key 0 = input H of the chip next to GP4).")  # fmt: skip
-    print("On a new Pico, unplug it and plug it in again once, so that boot.py opens the data port; "
-          "then `pegs watch --port /dev/pegs-board` should say "
-          f"{chips * 8} channels.")  # fmt: skip
+    print(
+        f"wrote {', '.join(path.name for path in written)} into {out}: {len(layout.hole_names)} holes, "
+        f"{chips} 74HC165 chips ({chips * 8} channels, key 0 = input H of the chip next to GP4)."
+    )
+    print(
+        "On a new Pico, unplug it and plug it in again once, so that boot.py opens the data port; "
+        "then `pegs watch --port /dev/pegs-board` should say "
+        f"{chips * 8} channels."
+    )
     return 0
 
 
@@ -109,9 +124,15 @@ def template_command(args: argparse.Namespace) -> int:
     except OSError as error:
         raise KitError(f"pegs: cannot write the template {out}: {error.strerror or error}") from None
     width, height = drawing.size
-    print(f"wrote {out}: {len(drawing.places)} holes on {width:.0f} x {height:.0f} mm"
-          + (f", and {len(sheets)} {PAPERS[args.paper].name} sheets {out.stem}-sheet-R-C{out.suffix or '.svg'}"
-             if sheets else "") + ".")  # fmt: skip
+    print(
+        f"wrote {out}: {len(drawing.places)} holes on {width:.0f} x {height:.0f} mm"
+        + (
+            f", and {len(sheets)} {PAPERS[args.paper].name} sheets {out.stem}-sheet-R-C{out.suffix or '.svg'}"
+            if sheets
+            else ""
+        )
+        + "."
+    )
     print("Print at 100 % (actual size, no fit to page) and check the 100 mm bar before you drill.")
     return 0
 

@@ -25,9 +25,15 @@ log = logging.getLogger("pegs.table")
 
 
 class LessonHost:
-    def __init__(self, store: Store, rig: Rig, open_step: Callable[[StepGame], Session],
-                 resume_game: Callable[[int], Session], back_to_game: Callable[[], None],
-                 publish: Callable[[], None]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: Store,
+        rig: Rig,
+        open_step: Callable[[StepGame], Session],
+        resume_game: Callable[[int], Session],
+        back_to_game: Callable[[], None],
+        publish: Callable[[], None],
+    ) -> None:
         self._store = store
         self._rig = rig
         self._open_step = open_step  # a step's game on the board, as a new game: its session
@@ -85,7 +91,14 @@ class LessonHost:
         try:
             run = LessonRun.resume(self._store, *found)
             session = self._resume_game(int(found[1]["game"]))
-        except (LessonError, GameError, ValueError, KeyError, TypeError, StoreFailure) as error:  # the table starts anyway
+        except (
+            LessonError,
+            GameError,
+            ValueError,
+            KeyError,
+            TypeError,
+            StoreFailure,
+        ) as error:  # the table starts anyway
             log.error("the lesson could not be resumed", extra={"error": str(error)})
             return False
         self.run = run
@@ -126,8 +139,15 @@ class LessonHost:
                 except LessonError:
                     pass
         elif run.progress.phase == "setup":
-            data.update(status="setup", back=[], forward=[], fixes=[], why_not=None, candidates=[],
-                        guidance=run.lights(session, board_seen(session)))  # fmt: skip
+            data.update(
+                status="setup",
+                back=[],
+                forward=[],
+                fixes=[],
+                why_not=None,
+                candidates=[],
+                guidance=run.lights(session, board_seen(session)),
+            )
 
     def _begin_step(self) -> None:
         run = self.run

@@ -201,8 +201,11 @@ class LessonRun:
             if game.phase == "over":
                 progress.phase = "finished"
                 winners = " and ".join(name_of(_names(session), seat) for seat in game.winner or ())
-                progress.feedback = {"kind": "done", "words": f"{winners} won the practice game. That is the whole "
-                                     "lesson: you know the game now. Start a real one whenever you like."}  # fmt: skip
+                progress.feedback = {
+                    "kind": "done",
+                    "words": f"{winners} won the practice game. That is the whole "
+                    "lesson: you know the game now. Start a real one whenever you like.",
+                }
                 self._save()
             return
         while progress.phase == "play" and game.phase == "doubt" and game.doubter_to_answer is not None:
@@ -256,8 +259,9 @@ class LessonRun:
         if self.progress.phase in ("practice", "finished") or step.card is None:
             return
         if request == "discard":
-            raise GameError(f"In this step {the_card(step.card)} always moves: make the move, press Show me, "
-                            "or skip the step")  # fmt: skip
+            raise GameError(
+                f"In this step {the_card(step.card)} always moves: make the move, press Show me, or skip the step"
+            )
         if request == "declare" and card != step.card:
             raise GameError(f"This step is about {the_card(step.card)}: play that card")
 
@@ -332,20 +336,31 @@ class LessonRun:
         progress, step, names = self.progress, self.step, _names(session)
         learner = self.learner
         return {
-            "id": self.id, "rules": self.rules.name, "players": progress.players,
-            "step": progress.step + 1, "steps": len(self.steps), "key": step.key, "title": step.title,
-            "teach": step.teach, "task": step.task, "card": step.card, "phase": progress.phase,
-            "learner": learner, "learner_name": name_of(names, learner),
+            "id": self.id,
+            "rules": self.rules.name,
+            "players": progress.players,
+            "step": progress.step + 1,
+            "steps": len(self.steps),
+            "key": step.key,
+            "title": step.title,
+            "teach": step.teach,
+            "task": step.task,
+            "card": step.card,
+            "phase": progress.phase,
+            "learner": learner,
+            "learner_name": name_of(names, learner),
             "learners": [{"seat": seat, "name": name_of(names, seat)} for seat in progress.learners],
             "setup": _setup_words(self.setup(session, sensed), names) if progress.phase == "setup" else [],
-            "feedback": progress.feedback, "tries": progress.tries,
+            "feedback": progress.feedback,
+            "tries": progress.tries,
             "shown": self.answer_lit,
             "places": [{"key": place.key, "words": place.words} for place in places(self.board, names, learner)]
-            if step.key == "board" else [],
+            if step.key == "board"
+            else [],
             "place": progress.place,
             "last_step": progress.step + 1 == len(self.steps),
             "more_learners": progress.turn + 1 < len(progress.learners),
-        }  # fmt: skip
+        }
 
     @property
     def answer_lit(self) -> bool:
@@ -356,13 +371,28 @@ class LessonRun:
     def fingerprint(self) -> tuple[object, ...]:
         """What of the lesson the page shows: when it changes, the page is told."""
         progress = self.progress
-        return (self.id, progress.step, progress.turn, progress.phase, progress.tries, progress.shown,
-                progress.place, str(progress.feedback), progress.left)  # fmt: skip
+        return (
+            self.id,
+            progress.step,
+            progress.turn,
+            progress.phase,
+            progress.tries,
+            progress.shown,
+            progress.place,
+            str(progress.feedback),
+            progress.left,
+        )
 
     def summary(self) -> dict[str, Any]:
         """A lesson left for a game: what "Learn to play" offers to go on with."""
-        return {"id": self.id, "rules": self.rules.name, "players": self.progress.players,
-                "step": self.progress.step + 1, "steps": len(self.steps), "title": self.step.title}  # fmt: skip
+        return {
+            "id": self.id,
+            "rules": self.rules.name,
+            "players": self.progress.players,
+            "step": self.progress.step + 1,
+            "steps": len(self.steps),
+            "title": self.step.title,
+        }
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -405,7 +435,9 @@ def _setup_words(fixes: list[Fix], names: Names) -> list[str]:
             said.append(fix_words(fix.action, fix.hole, fix.seat, names, back=False))
     for (action, seat), count in sorted(starts.items()):
         pegs, whose = "a peg" if count == 1 else f"{count} pegs", name_of(names, seat)
-        said.insert(0, f"take {pegs} out of {whose}'s start" if action == "remove" else f"put {pegs} back in {whose}'s start")
+        said.insert(
+            0, f"take {pegs} out of {whose}'s start" if action == "remove" else f"put {pegs} back in {whose}'s start"
+        )
     return said
 
 

@@ -43,9 +43,11 @@ def hold(data_dir: str | Path) -> int | None:
         holder = _holder(fd)
         os.close(fd)
         running = f"another pegs serve (process {holder})" if holder else "another pegs serve"
-        raise DataDirBusy(f"the data dir {str(folder)!r} is in use by {running}: only one daemon may keep a "
-                          "game store. Stop that one first (on the Pi: sudo systemctl stop pegs), or give "
-                          "this one another --data") from None  # fmt: skip
+        raise DataDirBusy(
+            f"the data dir {str(folder)!r} is in use by {running}: only one daemon may keep a "
+            "game store. Stop that one first (on the Pi: sudo systemctl stop pegs), or give "
+            "this one another --data"
+        ) from None
     except OSError:  # a file system without locks: nothing to hold, and nothing held
         os.close(fd)
         return None

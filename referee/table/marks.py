@@ -58,9 +58,12 @@ class Marks:
     def of(cls, store: Path, db: sqlite3.Connection) -> Marks:
         """Marks for what ``db`` holds now (after a salvage, or for a store without marks)."""
         marks = cls(cls.beside(store))
-        rows = db.execute("SELECT game_id, seq, event FROM events WHERE (game_id, seq) IN "
-                          "(SELECT game_id, MAX(seq) FROM events GROUP BY game_id) "
-                          "ORDER BY game_id DESC LIMIT ?", (KEPT,)).fetchall()  # fmt: skip
+        rows = db.execute(
+            "SELECT game_id, seq, event FROM events WHERE (game_id, seq) IN "
+            "(SELECT game_id, MAX(seq) FROM events GROUP BY game_id) "
+            "ORDER BY game_id DESC LIMIT ?",
+            (KEPT,),
+        ).fetchall()
         for game, seq, text in reversed(rows):
             marks.games[int(game)] = (int(seq) + 1, digest(str(text)))
         return marks
@@ -84,8 +87,10 @@ class Marks:
             held = int(row[0]) if row else 0
             if held < count:
                 lost = count - held
-                return (f"had lost the last {lost} event{'s' if lost > 1 else ''} of game {game} that it had "
-                        "acknowledged (its write-ahead log was missing or damaged)")  # fmt: skip
+                return (
+                    f"had lost the last {lost} event{'s' if lost > 1 else ''} of game {game} that it had "
+                    "acknowledged (its write-ahead log was missing or damaged)"
+                )
             text = db.execute("SELECT event FROM events WHERE game_id = ? AND seq = ?", (game, count - 1)).fetchone()
             if text is None or digest(str(text[0])) != last:
                 return f"had event {count - 1} of game {game} changed since it was acknowledged"

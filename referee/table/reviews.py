@@ -33,8 +33,9 @@ Json = dict[str, Any]
 
 
 def not_over(game_id: int) -> GameError:
-    return GameError(f"game {game_id} is not over yet: its review shows the cards every seat held, "
-                     "so it opens once the game is won")  # fmt: skip
+    return GameError(
+        f"game {game_id} is not over yet: its review shows the cards every seat held, so it opens once the game is won"
+    )
 
 
 class _Stopped(Exception):

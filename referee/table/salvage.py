@@ -63,8 +63,10 @@ def examine(path: Path, marks: Marks | None = None) -> str | None:
             for game_id, seq, text in db.execute("SELECT game_id, seq, event FROM events ORDER BY game_id, seq"):
                 if _event(text) is None:
                     return f"had event {seq} of game {game_id} that is not JSON"
-            gap = db.execute("SELECT game_id, COUNT(*), MAX(seq) FROM events GROUP BY game_id "
-                             "HAVING COUNT(*) != MAX(seq) + 1 OR MIN(seq) != 0 LIMIT 1").fetchone()  # fmt: skip
+            gap = db.execute(
+                "SELECT game_id, COUNT(*), MAX(seq) FROM events GROUP BY game_id "
+                "HAVING COUNT(*) != MAX(seq) + 1 OR MIN(seq) != 0 LIMIT 1"
+            ).fetchone()
             if gap is not None:
                 return f"had game {gap[0]} with events missing between its first and its last ({gap[2] + 1 - gap[1]} of {gap[2] + 1})"
             lost = marks.missing(db) if marks is not None else None
@@ -95,10 +97,13 @@ def salvage(path: Path, problem: str, create: Any) -> str:
     try:
         create(db)
         db.execute("BEGIN IMMEDIATE")
-        db.executemany("INSERT INTO games (id, created, rules, players, mode, winner) VALUES (?, ?, ?, ?, ?, ?)",
-                       found.games)  # fmt: skip
-        db.executemany("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
-                       [(game, seq, text) for game, texts in found.events.items() for seq, text in enumerate(texts)])  # fmt: skip
+        db.executemany(
+            "INSERT INTO games (id, created, rules, players, mode, winner) VALUES (?, ?, ?, ?, ?, ?)", found.games
+        )
+        db.executemany(
+            "INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
+            [(game, seq, text) for game, texts in found.events.items() for seq, text in enumerate(texts)],
+        )
         db.executemany("INSERT INTO turns (game_id, state) VALUES (?, ?)", found.turns)
         db.executemany("INSERT INTO lessons (id, state) VALUES (?, ?)", found.lessons)
         db.execute("COMMIT")
@@ -113,8 +118,10 @@ def salvage(path: Path, problem: str, create: Any) -> str:
             companion.rename(f"{kept}{suffix}")
     finish_salvage(path)
     moves = sum(len(texts) for texts in found.events.values())
-    said = (f"The game store {path.name} {problem}. It is kept as {kept.name}; {len(found.games)} games and "
-            f"{moves} events were recovered into a new store")  # fmt: skip
+    said = (
+        f"The game store {path.name} {problem}. It is kept as {kept.name}; {len(found.games)} games and "
+        f"{moves} events were recovered into a new store"
+    )
     return said + (f"; lost: {'; '.join(found.lost)}." if found.lost else ".")
 
 

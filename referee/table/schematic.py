@@ -27,8 +27,22 @@ from referee.table.schematic_hookup import FUSE, hookup_sheet
 CHIPS_PER_SHEET = 4  # two rows of two: what stays readable on A4 with 2.5 mm text
 PITCH = 7.5  # mm between a chip's pins
 HC165 = {"VCC": 16, "GND": 8, "SH/LD": 1, "CLK": 2, "CLK INH": 15, "QH": 9, "SER": 10, "/QH": 7}  # DIP-16
-HC125 = {"1OE": 1, "1A": 2, "1Y": 3, "2OE": 4, "2A": 5, "2Y": 6, "GND": 7,
-         "3Y": 8, "3A": 9, "3OE": 10, "4Y": 11, "4A": 12, "4OE": 13, "VCC": 14}  # DIP-14; the 74AHCT125 too  # fmt: skip
+HC125 = {
+    "1OE": 1,
+    "1A": 2,
+    "1Y": 3,
+    "2OE": 4,
+    "2A": 5,
+    "2Y": 6,
+    "GND": 7,
+    "3Y": 8,
+    "3A": 9,
+    "3OE": 10,
+    "4Y": 11,
+    "4A": 12,
+    "4OE": 13,
+    "VCC": 14,
+}  # DIP-14; the 74AHCT125 too
 BUFFERED = 6  # boards of this many sides and more buffer CLK and SH/LD once per side
 
 
@@ -84,8 +98,10 @@ def side_sheet(layout: Layout, side: int, group: list[Chip], total: int, part: i
         _chip(sheet, MARGIN + 2 + (i % 2) * 140, MARGIN + 14 + (i // 2) * 78, chip, clock, latch)
     if part == 1:
         _side_power(sheet, layout, side)
-    footer = ("Each sensor: OUT to its input, 10 kΩ to 3.3 V; supply and GND as the guide's sensor table says. "
-              "Inputs listed in the order the Pico reads them (H first).")  # fmt: skip
+    footer = (
+        "Each sensor: OUT to its input, 10 kΩ to 3.3 V; supply and GND as the guide's sensor table says. "
+        "Inputs listed in the order the Pico reads them (H first)."
+    )
     return sheet.svg(footer)
 
 
@@ -102,8 +118,10 @@ def _chip(sheet: Sheet, x: float, y: float, chip: Chip, clock: str, latch: str) 
         hole = chip.holes[letter]
         row = y + 1.0 + PITCH * (i + 0.5)
         left.append((PIN_OF_INPUT[letter], letter, ""))
-        sheet.parts.append(f'<g class="input" data-chip="{chip.number}" data-input="{letter}" '
-                           f'data-pin="{PIN_OF_INPUT[letter]}" data-hole="{hole or ""}">')  # fmt: skip
+        sheet.parts.append(
+            f'<g class="input" data-chip="{chip.number}" data-input="{letter}" '
+            f'data-pin="{PIN_OF_INPUT[letter]}" data-hole="{hole or ""}">'
+        )
         if hole is None:
             sheet.line((x + 38, row), (x + 50, row))
             sheet.text(x + 37, row + 0.9, "unused: to 3.3 V", anchor="end")
@@ -117,11 +135,15 @@ def _chip(sheet: Sheet, x: float, y: float, chip: Chip, clock: str, latch: str) 
     before = "Pico GP4 (pin 6)" if chip.number == 1 else f"U{chip.number - 1} SER (pin 10)"
     after = "GND (last chip)" if chip.last else f"U{chip.number + 1} QH (pin 9)"
     right: list[Pin] = [
-        (HC165["VCC"], "VCC", "3.3 V, 100 nF to GND"), (HC165["GND"], "GND", "GND"),
-        (HC165["SH/LD"], "SH/LD", latch), (HC165["CLK"], "CLK", clock), (HC165["CLK INH"], "CLK INH", "GND"),
-        (HC165["QH"], "QH", f"to {before}"), (HC165["SER"], "SER", f"from {after}" if not chip.last else after),
+        (HC165["VCC"], "VCC", "3.3 V, 100 nF to GND"),
+        (HC165["GND"], "GND", "GND"),
+        (HC165["SH/LD"], "SH/LD", latch),
+        (HC165["CLK"], "CLK", clock),
+        (HC165["CLK INH"], "CLK INH", "GND"),
+        (HC165["QH"], "QH", f"to {before}"),
+        (HC165["SER"], "SER", f"from {after}" if not chip.last else after),
         (HC165["/QH"], "/QH", "not connected"),
-    ]  # fmt: skip
+    ]
     sheet.chip(x + 56, y, f"U{chip.number}", "74HC165", left, right, PITCH)
 
 

@@ -29,14 +29,16 @@ class Sheet:
     title: str
     parts: list[str] = field(default_factory=list)
 
-    def text(self, x: float, y: float, words: str, size: float = MIN_TEXT, anchor: str = "start",
-             extra: str = "") -> None:  # fmt: skip
+    def text(
+        self, x: float, y: float, words: str, size: float = MIN_TEXT, anchor: str = "start", extra: str = ""
+    ) -> None:
         if not words:
             return
         if size < MIN_TEXT:
             raise ValueError(f"{size} mm text does not read on A4")
-        self.parts.append(f'<text x="{x:.2f}" y="{y:.2f}" font-size="{size:g}" text-anchor="{anchor}"{extra}>'
-                          f"{escape(words)}</text>")  # fmt: skip
+        self.parts.append(
+            f'<text x="{x:.2f}" y="{y:.2f}" font-size="{size:g}" text-anchor="{anchor}"{extra}>{escape(words)}</text>'
+        )
 
     def line(self, *points: tuple[float, float], colour: str = "#000") -> None:
         path = " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
@@ -46,8 +48,10 @@ class Sheet:
         self.parts.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="0.7" fill="#000"/>')
 
     def box(self, x: float, y: float, width: float, height: float, extra: str = "") -> None:
-        self.parts.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{width:.2f}" height="{height:.2f}" '
-                          f'fill="none" stroke="#000" stroke-width="0.35"{extra}/>')  # fmt: skip
+        self.parts.append(
+            f'<rect x="{x:.2f}" y="{y:.2f}" width="{width:.2f}" height="{height:.2f}" '
+            f'fill="none" stroke="#000" stroke-width="0.35"{extra}/>'
+        )
 
     def resistor(self, x: float, y: float, value: str, length: float = 12.0) -> None:
         """From ``(x, y)`` rightwards: lead, body, lead; the value above."""
@@ -89,8 +93,10 @@ class Sheet:
     def button(self, x: float, y: float, name: str) -> None:
         """A push button from ``(x, y)`` rightwards, 10 mm: two contacts and the plunger over them."""
         self.line((x, y), (x + 3, y))
-        self.parts.append(f'<circle cx="{x + 3.6:.2f}" cy="{y:.2f}" r="0.6" fill="none" stroke="#000" stroke-width="0.3"/>'
-                          f'<circle cx="{x + 6.4:.2f}" cy="{y:.2f}" r="0.6" fill="none" stroke="#000" stroke-width="0.3"/>')  # fmt: skip
+        self.parts.append(
+            f'<circle cx="{x + 3.6:.2f}" cy="{y:.2f}" r="0.6" fill="none" stroke="#000" stroke-width="0.3"/>'
+            f'<circle cx="{x + 6.4:.2f}" cy="{y:.2f}" r="0.6" fill="none" stroke="#000" stroke-width="0.3"/>'
+        )
         self.line((x + 2.6, y - 2.0), (x + 7.4, y - 2.0))
         self.line((x + 5, y - 2.0), (x + 5, y - 3.5))
         self.line((x + 7, y), (x + 10, y))
@@ -99,11 +105,15 @@ class Sheet:
     def npn(self, x: float, y: float, name: str) -> tuple[tuple[float, float], tuple[float, float]]:
         """An NPN transistor with its base wire ending at ``(x, y)``; returns its collector and
         emitter ends (up and down)."""
-        self.parts.append(f'<circle cx="{x + 4:.2f}" cy="{y:.2f}" r="4.5" fill="none" stroke="#000" stroke-width="0.35"/>')
+        self.parts.append(
+            f'<circle cx="{x + 4:.2f}" cy="{y:.2f}" r="4.5" fill="none" stroke="#000" stroke-width="0.35"/>'
+        )
         self.line((x + 2.5, y - 2.5), (x + 2.5, y + 2.5))
         self.line((x + 2.5, y - 1.0), (x + 5.5, y - 3.5), (x + 5.5, y - 6.0))
         self.line((x + 2.5, y + 1.0), (x + 5.5, y + 3.5), (x + 5.5, y + 6.0))
-        self.parts.append(f'<path d="M{x + 5.3:.2f},{y + 3.3:.2f}l-1.6,-0.1l0.8,-1.2z" fill="#000"/>')  # the emitter's arrow
+        self.parts.append(
+            f'<path d="M{x + 5.3:.2f},{y + 3.3:.2f}l-1.6,-0.1l0.8,-1.2z" fill="#000"/>'
+        )  # the emitter's arrow
         self.text(x + 9.5, y + 0.9, name)
         self.text(x + 6.5, y - 4.5, "C")
         self.text(x + 6.5, y + 6.2, "E")
@@ -113,13 +123,16 @@ class Sheet:
     def diode_up(self, x: float, y: float, name: str) -> None:
         """A diode from ``(x, y)`` (anode) up 8 mm to its cathode; ``name`` on the right."""
         self.line((x, y), (x, y - 2.5))
-        self.parts.append(f'<path d="M{x - 1.6:.2f},{y - 2.5:.2f}h3.2l-1.6,-2.6z" fill="none" stroke="#000" stroke-width="0.35"/>')
+        self.parts.append(
+            f'<path d="M{x - 1.6:.2f},{y - 2.5:.2f}h3.2l-1.6,-2.6z" fill="none" stroke="#000" stroke-width="0.35"/>'
+        )
         self.line((x - 1.6, y - 5.1), (x + 1.6, y - 5.1))
         self.line((x, y - 5.1), (x, y - 8.0))
         self.text(x + 2.2, y - 3.2, name)
 
-    def chip(self, x: float, y: float, name: str, kind: str, left: list[Pin], right: list[Pin],
-             pitch: float = 7.5) -> float:  # fmt: skip
+    def chip(
+        self, x: float, y: float, name: str, kind: str, left: list[Pin], right: list[Pin], pitch: float = 7.5
+    ) -> float:
         """A chip's box at ``(x, y)`` (its top left), pins ``pitch`` mm apart down each side, each
         with its number, its name inside, and what it connects to outside. Returns the box's width."""
         width, rows = 34.0, max(len(left), len(right))
@@ -128,14 +141,18 @@ class Sheet:
         self.text(x + width / 2, y - 1.2, f"{name} {kind}", size=3.0, anchor="middle", extra=' font-weight="bold"')
         for side, pins in ((-1, left), (1, right)):
             for i, (number, pin_name, net) in enumerate(pins):
-                self._pin(x if side < 0 else x + width, y + 1.0 + pitch * (i + 0.5), side, name, (number, pin_name, net))
+                self._pin(
+                    x if side < 0 else x + width, y + 1.0 + pitch * (i + 0.5), side, name, (number, pin_name, net)
+                )
         return width
 
     def _pin(self, edge: float, y: float, side: int, part: str, pin: Pin) -> None:
         number, pin_name, net = pin
         outer = edge + side * PIN
-        self.parts.append(f'<g class="pin" data-part={quoteattr(part)} data-pin="{number}" data-name={quoteattr(pin_name)} '
-                          f"data-net={quoteattr(net)}>")  # fmt: skip
+        self.parts.append(
+            f'<g class="pin" data-part={quoteattr(part)} data-pin="{number}" data-name={quoteattr(pin_name)} '
+            f"data-net={quoteattr(net)}>"
+        )
         self.line((edge, y), (outer, y))
         self.text(edge + side * PIN / 2, y - 0.8, str(number), anchor="middle")
         self.text(edge - side * 1.2, y + 0.9, pin_name, anchor="start" if side < 0 else "end")

@@ -14,16 +14,32 @@ from referee.table.schematic_draw import MARGIN, Pin, Sheet
 
 PI = {"GPIO10": 19, "GPIO5": 29, "GPIO6": 31, "GPIO13": 33, "5V": 2, "GND": 20}  # 40-pin header
 PICO = {"GP2": 4, "GP3": 5, "GP4": 6, "3V3(OUT)": 36, "GND": 38}  # Pico's pins
-AHCT125 = {"1OE": 1, "1A": 2, "1Y": 3, "2OE": 4, "2A": 5, "2Y": 6, "GND": 7,
-           "3Y": 8, "3A": 9, "3OE": 10, "4Y": 11, "4A": 12, "4OE": 13, "VCC": 14}  # DIP-14  # fmt: skip
+AHCT125 = {
+    "1OE": 1,
+    "1A": 2,
+    "1Y": 3,
+    "2OE": 4,
+    "2A": 5,
+    "2Y": 6,
+    "GND": 7,
+    "3Y": 8,
+    "3A": 9,
+    "3OE": 10,
+    "4Y": 11,
+    "4A": 12,
+    "4OE": 13,
+    "VCC": 14,
+}  # DIP-14
 FUSE = "3 A"  # a side's 29 pixels draw at most 1.74 A (60 mA each at full white)
 
 
 def hookup_sheet(layout: Layout, chips: int) -> str:
     """The sheet: the Pi's pins on the left with what hangs off them, the Pico top right, the
     level shifter in the middle, the LED supply and its fuses bottom right."""
-    sheet = Sheet(f"Pi, Pico, LEDs, buttons and buzzer: a {layout.sides}-sided board, "
-                  f"{len(layout.hole_names)} holes, {chips} 74HC165")  # fmt: skip
+    sheet = Sheet(
+        f"Pi, Pico, LEDs, buttons and buzzer: a {layout.sides}-sided board, "
+        f"{len(layout.hole_names)} holes, {chips} 74HC165"
+    )
     _pi(sheet)
     _pico(sheet)
     _level_shifter(sheet, layout)
@@ -44,9 +60,13 @@ def _pi(sheet: Sheet) -> None:
     """The Pi's header, with the buttons to GND and the buzzer's transistor off its pins."""
     x, y, pitch = MARGIN + 4, 24.0, 12.0
     pins: list[Pin] = [
-        (PI["GPIO10"], "GPIO10 MOSI", "to LS1 1A (pin 2)"), (PI["GPIO5"], "GPIO5", ""), (PI["GPIO6"], "GPIO6", ""),
-        (PI["5V"], "5V", "buzzer + (BZ1)"), (PI["GND"], "GND", "one ground"), (PI["GPIO13"], "GPIO13", ""),
-    ]  # fmt: skip
+        (PI["GPIO10"], "GPIO10 MOSI", "to LS1 1A (pin 2)"),
+        (PI["GPIO5"], "GPIO5", ""),
+        (PI["GPIO6"], "GPIO6", ""),
+        (PI["5V"], "5V", "buzzer + (BZ1)"),
+        (PI["GND"], "GND", "one ground"),
+        (PI["GPIO13"], "GPIO13", ""),
+    ]
     width = sheet.chip(x, y, "Raspberry Pi", "header", [], pins, pitch)
     edge = x + width + 6.0
     row = [y + 1.0 + pitch * (i + 0.5) for i in range(len(pins))]
@@ -75,9 +95,12 @@ def _pico(sheet: Sheet) -> None:
     """The Pico: the chain's clock and latch through series resistors, its data from U1."""
     x, y, pitch = 196.0, 24.0, 9.0
     pins: list[Pin] = [
-        (PICO["GP2"], "GP2", ""), (PICO["GP3"], "GP3", ""), (PICO["GP4"], "GP4", "from U1 QH (pin 9)"),
-        (PICO["3V3(OUT)"], "3V3(OUT)", "3.3 V: chips, pull-ups"), (PICO["GND"], "GND", "one ground"),
-    ]  # fmt: skip
+        (PICO["GP2"], "GP2", ""),
+        (PICO["GP3"], "GP3", ""),
+        (PICO["GP4"], "GP4", "from U1 QH (pin 9)"),
+        (PICO["3V3(OUT)"], "3V3(OUT)", "3.3 V: chips, pull-ups"),
+        (PICO["GND"], "GND", "one ground"),
+    ]
     width = sheet.chip(x, y, "Pico", "(RP2040)", [], pins, pitch)
     for i, (name, net) in enumerate((("R1", "CLOCK trunk"), ("R2", "LATCH trunk"))):
         row = y + 1.0 + pitch * (i + 0.5)
@@ -90,15 +113,23 @@ def _level_shifter(sheet: Sheet, layout: Layout) -> None:
     """The 74AHCT125 lifting the Pi's 3.3 V data to 5 V, then 330 Ω to pixel 0's DIN."""
     x, y, pitch = 118.0, 112.0, 7.5
     left: list[Pin] = [
-        (AHCT125["1OE"], "1OE", "GND"), (AHCT125["1A"], "1A", "Pi GPIO10 (pin 19)"), (AHCT125["2OE"], "2OE", "5 V"),
-        (AHCT125["2A"], "2A", "GND"), (AHCT125["3A"], "3A", "GND"), (AHCT125["3OE"], "3OE", "5 V"),
+        (AHCT125["1OE"], "1OE", "GND"),
+        (AHCT125["1A"], "1A", "Pi GPIO10 (pin 19)"),
+        (AHCT125["2OE"], "2OE", "5 V"),
+        (AHCT125["2A"], "2A", "GND"),
+        (AHCT125["3A"], "3A", "GND"),
+        (AHCT125["3OE"], "3OE", "5 V"),
         (AHCT125["GND"], "GND", "GND"),
-    ]  # fmt: skip
+    ]
     right: list[Pin] = [
-        (AHCT125["1Y"], "1Y", ""), (AHCT125["VCC"], "VCC", "LED 5 V, 100 nF to GND"), (AHCT125["2Y"], "2Y", "n.c."),
-        (AHCT125["4A"], "4A", "GND"), (AHCT125["4OE"], "4OE", "5 V"), (AHCT125["3Y"], "3Y", "n.c."),
+        (AHCT125["1Y"], "1Y", ""),
+        (AHCT125["VCC"], "VCC", "LED 5 V, 100 nF to GND"),
+        (AHCT125["2Y"], "2Y", "n.c."),
+        (AHCT125["4A"], "4A", "GND"),
+        (AHCT125["4OE"], "4OE", "5 V"),
+        (AHCT125["3Y"], "3Y", "n.c."),
         (AHCT125["4Y"], "4Y", "n.c."),
-    ]  # fmt: skip
+    ]
     width = sheet.chip(x, y, "LS1", "74AHCT125", left, right, pitch)
     first = layout.wires[0]  # the chain's first pixel (wires are in pixel order)
     row = y + 1.0 + pitch / 2
@@ -129,6 +160,11 @@ def _supply(sheet: Sheet, layout: Layout) -> None:
         sheet.fuse(x + 24, row, "", 10)
         sheet.text(x + 35, row + 0.9, f"F{side + 1}: side {side}, pixel {firsts[side].pixel}")
     bottom = y + 3 + step * (layout.sides - 1)
-    for i, words in enumerate((f"Fuses {FUSE}, 1.5 mm² wires to each", "side's first pixel, 1000 µF across 5 V",
-                               "and GND there (see the side's sheet)")):  # fmt: skip
+    for i, words in enumerate(
+        (
+            f"Fuses {FUSE}, 1.5 mm² wires to each",
+            "side's first pixel, 1000 µF across 5 V",
+            "and GND there (see the side's sheet)",
+        )
+    ):
         sheet.text(x, bottom + 6 + 3.6 * i, words)

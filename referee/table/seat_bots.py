@@ -68,7 +68,13 @@ class Plan:
         return lit
 
     def as_json(self, kind: str, names: Mapping[int, str]) -> dict[str, Any]:
-        return {"seat": self.seat, "kind": kind, "card": self.card, "move": self.move.text, "words": say(self.move, names)}
+        return {
+            "seat": self.seat,
+            "kind": kind,
+            "card": self.card,
+            "move": self.move.text,
+            "words": say(self.move, names),
+        }
 
 
 def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str]:

@@ -39,7 +39,7 @@ ADJUSTMENTS = {
     "asyncore_use_poll": True,  # poll(), not select(): select() fails on descriptors above 1023
     "max_request_body_size": 256 * 1024,  # web.MAX_BODY (64 KB) answers 413 first; below 512 KB no temporary file
     "max_request_header_size": 32 * 1024,  # waitress: 256 KB each
-}  # fmt: skip
+}
 
 
 def config_from(args: argparse.Namespace) -> Config:
@@ -47,8 +47,14 @@ def config_from(args: argparse.Namespace) -> Config:
         config = Config.from_toml(args.config)
     else:
         config = Config.simulated(args.data or "data")
-    overrides = {"data_dir": args.data, "web_port": args.port, "host": args.host,
-                 "rules": args.rules, "players": args.players, "pin": args.pin}  # fmt: skip
+    overrides = {
+        "data_dir": args.data,
+        "web_port": args.port,
+        "host": args.host,
+        "rules": args.rules,
+        "players": args.players,
+        "pin": args.pin,
+    }
     config = replace(config, **{key: value for key, value in overrides.items() if value is not None})
     if config.pin is not None and not (config.pin.isdigit() and 4 <= len(config.pin) <= 8):
         raise ConfigError("--pin must be 4 to 8 digits")
@@ -115,15 +121,19 @@ def table_server() -> Any:
             return bool(super().readable())
 
         def shed(self, count: int) -> None:
-            idle = sorted((channel for channel in self.active_channels.values() if not channel.requests),
-                          key=lambda channel: channel.last_activity)[:count]  # fmt: skip
+            idle = sorted(
+                (channel for channel in self.active_channels.values() if not channel.requests),
+                key=lambda channel: channel.last_activity,
+            )[:count]
             for channel in idle:
                 channel.handle_close()  # at once: a peer that reads nothing would never see a polite close
             now = time.monotonic()
             if now >= self.next_warning:
                 self.next_warning = now + 60
-                log.warning("connection limit reached: closed the longest-idle connections",
-                            extra={"closed": len(idle), "limit": self.adj.connection_limit})  # fmt: skip
+                log.warning(
+                    "connection limit reached: closed the longest-idle connections",
+                    extra={"closed": len(idle), "limit": self.adj.connection_limit},
+                )
 
     return TableServer
 
@@ -151,8 +161,11 @@ def serve(args: argparse.Namespace) -> int:
     if table.store.recovered:
         print(f"pegs: {table.store.recovered}", file=sys.stderr, flush=True)
     app = create_app(table)
-    print(f"pegs: the table PIN is {app.config['TABLE_PIN']} (setup and undo on the page ask for it)",
-          file=sys.stderr, flush=True)  # fmt: skip
+    print(
+        f"pegs: the table PIN is {app.config['TABLE_PIN']} (setup and undo on the page ask for it)",
+        file=sys.stderr,
+        flush=True,
+    )
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         log.info("stopping", extra={"signal": signum})
@@ -160,8 +173,14 @@ def serve(args: argparse.Namespace) -> int:
         sys.exit(0)
 
     signal.signal(signal.SIGTERM, stop)
-    log.info("serving", extra={"url": f"http://{config.host}:{config.web_port}/", "simulate": config.simulate,
-                               "startup_s": round(time.monotonic() - started, 3)})  # fmt: skip
+    log.info(
+        "serving",
+        extra={
+            "url": f"http://{config.host}:{config.web_port}/",
+            "simulate": config.simulate,
+            "startup_s": round(time.monotonic() - started, 3),
+        },
+    )
     print(f"pegs: {where_to_find(config.host, config.web_port)}", file=sys.stderr, flush=True)
     try:
         server = create_server(app, config.host, config.web_port)

@@ -58,8 +58,9 @@ class GameLog(Protocol):
 
     def create(self, events: list[dict[str, Any]]) -> int: ...
 
-    def append(self, game_id: int, events: list[dict[str, Any]], first_seq: int,
-               turn: dict[str, Any] | None = None) -> None: ...  # fmt: skip
+    def append(
+        self, game_id: int, events: list[dict[str, Any]], first_seq: int, turn: dict[str, Any] | None = None
+    ) -> None: ...
 
     def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None: ...
 
@@ -69,8 +70,9 @@ class GameLog(Protocol):
 
 
 class Session:
-    def __init__(self, store: GameLog, game: Game, game_id: int, tracker: Tracker, saved: int,
-                 declared: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, store: GameLog, game: Game, game_id: int, tracker: Tracker, saved: int, declared: str | None = None
+    ) -> None:
         self.store = store
         self.game = game
         self.game_id = game_id
@@ -90,10 +92,21 @@ class Session:
     # -- starting ---------------------------------------------------------------------
 
     @classmethod
-    def new(cls, store: GameLog, rules: Ruleset, players: int = 4, *, mode: Mode = "table", seed: int | None = None,
-            teams: list[list[int]] | None = None, pegs: dict[str, list[str]] | None = None,
-            table: dict[str, Any] | None = None, settle_ms: int = 700, sensed: Iterable[str] | None = None,
-            first: int | None = None) -> Session:  # fmt: skip
+    def new(
+        cls,
+        store: GameLog,
+        rules: Ruleset,
+        players: int = 4,
+        *,
+        mode: Mode = "table",
+        seed: int | None = None,
+        teams: list[list[int]] | None = None,
+        pegs: dict[str, list[str]] | None = None,
+        table: dict[str, Any] | None = None,
+        settle_ms: int = 700,
+        sensed: Iterable[str] | None = None,
+        first: int | None = None,
+    ) -> Session:
         """A new game, stored at once. ``sensed``: the holes the sensors see filled now;
         ``first``: the seat to play first (a lesson's learner)."""
         seed = random.randrange(2**31) if seed is None else seed
@@ -102,22 +115,31 @@ class Session:
         return cls._open(store, game, game_id, len(game.events), None, settle_ms, sensed)
 
     @classmethod
-    def resume(cls, store: GameLog, game_id: int, *, settle_ms: int = 700, sensed: Iterable[str] | None = None) -> Session:  # fmt: skip
+    def resume(
+        cls, store: GameLog, game_id: int, *, settle_ms: int = 700, sensed: Iterable[str] | None = None
+    ) -> Session:
         """The stored game, with its turn as it was when the daemon stopped."""
         game = Game.from_events(store.events(game_id))
         return cls._open(store, game, game_id, len(game.events), store.turn(game_id), settle_ms, sensed)
 
     @classmethod
-    def _open(cls, store: GameLog, game: Game, game_id: int, saved: int, turn: dict[str, Any] | None,
-              settle_ms: int, sensed: Iterable[str] | None) -> Session:  # fmt: skip
+    def _open(
+        cls,
+        store: GameLog,
+        game: Game,
+        game_id: int,
+        saved: int,
+        turn: dict[str, Any] | None,
+        settle_ms: int,
+        sensed: Iterable[str] | None,
+    ) -> Session:
         physical = PhysicalBoard(game.board)
         holes = [physical.index(name) for name in sensed] if sensed is not None else None
         tracker, declared = _stored_tracker(turn, game, settle_ms)
         seq = turn.get("seq") if turn else None
         if tracker is None:
             board = physical.arrange(game.position, holes or ())
-            tracker = Tracker(game.position, game.rules, allowed=_allowed(game, None), settle_ms=settle_ms,
-                              board=board)  # fmt: skip
+            tracker = Tracker(game.position, game.rules, allowed=_allowed(game, None), settle_ms=settle_ms, board=board)
         if holes is not None:  # what changed while the daemon was off
             tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
         session = cls(store, game, game_id, tracker, saved, declared)
@@ -161,8 +183,10 @@ class Session:
         elif report.status == "synced" and self.game.phase == "over":
             self.notice = "The game is over: nothing more to play. New game… on the page starts the next one."
         elif report.status == "synced":
-            self.notice = (f"Nothing has moved. If {self._name(self.game.turn)} can't move, press "
-                           "\"Can't move\" on the page or hold Done for two seconds.")  # fmt: skip
+            self.notice = (
+                f"Nothing has moved. If {self._name(self.game.turn)} can't move, press "
+                '"Can\'t move" on the page or hold Done for two seconds.'
+            )
         elif self.tracker.restoring:
             self.notice = self._restoring()
         else:
@@ -277,8 +301,13 @@ class Session:
         """Compare the game with the board afresh (after a wiring check, or a new game on a
         wooden board): what differs is a move on its way, or something to put back."""
         holes = [self.physical.index(name) for name in sensed]
-        self.tracker = Tracker(self.game.position, self.game.rules, allowed=_allowed(self.game, self.declared),
-                               settle_ms=self.tracker.settle_ms, board=self.physical.arrange(self.game.position, holes))  # fmt: skip
+        self.tracker = Tracker(
+            self.game.position,
+            self.game.rules,
+            allowed=_allowed(self.game, self.declared),
+            settle_ms=self.tracker.settle_ms,
+            board=self.physical.arrange(self.game.position, holes),
+        )
         self.tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
         self._turn_dirty = True
         self._show(self.tracker.report())
@@ -341,7 +370,7 @@ class Session:
         except BaseException as error:
             # Not on disk, so not accepted: back to exactly where it was (the store holds that).
             self.game.rollback(checkpoint)
-            self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms)  # fmt: skip
+            self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms)
             self.declared = declared_before
             self.notice = notice_before
             if not isinstance(error, StoreFailure):
@@ -376,8 +405,12 @@ class Session:
 
     def _turn_state(self) -> dict[str, Any]:
         self._seq += 1
-        return {"tracker": self.tracker.to_json(), "declared": self.declared, "events": len(self.game.events),
-                "seq": self._seq}  # fmt: skip
+        return {
+            "tracker": self.tracker.to_json(),
+            "declared": self.declared,
+            "events": len(self.game.events),
+            "seq": self._seq,
+        }
 
     def _auto_draw(self) -> None:
         """With the referee's cards, the draw is a formality the daemon does for the player."""
@@ -410,7 +443,9 @@ class Session:
         seats = list(self.game.board.seats)
         if isinstance(names, list) and len(names) == len(seats):
             return str(names[seats.index(seat)])
-        return SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"Seat {seat + 1}"  # the page's names; people count from 1
+        return (
+            SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"Seat {seat + 1}"
+        )  # the page's names; people count from 1
 
     def _whose(self, seat: int) -> str:
         return f"{self._name(seat)}'s"
@@ -428,7 +463,7 @@ def _allowed(game: Game, declared: str | None) -> Candidates:
     return Candidates(tuple(dict.fromkeys(game.hand(game.turn))), free)
 
 
-def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int) -> tuple[Tracker | None, str | None]:  # fmt: skip
+def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int) -> tuple[Tracker | None, str | None]:
     """The tracker stored with the turn, if it belongs to this game's position."""
     if not turn:
         return None, None
@@ -448,9 +483,9 @@ def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int) -> 
 # seat's card at a real table is turned up for all to see: it may be entered, and the bot discards.)
 _UNPLAYABLE = {
     "digital": "{card} can't move any peg now, so it was not played and nobody saw it: choose another card, "
-               "or discard one if none moves",
+    "or discard one if none moves",
     "table": "{card} can't move any peg now, so it was not declared and nobody saw it: play another card, "
-             "or press Can't move",
+    "or press Can't move",
 }
 
 _WAITING_FOR = {
@@ -463,4 +498,3 @@ _NOT_DONE = {
     "illegal": "This is not a legal move: put the pegs back where the lights show.",
     "ambiguous": "Several moves fit this board: choose the one you made on the page.",
 }
-

@@ -67,7 +67,7 @@ class SimulatedPegs:
 def parse_events(events: object) -> list[tuple[str, str]]:
     """``["lift T0:8", "place T0:13", "done"]`` as (kind, hole) pairs; bad input: ValueError."""
     if not isinstance(events, list) or not events:
-        raise ValueError("'events' must be a non-empty list like [\"lift S0:1\", \"place T0:8\", \"done\"]")
+        raise ValueError('\'events\' must be a non-empty list like ["lift S0:1", "place T0:8", "done"]')
     return [_parse(text) for text in events]
 
 

@@ -38,8 +38,10 @@ MIN_FREE_BYTES = 5 * 1024 * 1024
 # games played. Neither they nor its practice game are the game to resume when the daemon
 # starts or a lesson is left: the lesson knows its own.
 LESSON_STEPS = "SELECT game_id FROM events WHERE seq = 0 AND json_extract(event, '$.table.lesson_step') IS NOT NULL"
-LESSON_GAMES = ("SELECT game_id FROM events WHERE seq = 0 AND (json_extract(event, '$.table.lesson_step') IS NOT NULL "
-                "OR json_extract(event, '$.table.lesson') IS NOT NULL)")  # fmt: skip
+LESSON_GAMES = (
+    "SELECT game_id FROM events WHERE seq = 0 AND (json_extract(event, '$.table.lesson_step') IS NOT NULL "
+    "OR json_extract(event, '$.table.lesson') IS NOT NULL)"
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -117,7 +119,9 @@ class Store:
             try:
                 recovered = salvage(path, problem, lambda db: db.executescript(SCHEMA))
             except (OSError, sqlite3.Error) as error:
-                raise StoreError(f"the game store {str(path)!r} {problem}, and could not be set aside: {error}") from None
+                raise StoreError(
+                    f"the game store {str(path)!r} {problem}, and could not be set aside: {error}"
+                ) from None
         try:
             connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
             connection.execute("PRAGMA journal_mode=WAL")
@@ -203,8 +207,10 @@ class Store:
         return self.path.parent / f"turn-{game_id}.json"
 
     def _put_turn(self, game_id: int, turn: dict[str, Any]) -> None:
-        self._db.execute("INSERT OR REPLACE INTO turns (game_id, state) VALUES (?, ?)",
-                         (game_id, json.dumps(turn, separators=(",", ":"))))  # fmt: skip
+        self._db.execute(
+            "INSERT OR REPLACE INTO turns (game_id, state) VALUES (?, ?)",
+            (game_id, json.dumps(turn, separators=(",", ":"))),
+        )
 
     def _insert(self, game_id: int, first_seq: int, events: list[Event]) -> None:
         rows = [(game_id, first_seq + n, json.dumps(event, separators=(",", ":"))) for n, event in enumerate(events)]
@@ -259,8 +265,9 @@ class Store:
     def last_unfinished(self) -> int | None:
         """The newest game not won, a lesson's games aside (the lesson itself knows its step)."""
         with self._lock:
-            row = self._db.execute(f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_GAMES}) "
-                                   "ORDER BY id DESC LIMIT 1").fetchone()  # fmt: skip
+            row = self._db.execute(
+                f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_GAMES}) ORDER BY id DESC LIMIT 1"
+            ).fetchone()
         return int(row[0]) if row else None
 
     # -- lessons ----------------------------------------------------------------------
@@ -300,15 +307,17 @@ class Store:
     def save_review(self, game_id: int, version: int, text: str) -> None:
         """A finished game's review (JSON text), kept so that opening it again is instant."""
         with self._lock, self._transaction():
-            self._db.execute("INSERT OR REPLACE INTO reviews (game_id, version, json) VALUES (?, ?, ?)",
-                             (game_id, version, text))  # fmt: skip
+            self._db.execute(
+                "INSERT OR REPLACE INTO reviews (game_id, version, json) VALUES (?, ?, ?)", (game_id, version, text)
+            )
 
     def review(self, game_id: int, version: int) -> str | None:
         """The stored review of a game, if one of ``version`` was made (None: make it again)."""
         with self._lock:
             try:
-                row = self._db.execute("SELECT json FROM reviews WHERE game_id = ? AND version = ?",
-                                       (game_id, version)).fetchone()  # fmt: skip
+                row = self._db.execute(
+                    "SELECT json FROM reviews WHERE game_id = ? AND version = ?", (game_id, version)
+                ).fetchone()
             except sqlite3.Error as error:
                 raise StoreError(f"the game store could not be read: {error}") from None
         return str(row[0]) if row else None

@@ -67,8 +67,15 @@ class Table:
 
     session: Session
 
-    def __init__(self, config: Config, store: Store, layout: Layout, sensors: SensorBoard, strip: PixelStrip,
-                 controls: Controls | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        layout: Layout,
+        sensors: SensorBoard,
+        strip: PixelStrip,
+        controls: Controls | None = None,
+    ) -> None:
         self.config = config
         self.data_dir = config.data_dir
         self.configured_pin = config.pin
@@ -86,8 +93,14 @@ class Table:
         self._published: _Seen | None = None
         self._lights = LedPresenter(self.rig)
         self._bots = BotDriver(failed=self._count_error)
-        self._lessons = LessonHost(store, self.rig, self._open_step, self._resume_game,
-                                   lambda: self._reset_board(self._back_to_game), lambda: self._publish(force=True))  # fmt: skip
+        self._lessons = LessonHost(
+            store,
+            self.rig,
+            self._open_step,
+            self._resume_game,
+            lambda: self._reset_board(self._back_to_game),
+            lambda: self._publish(force=True),
+        )
         self._teaching = teaching.PerTurn()
         self._state: dict[str, Any] | None = None
         self._durable_at = 0.0
@@ -137,8 +150,14 @@ class Table:
         """Open the store, the layout, the sensors, the LEDs and the buttons the config names."""
         store = Store.open(config.data_dir)
         layout = backends.layout_for(config)
-        return cls(config, store, layout, backends.sensors_for(config, layout), backends.strip_for(config, layout),
-                   backends.controls_for(config))  # fmt: skip
+        return cls(
+            config,
+            store,
+            layout,
+            backends.sensors_for(config, layout),
+            backends.strip_for(config, layout),
+            backends.controls_for(config),
+        )
 
     def start(self) -> None:
         with self._lock:
@@ -147,8 +166,14 @@ class Table:
             self._publish(force=True)
         threading.Thread(target=self._tick_forever, name="pegs-ticker", daemon=True).start()
         settle_memory()
-        log.info("started", extra={"game": self.session.game_id, "rules": self.session.game.rules.name,
-                                   "status": self.session.report.status})  # fmt: skip
+        log.info(
+            "started",
+            extra={
+                "game": self.session.game_id,
+                "rules": self.session.game.rules.name,
+                "status": self.session.report.status,
+            },
+        )
         if self.store.recovered:
             log.error("game store recovered", extra={"what": self.store.recovered})
 
@@ -188,21 +213,41 @@ class Table:
             self.rig.fit(4 if players == 2 else players)
         if self.rig.simulated:
             self._sim.restore()
-        self.session = Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=self.rig.sensed())  # fmt: skip
+        self.session = Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=self.rig.sensed())
         if self.session.game.board.sides != self.layout.sides:
-            raise ConfigError(f"the last game is for {self.session.game.board.sides} sides, "
-                              f"this board has {self.layout.sides}")  # fmt: skip
+            raise ConfigError(
+                f"the last game is for {self.session.game.board.sides} sides, this board has {self.layout.sides}"
+            )
         self._bots.seat(self.session.game)
         self.renderer.set_seat_colours(view.seat_rgb(self.session.game))
-        log.info("resumed game", extra={"game": game_id, "moves": len(self.session.game.moves),
-                                        "status": self.session.report.status})  # fmt: skip
+        log.info(
+            "resumed game",
+            extra={"game": game_id, "moves": len(self.session.game.moves), "status": self.session.report.status},
+        )
         return self.session
 
-    def _new_session(self, rules: Ruleset, players: int, mode: Mode, teams: list[list[int]] | None,
-                     table: dict[str, Any] | None, pegs: dict[str, list[str]] | None, first: int | None = None) -> None:  # fmt: skip
+    def _new_session(
+        self,
+        rules: Ruleset,
+        players: int,
+        mode: Mode,
+        teams: list[list[int]] | None,
+        table: dict[str, Any] | None,
+        pegs: dict[str, list[str]] | None,
+        first: int | None = None,
+    ) -> None:
         self.rig.fit(4 if players == 2 else players)
-        session = Session.new(self.store, rules, players, mode=mode, teams=teams, pegs=pegs, first=first,
-                              table=table or view.default_table(players), settle_ms=self.config.settle_ms)  # fmt: skip
+        session = Session.new(
+            self.store,
+            rules,
+            players,
+            mode=mode,
+            teams=teams,
+            pegs=pegs,
+            first=first,
+            table=table or view.default_table(players),
+            settle_ms=self.config.settle_ms,
+        )
         if self.rig.simulated:  # a simulated board's pegs jump to their places; a wooden one shows what to fix
             self._sim.put(session.physical.name(h) for h in session.physical.holes(session.tracker.occupied))
         self.session = session
@@ -213,7 +258,9 @@ class Table:
     def _open_step(self, step: StepGame) -> Session:
         """A lesson's step: its game on the board, as a new game (``LessonHost``)."""
         table = {**view.default_table(step.players), **step.table}
-        self._reset_board(lambda: self._new_session(step.rules, step.players, "table", None, table, step.pegs, step.first))
+        self._reset_board(
+            lambda: self._new_session(step.rules, step.players, "table", None, table, step.pegs, step.first)
+        )
         return self.session
 
     def _back_to_game(self) -> None:
@@ -232,8 +279,9 @@ class Table:
             return  # colour-marker holes: the rules ignore them; a wiring check owns the board
         with self._lock:
             try:
-                self.session.sense(int((change.at - self._clock0) * 1000), "place" if change.occupied else "lift",
-                                   change.hole)  # fmt: skip
+                self.session.sense(
+                    int((change.at - self._clock0) * 1000), "place" if change.occupied else "lift", change.hole
+                )
             except ValueError:
                 log.warning("change on a hole the game does not use", extra={"hole": change.hole})
                 return
@@ -316,14 +364,24 @@ class Table:
                 self._buttons.beep(beep)
             return self.state()
 
-    def new_game(self, players: int, rules: Ruleset, *, mode: str = "table", teams: list[list[int]] | None = None,
-                 names: Sequence[str] | None = None, colours: Sequence[str] | None = None,
-                 pegs: dict[str, list[str]] | None = None, bots: dict[str, str] | None = None,
-                 teach: bool = False) -> dict[str, Any]:  # fmt: skip
+    def new_game(
+        self,
+        players: int,
+        rules: Ruleset,
+        *,
+        mode: str = "table",
+        teams: list[list[int]] | None = None,
+        names: Sequence[str] | None = None,
+        colours: Sequence[str] | None = None,
+        pegs: dict[str, list[str]] | None = None,
+        bots: dict[str, str] | None = None,
+        teach: bool = False,
+    ) -> dict[str, Any]:
         """Start a new game (the old one stays in the store). The board must have the sides."""
         self._not_while_checking()
-        table = new_table(rules, players, mode, teams=teams, names=names, colours=colours, pegs=pegs, bots=bots,
-                          teach=teach)  # fmt: skip
+        table = new_table(
+            rules, players, mode, teams=teams, names=names, colours=colours, pegs=pegs, bots=bots, teach=teach
+        )
         with self._lock:
             self._reset_board(lambda: self._new_session(rules, players, mode, teams, table, pegs))  # type: ignore[arg-type]
             self._lessons.give_way()  # a game instead of the lesson: "Learn to play" offers to go on
@@ -368,10 +426,15 @@ class Table:
             if seat not in game.board.seats:
                 raise ValueError(f"no seat {seat} in this game")
             mine = seat == game.turn and game.phase == "play"
-            return {"seat": seat, "hand": game.hand(seat), "playable": sorted(game.movable_cards()) if mine else [],
-                    "your_turn": mine, "must_move": game.must_move() if mine else False,
-                    "free_come_out": mine and game.free_come_out_due(),
-                    "declared": self.session.declared if mine else None}  # fmt: skip
+            return {
+                "seat": seat,
+                "hand": game.hand(seat),
+                "playable": sorted(game.movable_cards()) if mine else [],
+                "your_turn": mine,
+                "must_move": game.must_move() if mine else False,
+                "free_come_out": mine and game.free_come_out_due(),
+                "declared": self.session.declared if mine else None,
+            }
 
     # -- the wiring check -----------------------------------------------------------------
 
@@ -408,11 +471,18 @@ class Table:
         with self._lock:
             game = self.session.game
             penalty = game.penalty
-            return Overview(self.session.game_id, game.turn, game.board.sides, tuple(game.board.seats),
-                            game.doubter_to_answer, penalty[0] if penalty else None,
-                            tuple(view.seat_default(side) for side in range(len(SEAT_NAMES))),
-                            any(hole.startswith("C") for hole in self.layout.pixel_of), view.light_legend(),
-                            teaching.hand_seen_by(game))  # fmt: skip
+            return Overview(
+                self.session.game_id,
+                game.turn,
+                game.board.sides,
+                tuple(game.board.seats),
+                game.doubter_to_answer,
+                penalty[0] if penalty else None,
+                tuple(view.seat_default(side) for side in range(len(SEAT_NAMES))),
+                any(hole.startswith("C") for hole in self.layout.pixel_of),
+                view.light_legend(),
+                teaching.hand_seen_by(game),
+            )
 
     def state(self) -> dict[str, Any]:
         """The page's view; every event stream asks for it at each change, so it is made once
@@ -420,9 +490,16 @@ class Table:
         with self._lock:
             if self._state is not None and self._state["version"] == self._version:
                 return self._state
-            data = {"version": self._version, **view.session_state(self.session), "wiring": self._wiring.status,
-                    "simulate": self.rig.simulated, "store_recovered": self.store.recovered,
-                    "sensor_error": self.sensors.fault, "bots": self._bots.kinds(), "bot": None}  # fmt: skip
+            data = {
+                "version": self._version,
+                **view.session_state(self.session),
+                "wiring": self._wiring.status,
+                "simulate": self.rig.simulated,
+                "store_recovered": self.store.recovered,
+                "sensor_error": self.sensors.fault,
+                "bots": self._bots.kinds(),
+                "bot": None,
+            }
             names = {seat["seat"]: seat["name"] for seat in data["seats"]}
             data["bot"] = self._bots.plan_json(names)
             data["move_marks"] = dict(self._lights.move_marks)
@@ -471,8 +548,12 @@ class Table:
         sensors = self.sensors.health()  # not under our lock: sensor threads call us holding theirs
         with self._lock:
             layout = self.layout
-            board = {"sides": layout.sides, "holes": len(layout.hole_names), "channels": channels_needed(layout),
-                     "file": self.config.layout}  # fmt: skip
+            board = {
+                "sides": layout.sides,
+                "holes": len(layout.hole_names),
+                "channels": channels_needed(layout),
+                "file": self.config.layout,
+            }
             return {
                 "config": self.config.path,
                 "layout": board,
@@ -480,8 +561,12 @@ class Table:
                 "game": self.session.game_id,
                 "sensors": sensors,
                 "leds": {"backend": type(self.strip).__name__, "frames": self.strip.writes},
-                "store": {"path": str(self.store.path), "ok": self.session.store_error is None,
-                          "error": self.session.store_error, "recovered": self.store.recovered},
+                "store": {
+                    "path": str(self.store.path),
+                    "ok": self.session.store_error is None,
+                    "error": self.session.store_error,
+                    "recovered": self.store.recovered,
+                },
                 "errors": self.errors,
                 "latency_ms": view.percentiles(list(self.latencies)),
                 "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
@@ -525,8 +610,17 @@ class Table:
             lesson_lights, lesson = self._lessons.seen(session)
         plan = self._bots.turn(session)
         report = session.report
-        seen = _Seen(_look(report), session.tracker.occupied, len(session.game.events), len(session.game.moves),
-                     session.notice, session.store_error, session.declared, self.rig.sensors.fault, lesson)  # fmt: skip
+        seen = _Seen(
+            _look(report),
+            session.tracker.occupied,
+            len(session.game.events),
+            len(session.game.moves),
+            session.notice,
+            session.store_error,
+            session.declared,
+            self.rig.sensors.fault,
+            lesson,
+        )
         if not force and seen == self._published:
             return  # the ticker polls 20 times a second: tell the page only what changed
         if session.game.phase == "over":  # ready by the time someone opens it
@@ -599,8 +693,7 @@ class _Seen:
 
 def _look(report: Report) -> tuple[object, ...]:
     """What of a report the page and the LEDs show."""
-    return (report.status, report.move, report.candidates, report.guidance, report.back, report.forward,
-            report.amend)  # fmt: skip
+    return (report.status, report.move, report.candidates, report.guidance, report.back, report.forward, report.amend)
 
 
 def settle_memory() -> None:

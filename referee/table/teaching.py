@@ -61,8 +61,13 @@ class Question:
         game = session.game
         if game.phase != "play":
             return None
-        return cls(game.position, game.rules, tuple(_cards(session)), Hidden.of(game, game.turn),
-                   f"{game.seed}:{len(game.events)}")  # fmt: skip
+        return cls(
+            game.position,
+            game.rules,
+            tuple(_cards(session)),
+            Hidden.of(game, game.turn),
+            f"{game.seed}:{len(game.events)}",
+        )
 
     def answer(self, limit: int = HINTS, look_ahead: bool = True) -> list[Hint]:
         """The best moves, the first few looked ahead by the expert."""

@@ -59,12 +59,18 @@ class Template:
         if not 3.0 <= hole <= 40.0:
             raise ValueError(f"a hole of {hole:g} mm: give --hole from 3 to 40 mm")
         if pitch < hole + 4.0:
-            raise ValueError(f"holes {hole:g} mm wide, {pitch:g} mm apart leave under 4 mm of wood: "
-                             f"give --pitch {hole + 4.0:g} or more")  # fmt: skip
+            raise ValueError(
+                f"holes {hole:g} mm wide, {pitch:g} mm apart leave under 4 mm of wood: "
+                f"give --pitch {hole + 4.0:g} or more"
+            )
         self.layout, self.pitch, self.hole = layout, pitch, hole
-        if min(math.dist(led, place) for led in self.leds.values() for place in self.places.values()) < hole / 2 + LED / 2:
-            raise ValueError(f"{LED:g} mm pixel holes do not fit beside {hole:g} mm holes {pitch:g} mm apart: "
-                             "give a larger --pitch")  # fmt: skip
+        if (
+            min(math.dist(led, place) for led in self.leds.values() for place in self.places.values())
+            < hole / 2 + LED / 2
+        ):
+            raise ValueError(
+                f"{LED:g} mm pixel holes do not fit beside {hole:g} mm holes {pitch:g} mm apart: give a larger --pitch"
+            )
 
     @cached_property
     def places(self) -> dict[str, Point]:
@@ -119,8 +125,10 @@ class Template:
         """``(name, svg)`` per printable page: ``sheet-R-C`` (row 1 at the top), overlapping by
         OVERLAP mm so that the crosses of the shared holes line the pages up."""
         width, height = self.size
-        paper = min((paper, Paper(paper.name, paper.height, paper.width, paper.margin)),
-                    key=lambda sheet: math.prod(grid(width, height, sheet)))  # portrait or landscape: fewer sheets
+        paper = min(
+            (paper, Paper(paper.name, paper.height, paper.width, paper.margin)),
+            key=lambda sheet: math.prod(grid(width, height, sheet)),
+        )  # portrait or landscape: fewer sheets
         printable = (paper.width - 2 * paper.margin, paper.height - 2 * paper.margin)
         step = (printable[0] - OVERLAP, printable[1] - OVERLAP)
         columns, rows = grid(width, height, paper)
@@ -128,14 +136,20 @@ class Template:
         for row in range(rows):
             for column in range(columns):
                 x, y = column * step[0], row * step[1]
-                label = (f"sheet row {row + 1}, column {column + 1} of {rows} x {columns} ({paper.name}, "
-                         f"print at 100 %): overlap the next sheet by {OVERLAP:g} mm, crosses on crosses")  # fmt: skip
-                frame = (f'<rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" height="{printable[1]:.2f}" '
-                         'fill="none" stroke="#999" stroke-width="0.2" stroke-dasharray="3 2"/>'
-                         f'<text x="{x + 2:.2f}" y="{y + printable[1] - 2:.2f}" font-size="3">{escape(label)}</text>')  # fmt: skip
+                label = (
+                    f"sheet row {row + 1}, column {column + 1} of {rows} x {columns} ({paper.name}, "
+                    f"print at 100 %): overlap the next sheet by {OVERLAP:g} mm, crosses on crosses"
+                )
+                frame = (
+                    f'<rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" height="{printable[1]:.2f}" '
+                    'fill="none" stroke="#999" stroke-width="0.2" stroke-dasharray="3 2"/>'
+                    f'<text x="{x + 2:.2f}" y="{y + printable[1] - 2:.2f}" font-size="3">{escape(label)}</text>'
+                )
                 box = f"{x - paper.margin:.2f} {y - paper.margin:.2f} {paper.width:.2f} {paper.height:.2f}"
-                clip = (f'<clipPath id="printable"><rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" '
-                        f'height="{printable[1]:.2f}"/></clipPath><g clip-path="url(#printable)">{body}</g>')  # fmt: skip
+                clip = (
+                    f'<clipPath id="printable"><rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" '
+                    f'height="{printable[1]:.2f}"/></clipPath><g clip-path="url(#printable)">{body}</g>'
+                )
                 bar = self._sheet_bar((x, y, x + printable[0], y + printable[1] - 6.0))
                 yield f"sheet-{row + 1}-{column + 1}", svg_document(paper.width, paper.height, box, clip + frame + bar)
 
@@ -144,10 +158,16 @@ class Template:
         (nearest the sheet's foot first); else at the foot over whatever is there."""
         size = (SCALE_BAR + 2.0, 11.0)  # the ticks rise 5 mm above the line, the words hang 5 mm below it
         left, top, right, bottom = printable
-        near = [(x, y) for y in steps(bottom - size[1], top + 1.0, -4.0) for x in steps(left + 1.0, right - size[0], 8.0)]
+        near = [
+            (x, y) for y in steps(bottom - size[1], top + 1.0, -4.0) for x in steps(left + 1.0, right - size[0], 8.0)
+        ]
         legend = [text_box(x, y, 3.0, line) for x, y, line in self.legend]
         tags = [box for _, _, box in self.chain_ends]
-        inside = [box for box in [*self.text_boxes, *legend, *tags] if box[2] > left and box[0] < right and box[3] > top and box[1] < bottom]
+        inside = [
+            box
+            for box in [*self.text_boxes, *legend, *tags]
+            if box[2] > left and box[0] < right and box[3] > top and box[1] < bottom
+        ]
         circles = [c for c in self.circles if circle_meets_box(c, printable)]
         x, y = free_spot(size, near, inside, circles, printable) or near[0]
         return scale_bar(x + 1.0, y + 6.0, "sheet-scale-bar")
@@ -221,8 +241,9 @@ class Template:
     def _chain(self, by: str, colour: str, dash: str) -> str:
         points = " ".join(f"{x:.2f},{y:.2f}" for x, y in self.chains[by])
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
-        return (f'<polyline class="{by}-chain" points="{points}" fill="none" stroke="{colour}" '
-                f'stroke-width="0.5"{dashes}/>')  # fmt: skip
+        return (
+            f'<polyline class="{by}-chain" points="{points}" fill="none" stroke="{colour}" stroke-width="0.5"{dashes}/>'
+        )
 
     @cached_property
     def chain_ends(self) -> list[tuple[str, str, Box]]:
@@ -234,7 +255,9 @@ class Template:
         taken: list[Box] = list(self.text_boxes)
         found = []
         for hole, words in ends:
-            box = place_tag(self.places[hole], words, self.hole / 2, taken, self.circles, (1.0, 1.0, width - 1.0, height - 1.0))
+            box = place_tag(
+                self.places[hole], words, self.hole / 2, taken, self.circles, (1.0, 1.0, width - 1.0, height - 1.0)
+            )
             taken.append(box)
             found.append((hole, words, box))
         return found
@@ -265,21 +288,30 @@ class Template:
         radius = self.hole / 2
         dashes = f' stroke-dasharray="{dash}"' if dash else ""
         parts = [
-            (f'<g class="hole {kind}" data-hole="{hole}" data-channel="{channel}" data-pixel="{pixel}" '
-            f'data-chip="{wire.chip}" data-input="{wire.input}">'),
+            (
+                f'<g class="hole {kind}" data-hole="{hole}" data-channel="{channel}" data-pixel="{pixel}" '
+                f'data-chip="{wire.chip}" data-input="{wire.input}">'
+            ),
             f'<circle cx="{x:.3f}" cy="{y:.3f}" r="{radius:.3f}" fill="{fill}" stroke="{stroke}" stroke-width="0.3"{dashes}/>',
             f'<path d="M{x - 2:.3f},{y:.3f}h4M{x:.3f},{y - 2:.3f}v4" stroke="#000" stroke-width="0.15"/>',
         ]
-        parts += [f'<text x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}"{HALO}>{escape(text)}</text>'
-                  for tx, ty, size, text, anchor in self.labels(hole)]  # fmt: skip
+        parts += [
+            f'<text x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}"{HALO}>{escape(text)}</text>'
+            for tx, ty, size, text, anchor in self.labels(hole)
+        ]
         _, _, number = parse_hole(hole)
         if kind == "track" and number in RINGS:
-            parts.insert(2, f'<circle class="{RINGS[number]}" cx="{x:.3f}" cy="{y:.3f}" r="{radius + 1.2:.3f}" '
-                         'fill="none" stroke="#000" stroke-width="0.3"/>')  # fmt: skip
+            parts.insert(
+                2,
+                f'<circle class="{RINGS[number]}" cx="{x:.3f}" cy="{y:.3f}" r="{radius + 1.2:.3f}" '
+                'fill="none" stroke="#000" stroke-width="0.3"/>',
+            )
         lx, ly = self.leds[hole]
-        parts.append(f'</g><g class="led" data-led="{hole}" data-pixel="{pixel}"><circle cx="{lx:.3f}" cy="{ly:.3f}" '
-                     f'r="{LED / 2:g}" fill="#fff" stroke="#2a9d2a" stroke-width="0.3"/><text x="{lx:.2f}" '
-                     f'y="{ly + 0.6:.2f}" font-size="1.7" text-anchor="middle">{pixel}</text></g>')  # fmt: skip
+        parts.append(
+            f'</g><g class="led" data-led="{hole}" data-pixel="{pixel}"><circle cx="{lx:.3f}" cy="{ly:.3f}" '
+            f'r="{LED / 2:g}" fill="#fff" stroke="#2a9d2a" stroke-width="0.3"/><text x="{lx:.2f}" '
+            f'y="{ly + 0.6:.2f}" font-size="1.7" text-anchor="middle">{pixel}</text></g>'
+        )
         return "".join(parts)
 
     @cached_property
@@ -314,8 +346,11 @@ class Template:
     def _legend(self, with_bar: bool = True) -> str:
         """The legend, and the whole drawing's scale bar under it. A sheet has its own bar
         (``_sheet_bar``): this one may be cut by the sheet's edge."""
-        text = "\n".join(f'<text x="{x:.2f}" y="{y:.2f}" font-size="3" text-anchor="middle">{escape(line)}</text>'
-                         for x, y, line in self.legend if line)  # fmt: skip
+        text = "\n".join(
+            f'<text x="{x:.2f}" y="{y:.2f}" font-size="3" text-anchor="middle">{escape(line)}</text>'
+            for x, y, line in self.legend
+            if line
+        )
         if not with_bar:
             return text
         x, y, _ = self.legend[-1]

@@ -30,8 +30,14 @@ NAME, WIRING = 2.8, 2.0  # font sizes of the hole's name and of its sensor input
 FURTHER = (0.0, 2.5, 5.0, 7.5)  # mm further out from the hole's ring, tried in turn
 
 
-def place_labels(places: Mapping[str, Point], leds: Mapping[str, Point], words: Mapping[str, str], ring: float,
-                 lines: list[tuple[Point, Point]], circles: list[Circle]) -> dict[str, list[Label]]:  # fmt: skip
+def place_labels(
+    places: Mapping[str, Point],
+    leds: Mapping[str, Point],
+    words: Mapping[str, str],
+    ring: float,
+    lines: list[tuple[Point, Point]],
+    circles: list[Circle],
+) -> dict[str, list[Label]]:
     """Each hole's name and ``words`` (its input), in the first place round it (holes ``ring`` mm
     wide) that meets no line, circle or label placed before; else where they meet fewest."""
     placed: list[Box] = []
@@ -77,9 +83,14 @@ def _candidates(hole: str, place: Point, words: str, ring: float, led_below: boo
         if led_below:  # the short name on the pixel's side
             pairs[0], pairs[1] = pairs[1], pairs[0]
         d = r * 0.75
-        pairs += [[(x + sx * d, y + sy * d + (-2.6 if sy < 0 else 2.2), NAME, hole, anchor),
-                   (x + sx * d, y + sy * d + (0.0 if sy < 0 else 4.8), WIRING, words, anchor)]
-                  for sx, anchor in ((-1, "end"), (1, "start")) for sy in (-1, 1)]  # fmt: skip
+        pairs += [
+            [
+                (x + sx * d, y + sy * d + (-2.6 if sy < 0 else 2.2), NAME, hole, anchor),
+                (x + sx * d, y + sy * d + (0.0 if sy < 0 else 4.8), WIRING, words, anchor),
+            ]
+            for sx, anchor in ((-1, "end"), (1, "start"))
+            for sy in (-1, 1)
+        ]
         candidates += pairs
     return candidates
 
@@ -87,8 +98,11 @@ def _candidates(hole: str, place: Point, words: str, ring: float, led_below: boo
 def _faults(box: Box, lines: list[tuple[Point, Point]], circles: list[Circle], boxes: list[Box]) -> int:
     """How badly a label's box sits: a chain line under it still reads (the label has a halo),
     a hole, pixel mark or other label under it does not."""
-    return (sum(segment_meets_box(a, b, box) for a, b in lines) + 10 * sum(circle_meets_box(c, box) for c in circles)
-            + 10 * sum(boxes_overlap(box, other, 0.3) for other in boxes))  # fmt: skip
+    return (
+        sum(segment_meets_box(a, b, box) for a, b in lines)
+        + 10 * sum(circle_meets_box(c, box) for c in circles)
+        + 10 * sum(boxes_overlap(box, other, 0.3) for other in boxes)
+    )
 
 
 def place_tag(hole: Point, words: str, radius: float, taken: list[Box], circles: list[Circle], within: Box) -> Box:
@@ -98,8 +112,11 @@ def place_tag(hole: Point, words: str, radius: float, taken: list[Box], circles:
     x, y = hole
     size = (0.6 * 2.5 * len(words) + 2.0, 4.4)
     close = [box for box in taken if boxes_overlap(box, (x - 70, y - 70, x + 70, y + 70))]
-    near = [(x + r * math.cos(a) - size[0] / 2, y + r * math.sin(a) - size[1] / 2)
-            for r in range(12, 60, 2) for a in (math.radians(d) for d in range(0, 360, 15))
-            if not crosses(hole, (x + r * math.cos(a), y + r * math.sin(a)), radius, close)]  # fmt: skip
+    near = [
+        (x + r * math.cos(a) - size[0] / 2, y + r * math.sin(a) - size[1] / 2)
+        for r in range(12, 60, 2)
+        for a in (math.radians(d) for d in range(0, 360, 15))
+        if not crosses(hole, (x + r * math.cos(a), y + r * math.sin(a)), radius, close)
+    ]
     spot = free_spot(size, near, taken, circles, within) or near[0]
     return (spot[0], spot[1], spot[0] + size[0], spot[1] + size[1])

@@ -142,7 +142,9 @@ def light_legend() -> tuple[tuple[str, str, str, str], ...]:
     rows = []
     for role, words in LEGEND:
         colour = ROLE_COLOURS.get(role, SEAT_COLOURS[0])
-        rows.append((role, "#{:02x}{:02x}{:02x}".format(*colour), PATTERNS[role].name if role in PATTERNS else "dim", words))
+        rows.append(
+            (role, "#{:02x}{:02x}{:02x}".format(*colour), PATTERNS[role].name if role in PATTERNS else "dim", words)
+        )
     return tuple(rows)
 
 
@@ -160,9 +162,17 @@ def default_table(players: int) -> dict[str, list[str]]:
 def seat_list(game: Game) -> list[Seat]:
     table = {**default_table(game.board.players), **game.table}
     team_index = {seat: n for n, team in enumerate(game.board.teams) for seat in team}
-    return [{"seat": seat, "name": table["names"][n], "colour": table["colours"][n], "team": team_index[seat],
-             "home": game.position.in_home(seat), "start": game.position.in_start(seat)}
-            for n, seat in enumerate(game.board.seats)]  # fmt: skip
+    return [
+        {
+            "seat": seat,
+            "name": table["names"][n],
+            "colour": table["colours"][n],
+            "team": team_index[seat],
+            "home": game.position.in_home(seat),
+            "start": game.position.in_start(seat),
+        }
+        for n, seat in enumerate(game.board.seats)
+    ]
 
 
 def seats(game: Game) -> list[dict[str, Any]]:
@@ -193,8 +203,10 @@ def game_state(session: Session) -> SessionState:
         return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
 
     def fixes(found: tuple[Fix, ...]) -> list[FixJson]:
-        return [{"action": f.action, "hole": f.hole, "seat": f.seat, "words": fix_words(f.action, f.hole, f.seat, colour)}
-                for f in found]  # fmt: skip
+        return [
+            {"action": f.action, "hole": f.hole, "seat": f.seat, "words": fix_words(f.action, f.hole, f.seat, colour)}
+            for f in found
+        ]
 
     said = tuple(colour(seat) for seat in range(game.board.sides))
 
@@ -215,7 +227,9 @@ def game_state(session: Session) -> SessionState:
         "restoring": session.tracker.restoring,
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
-        "move_words": move_words(report.move, said, game.rules, _pending_card(session, report.move)) if report.move else None,
+        "move_words": move_words(report.move, said, game.rules, _pending_card(session, report.move))
+        if report.move
+        else None,
         "amending": report.amend,
         "moves": game.moves,
         "history": history(game, said),
@@ -258,8 +272,10 @@ def move_words(move: Move, names: tuple[str, ...], rules: Ruleset | None = None,
 def history(game: Game, names: tuple[str, ...]) -> list[Played]:
     """Every move that stands, in words: a card nobody named is not said as a fact."""
     named = _named_cards(game)
-    return [{"seat": seat, "move": text, "words": move_words(move, names, game.rules, card)}
-            for (seat, text), move, card in zip(game.history, game.made, named, strict=True)]  # fmt: skip
+    return [
+        {"seat": seat, "move": text, "words": move_words(move, names, game.rules, card)}
+        for (seat, text), move, card in zip(game.history, game.made, named, strict=True)
+    ]
 
 
 def _named_cards(game: Game) -> list[str | None]:
@@ -286,8 +302,11 @@ def table_settings(game: Game) -> list[str]:
         said.append(f"counting: after {rules.counting - 1} turns without moving, any card brings a peg out")
     if rules.bluffing:
         said.append("Bluffing Joker: cards are played face down and may be doubted")
-    said.append({"own": "your own pegs only", "own-then-partner": "your own pegs, then a partner's once yours are home"}
-                .get(rules.movers, f"pegs you may move: {rules.movers}"))  # fmt: skip
+    said.append(
+        {"own": "your own pegs only", "own-then-partner": "your own pegs, then a partner's once yours are home"}.get(
+            rules.movers, f"pegs you may move: {rules.movers}"
+        )
+    )
     return said
 
 
@@ -328,16 +347,27 @@ def _candidates(report: Report, last: int, turn: int, names: tuple[str, ...]) ->
     if report.status != "ambiguous":
         return []
     amending = {move.text for move in report.amendments}
-    return [{"text": move.text, "result": move.result.pegs_json(), "seat": last if move.text in amending else turn,
-             "words": move_words(move, names)} for move in report.candidates]  # fmt: skip
+    return [
+        {
+            "text": move.text,
+            "result": move.result.pegs_json(),
+            "seat": last if move.text in amending else turn,
+            "words": move_words(move, names),
+        }
+        for move in report.candidates
+    ]
 
 
 def bluff_state(game: Game) -> Bluff | None:
     if not game.rules.bluffing or game.phase not in ("doubt", "reveal", "penalty"):
         return None
     penalty = game.penalty
-    return {"declared": last_card(game.events), "doubter": game.doubter_to_answer,
-            "chooser": penalty[0] if penalty else None, "victim": penalty[1] if penalty else None}  # fmt: skip
+    return {
+        "declared": last_card(game.events),
+        "doubter": game.doubter_to_answer,
+        "chooser": penalty[0] if penalty else None,
+        "victim": penalty[1] if penalty else None,
+    }
 
 
 def last_card(events: list[dict[str, Any]]) -> str | None:
@@ -379,8 +409,10 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     if not values:
         return {"p50": None, "p99": None}
     ordered = sorted(values)
-    return {"p50": round(ordered[len(ordered) // 2] * 1000, 3),
-            "p99": round(ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000, 3)}  # fmt: skip
+    return {
+        "p50": round(ordered[len(ordered) // 2] * 1000, 3),
+        "p99": round(ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000, 3),
+    }
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:

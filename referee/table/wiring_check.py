@@ -31,8 +31,14 @@ class WiringCheck:
     def running(self) -> bool:
         return bool(self.status and self.status.get("running"))
 
-    def start(self, layout: Layout, sensors: SensorBoard, strip: PixelStrip, holes: list[str] | None = None,
-              timeout: float = 60.0) -> None:  # fmt: skip
+    def start(
+        self,
+        layout: Layout,
+        sensors: SensorBoard,
+        strip: PixelStrip,
+        holes: list[str] | None = None,
+        timeout: float = 60.0,
+    ) -> None:
         from hardware.wiring import WiringCancelled, selftest
 
         if self.running:
@@ -41,15 +47,22 @@ class WiringCheck:
         self.status = {"running": True, "step": "Starting the wiring check", "hole": None}
 
         def prompt(step: Any) -> None:
-            self.status = {"running": True, "step": str(step), "hole": step.hole, "action": step.action,
-                           "index": step.index, "total": step.total}  # fmt: skip
+            self.status = {
+                "running": True,
+                "step": str(step),
+                "hole": step.hole,
+                "action": step.action,
+                "index": step.index,
+                "total": step.total,
+            }
             self._notify()
 
         def run() -> None:
             result: dict[str, Any]
             try:
-                report = selftest(layout, sensors, strip, prompt, timeout=timeout, led_delay=0.02, holes=holes,
-                                  cancel=self._cancel)  # fmt: skip
+                report = selftest(
+                    layout, sensors, strip, prompt, timeout=timeout, led_delay=0.02, holes=holes, cancel=self._cancel
+                )
                 result = {"running": False, "ok": report.ok, "text": str(report), "report": report.to_json()}
             except WiringCancelled as stopped:
                 result = {"running": False, "ok": None, "text": str(stopped)}

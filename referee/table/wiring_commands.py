@@ -56,22 +56,37 @@ def add_commands(commands: Any) -> None:
     watch.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
     watch.set_defaults(func=watch_command)  # Ctrl-C is how a watch ends: it prints the link's counts
 
-    selftest = commands.add_parser("selftest", help="ask the LEDs' colour order, walk the LEDs, then ask for a peg "
-                                   "in every hole; --magnets checks the pegs' magnets")  # fmt: skip
+    selftest = commands.add_parser(
+        "selftest",
+        help="ask the LEDs' colour order, walk the LEDs, then ask for a peg "
+        "in every hole; --magnets checks the pegs' magnets",
+    )
     _link_options(selftest)
-    selftest.add_argument("--leds", choices=("none", "neopixel", "neopixel-spi"), default="none",
-                          help="drive the LEDs too: the first step asks what colour the first LED shows "
-                          "(answer r, g, b or nothing) and says the pixel_order the config needs")  # fmt: skip
-    selftest.add_argument("--led-pin", default="D10",
-                          help="data pin for --leds neopixel (needs root on a Pi 4: rpi_ws281x; any pin on a Pi 5)")
-    selftest.add_argument("--pixel-order", choices=PIXEL_ORDERS, default="GRB",
-                          help="the colour order to drive the LEDs in (default GRB); the first question checks it")
+    selftest.add_argument(
+        "--leds",
+        choices=("none", "neopixel", "neopixel-spi"),
+        default="none",
+        help="drive the LEDs too: the first step asks what colour the first LED shows "
+        "(answer r, g, b or nothing) and says the pixel_order the config needs",
+    )
+    selftest.add_argument(
+        "--led-pin",
+        default="D10",
+        help="data pin for --leds neopixel (needs root on a Pi 4: rpi_ws281x; any pin on a Pi 5)",
+    )
+    selftest.add_argument(
+        "--pixel-order",
+        choices=PIXEL_ORDERS,
+        default="GRB",
+        help="the colour order to drive the LEDs in (default GRB); the first question checks it",
+    )
     selftest.add_argument("--timeout", type=_seconds, default=30.0, help="seconds to wait for each hole")
     selftest.add_argument("--holes", help="only these holes, comma-separated (e.g. T0:0,T0:1,H0:0)")
     selftest.add_argument("--magnets", nargs="?", const="pegs", choices=("pegs", "holes"), help=MAGNETS_HELP)
     selftest.add_argument("--test-hole", default="T0:0", help="a hole known to work, for --magnets pegs (T0:0)")
-    selftest.add_argument("--window", type=_seconds, default=1.5,
-                          help="seconds each resting peg is watched for --magnets (default 1.5)")
+    selftest.add_argument(
+        "--window", type=_seconds, default=1.5, help="seconds each resting peg is watched for --magnets (default 1.5)"
+    )
     selftest.set_defaults(func=_stoppable(selftest_command))
 
     calibrate = commands.add_parser("calibrate", help="learn the sensor channels hole by hole; writes a layout")
@@ -101,8 +116,11 @@ def _link_options(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--port", help="serial port of the sensor board, e.g. /dev/ttyACM1 or /dev/pegs-board")
     where.add_argument("--vid-pid", help="USB id of the sensor board, e.g. 239a:80f4")
     parser.add_argument("--sides", type=int, default=4, choices=(4, 6, 8, 10))
-    parser.add_argument("--markers", action="store_true", help="the board has a colour-marker hole per side "
-                        "(as for pegs firmware --markers)")  # fmt: skip
+    parser.add_argument(
+        "--markers",
+        action="store_true",
+        help="the board has a colour-marker hole per side (as for pegs firmware --markers)",
+    )
     parser.add_argument("--layout", help="layout TOML (default: the standard layout for --sides)")
 
 
@@ -194,7 +212,11 @@ def watch_command(args: argparse.Namespace) -> int:
     try:
         health = link.health
         print(f"connected to {health.port}: firmware {health.firmware_version}, {health.channels} channels", flush=True)
-        occupied = [layout.hole(c) for c, level in enumerate(link.levels) if c in layout.holes_by_channel and layout.occupied(level)]
+        occupied = [
+            layout.hole(c)
+            for c, level in enumerate(link.levels)
+            if c in layout.holes_by_channel and layout.occupied(level)
+        ]
         print(f"occupied now: {' '.join(occupied) or 'nothing'}", flush=True)
         deadline = None if args.seconds is None else started + args.seconds
         while deadline is None or time.monotonic() < deadline:
@@ -204,7 +226,9 @@ def watch_command(args: argparse.Namespace) -> int:
     finally:
         health = link.health
         link.stop()
-        print(f"frames {health.frames}, errors {health.errors}, resyncs {health.resyncs}, reconnects {health.reconnects}")
+        print(
+            f"frames {health.frames}, errors {health.errors}, resyncs {health.resyncs}, reconnects {health.reconnects}"
+        )
     return 0
 
 
@@ -246,8 +270,13 @@ def _sensors(args: argparse.Namespace, layout: Layout) -> SensorBoard:
     return built[0]
 
 
-def _selftest(args: argparse.Namespace, layout: Layout, sensors: SensorBoard, strip: PixelStrip | None,
-              holes: Sequence[str] | None) -> int:  # fmt: skip
+def _selftest(
+    args: argparse.Namespace,
+    layout: Layout,
+    sensors: SensorBoard,
+    strip: PixelStrip | None,
+    holes: Sequence[str] | None,
+) -> int:
     """The colour question (with LEDs), the LED walk, then every hole: exit 1 if anything needs a fix."""
     from hardware.wiring import selftest
 
@@ -262,21 +291,31 @@ def _selftest(args: argparse.Namespace, layout: Layout, sensors: SensorBoard, st
     return 0 if report.ok and (colours is None or colours.ok) else 1
 
 
-def _magnets(args: argparse.Namespace, layout: Layout, sensors: SensorBoard, strip: PixelStrip | None,
-             holes: Sequence[str] | None) -> int:  # fmt: skip
+def _magnets(
+    args: argparse.Namespace,
+    layout: Layout,
+    sensors: SensorBoard,
+    strip: PixelStrip | None,
+    holes: Sequence[str] | None,
+) -> int:
     """Issue 23, item 7: each peg in one hole that works, or one good peg through the holes."""
     report: MagnetReport
     if args.magnets == "pegs":
         if strip is not None:
             strip.show(tuple(LIT if pixel == layout.pixel(args.test_hole) else BLACK for pixel in range(strip.n)))
-        print(f"Testing magnets in {args.test_hole}: one peg at a time, taking each out before the next; "
-              f"each is watched for {args.window:g} s after Enter", flush=True)  # fmt: skip
+        print(
+            f"Testing magnets in {args.test_hole}: one peg at a time, taking each out before the next; "
+            f"each is watched for {args.window:g} s after Enter",
+            flush=True,
+        )
         report = check_pegs(sensors, args.test_hole, _peg_in, window=args.window, on_result=_say)
     else:
-        print(f"Testing holes with one good peg: move it when the next hole is named ({args.window:g} s each)",
-              flush=True)  # fmt: skip
-        report = check_holes(layout, sensors, _say, holes, window=args.window, timeout=args.timeout, strip=strip,
-                             on_result=_say)  # fmt: skip
+        print(
+            f"Testing holes with one good peg: move it when the next hole is named ({args.window:g} s each)", flush=True
+        )
+        report = check_holes(
+            layout, sensors, _say, holes, window=args.window, timeout=args.timeout, strip=strip, on_result=_say
+        )
     print(report)
     return 0 if report.ok else 1
 
@@ -300,8 +339,9 @@ def _ask_colour(step: Step) -> Colour:
     for _ in range(3):
         line = sys.stdin.readline()
         if not line:
-            raise WiringError("pegs: selftest stopped: no answer to the colour question (the input ended); "
-                              "answer r, g, b or nothing")  # fmt: skip
+            raise WiringError(
+                "pegs: selftest stopped: no answer to the colour question (the input ended); answer r, g, b or nothing"
+            )
         colour = parse_colour(line)
         if colour is not None:
             return colour
@@ -314,8 +354,10 @@ def _holes(text: str, layout: Layout, option: str) -> list[str]:
     holes = [name.strip() for name in text.split(",") if name.strip()]
     for hole in holes or [text]:
         if hole not in layout.hole_names:
-            raise WiringError(f"pegs: {option}: {hole!r} is not a hole of this board (its holes are named like "
-                              f"{', '.join(layout.hole_names[:3])}, ...)")  # fmt: skip
+            raise WiringError(
+                f"pegs: {option}: {hole!r} is not a hole of this board (its holes are named like "
+                f"{', '.join(layout.hole_names[:3])}, ...)"
+            )
     return holes
 
 
@@ -343,4 +385,3 @@ def _strip(kind: str, pin: str, layout: Layout, order: str = "GRB") -> PixelStri
         return NeoPixelSpiStrip(layout.pixels, pixel_order=order)
     except (ImportError, NotImplementedError, RuntimeError, ValueError, OSError, AttributeError) as error:
         raise WiringError(f"pegs: cannot drive {kind} LEDs here: {error}") from None
-
