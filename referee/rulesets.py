@@ -9,22 +9,36 @@ a few fields replaced, so a family's house rules are just more data (a TOML file
     [cards.10]
     backward = [1]
 
-A ``[cards.X]`` table's keys are ``CardPower``'s fields, each declared once with its check
-and its words (``referee.card_powers``); the top-level keys are checked here.
+Every key is a field declared once with its check, its meaning, its words and its stored
+form (``referee.rule_fields``): a ``[cards.X]`` table's keys are ``CardPower``'s fields
+(``referee.card_powers``), the top-level keys ``Ruleset``'s here. A new top-level key is
+one field of ``Ruleset``, plus its use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from referee.board import PEGS_PER_SEAT
 from referee.card_powers import MAX_STEPS, CardPower, Split, SplitDirections, card_changes, power_mapping
 from referee.cards import CARDS, JOKER, CardError, parse_card
-from referee.rule_fields import RulesetError, true_or_false, whole
+from referee.rule_fields import (
+    RulesetError,
+    between,
+    declared,
+    one_of,
+    read_onto,
+    rule,
+    said,
+    stored,
+    text,
+    true_or_false,
+    whole,
+)
 from referee.text import TextError, load_toml, read_text
 
 Movers = Literal["own-then-partner", "team"]
@@ -34,27 +48,131 @@ Draw = Literal["before", "after"]
 __all__ = ["MAX_STEPS", "CardPower", "Ruleset", "RulesetError", "Split", "SplitDirections", "from_mapping"]
 
 
+PLAYER_COUNTS = ("2", "4", "6", "8", "10")
+
+
+def per_players(low: int, high: int) -> Callable[[str, object], tuple[tuple[int, int], ...]]:
+    """The check of a table by player count, e.g. ``{8 = 4, 10 = 5}``: the counts it gives,
+    each from ``low`` to ``high`` (``_fill`` puts them onto the base's)."""
+
+    def check(where: str, value: object) -> tuple[tuple[int, int], ...]:
+        if not isinstance(value, Mapping):
+            raise RulesetError(f"{where} must be a table like {{4 = 3, 6 = 3, 8 = 4, 10 = 5}}")
+        given = {}
+        for players, count in value.items():
+            if str(players) not in PLAYER_COUNTS:
+                raise RulesetError(f"{where}: {players!r} is not a player count (2, 4, 6, 8 or 10)")
+            given[int(players)] = whole(f"{where}.{players}", count, low, high)
+        return tuple(sorted(given.items()))
+
+    return check
+
+
+def _fill(given: tuple[tuple[int, int], ...], base: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """A file's table by player count over its base preset's: the counts it leaves out stay the base's."""
+    return tuple(sorted({**dict(base), **dict(given)}.items()))
+
+
+def _by_players(table: tuple[tuple[int, int], ...]) -> dict[str, int]:
+    return {str(players): count for players, count in table}
+
+
+def _counting(where: str, value: object) -> int | None:
+    return None if value is False else whole(where, value, 2, 10)
+
+
+_MOVERS_SAID = {"own-then-partner": "your own pegs, then a partner's once yours are home"}
+
+
 @dataclass(frozen=True)
 class Ruleset:
-    """One complete set of rules. Build variants with :func:`dataclasses.replace`."""
+    """One complete set of rules. Build variants with :func:`dataclasses.replace`.
 
-    name: str
-    summary: str
+    Every field but ``cards`` is a top-level house-rules key (``referee.rule_fields``);
+    ``cards`` is the ``[cards.X]`` tables (``referee.card_powers``)."""
+
+    name: str = field(metadata=rule("the rules' name, as the page and the records show it", text))
+    summary: str = field(metadata=rule("one line saying how these rules differ", text))
     cards: tuple[tuple[str, CardPower], ...]
-    movers: Movers = "own-then-partner"
-    split_into_partner: bool = False
-    joker_from: JokerFrom = "own"
-    home_entry: HomeEntry = "may"
-    hand_size: int = 5
-    draw: Draw = "before"
-    decks: tuple[tuple[int, int], ...] = ((2, 3), (4, 3), (6, 3), (8, 4), (10, 5))
-    jokers_per_deck: int = 2
-    extra_jokers: int = 0
-    added_jokers: tuple[tuple[int, int], ...] = (
-        (10, 4),
-    )  # Hatcher's variations: ten players, "at least four more Jokers"
-    counting: int | None = None
-    bluffing: bool = False
+    movers: Movers = field(
+        default="own-then-partner",
+        metadata=rule(
+            'whose pegs a player moves: "own-then-partner" (a partner\'s once all one\'s own are home) or "team"',
+            one_of(*get_args(Movers)),
+            words=lambda movers: [_MOVERS_SAID.get(movers, f"pegs you may move: {movers}")],
+            said_at=4,
+        ),
+    )
+    split_into_partner: bool = field(
+        default=False,
+        metadata=rule("a split may take a player's last peg home and move a partner's with the rest", true_or_false),
+    )
+    joker_from: JokerFrom = field(
+        default="own",
+        metadata=rule(
+            'where a joker\'s peg comes from: "own" or "team-start-first" (a team peg from start first)',
+            one_of(*get_args(JokerFrom)),
+        ),
+    )
+    home_entry: HomeEntry = field(
+        default="may",
+        metadata=rule(
+            'a peg at its in-spot "may" turn home, or "must" (else it cannot move)', one_of(*get_args(HomeEntry))
+        ),
+    )
+    hand_size: int = field(
+        default=5,
+        metadata=rule(
+            "cards in a player's hand, 1 to 13", between(1, 13), words=lambda size: [f"{size} cards in hand"]
+        ),
+    )
+    draw: Draw = field(
+        default="before",
+        metadata=rule('draw "before" or "after" playing a card', one_of(*get_args(Draw))),
+    )
+    decks: tuple[tuple[int, int], ...] = field(
+        default=((2, 3), (4, 3), (6, 3), (8, 4), (10, 5)),
+        metadata=rule(
+            "decks by player count, 1 to 8, e.g. {8 = 4, 10 = 5}; a count not given stays the base's",
+            per_players(1, 8),
+            store=_by_players,
+            onto=_fill,
+        ),
+    )
+    jokers_per_deck: int = field(default=2, metadata=rule("jokers each deck brings, 0 to 16", between(0, 16)))
+    extra_jokers: int = field(
+        default=0, metadata=rule("jokers added at every player count but two, 0 to 16", between(0, 16))
+    )
+    added_jokers: tuple[tuple[int, int], ...] = field(
+        default=((10, 4),),  # Hatcher's variations: ten players, "at least four more Jokers"
+        metadata=rule(
+            "jokers added by player count, 0 to 16, e.g. {10 = 4}; a count not given stays the base's",
+            per_players(0, 16),
+            store=_by_players,
+            onto=_fill,
+        ),
+    )
+    counting: int | None = field(
+        default=None,
+        metadata=rule(
+            "counting: the turn, 2 to 10, on which a player who has not moved brings a peg out with any card, or false",
+            _counting,
+            words=lambda turn: (
+                [f"counting: after {turn - 1} turns without moving, any card brings a peg out"] if turn else []
+            ),
+            store=lambda turn: False if turn is None else turn,
+            said_at=2,
+        ),
+    )
+    bluffing: bool = field(
+        default=False,
+        metadata=rule(
+            "cards are played face down and declared; opponents may doubt",
+            true_or_false,
+            words=lambda on: ["Bluffing Joker: cards are played face down and may be doubted"] if on else [],
+            said_at=3,
+        ),
+    )
 
     @cached_property
     def _powers(self) -> dict[str, CardPower]:
@@ -94,20 +212,23 @@ class Ruleset:
         powers[card] = replace(powers[card], **changes)
         return replace(self, cards=tuple((name, powers[name]) for name in CARDS))
 
+    def settings(self, players: int) -> list[str]:
+        """The rules beyond the cards, in words, for a table of ``players``: each key's words
+        (``hand_size`` first, always said) with the decks and jokers after the hand."""
+        hand, *rest = said(self)
+        decks = f"{self.decks_for(players)} decks and {self.jokers_for(players)} jokers for {players} players"
+        return [hand, decks, *rest]
+
     def to_mapping(self) -> dict[str, Any]:
         """Every field, in the house-rules format: ``from_mapping(r.to_mapping()) == r``.
         Game records store this, so a replay never depends on a preset or file changing."""
+        keys = stored(self)
         data: dict[str, Any] = {"base": "basic"}
         for f in fields(self):
-            value = getattr(self, f.name)
             if f.name == "cards":
-                data["cards"] = {card: power_mapping(power) for card, power in value}
-            elif f.name in ("decks", "added_jokers"):
-                data[f.name] = {str(players): count for players, count in value}
-            elif f.name == "counting":
-                data["counting"] = False if value is None else value
+                data["cards"] = {card: power_mapping(power) for card, power in self.cards}
             else:
-                data[f.name] = value
+                data[f.name] = keys[f.name]
         return data
 
     @staticmethod
@@ -233,12 +354,6 @@ PRESETS: dict[str, Ruleset] = {
 
 # -- house rules ------------------------------------------------------------------
 
-_CHOICES: dict[str, tuple[Any, ...]] = {
-    "movers": ("own-then-partner", "team"),
-    "joker_from": ("own", "team-start-first"),
-    "home_entry": ("may", "must"),
-    "draw": ("before", "after"),
-}
 MOST_PEGS = 10 * PEGS_PER_SEAT  # ten players
 MAX_SPLIT_WEIGHT = 1_050
 """House rules may split up to this weight (``Ruleset.split_weight``): hardly more than
@@ -247,19 +362,20 @@ lift must light its holes within a tenth of a second on a Pi Zero 2 W)."""
 
 
 def from_mapping(data: Mapping[str, Any]) -> Ruleset:
-    """Apply a parsed house-rules table to its ``base`` preset; every key is checked."""
+    """Apply a parsed house-rules table to its ``base`` preset; every key is checked (the
+    top-level keys by ``Ruleset``'s declarations, the cards' by ``CardPower``'s), and each
+    starts from the base's value."""
     data = dict(data)
     base = data.pop("base", "basic")
     if not isinstance(base, str):
         raise RulesetError("'base' must be a preset name")
     rules = Ruleset.preset(base)
-    changes: dict[str, Any] = {"name": f"{base} (house rules)"}
     cards = data.pop("cards", {})
-    known = {f.name for f in fields(Ruleset)} - {"cards"}
-    for key, value in data.items():
+    known = set(declared(Ruleset))
+    for key in data:
         if key not in known:
             raise RulesetError(f"unknown key {key!r}: use one of {', '.join(sorted(known | {'base', 'cards'}))}")
-        changes[key] = _check_field(key, value)
+    changes: dict[str, Any] = {"name": f"{base} (house rules)", **read_onto(rules, "", data)}  # checked: declared
     rules = replace(rules, **changes)
     if not isinstance(cards, Mapping):
         raise RulesetError("'cards' must be a table of card name -> powers")
@@ -286,35 +402,3 @@ def _check_weight(rules: Ruleset) -> None:
         f"board (they weigh {rules.split_weight:,}; the most allowed is {MAX_SPLIT_WEIGHT:,}, North Carolina's "
         "weigh 1,005): split a smaller total, in fewer directions, or over the player's own pegs only"
     )
-
-
-def _check_field(key: str, value: Any) -> Any:
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            raise RulesetError(f"{key} must be one of {', '.join(map(repr, _CHOICES[key]))}, not {value!r}")
-        return value
-    if key in ("name", "summary"):
-        if not isinstance(value, str) or not value.strip():
-            raise RulesetError(f"{key} must be a non-empty string")
-        return value
-    if key in ("split_into_partner", "bluffing"):
-        return true_or_false(key, value)
-    if key == "hand_size":
-        return whole(key, value, 1, 13)
-    if key in ("jokers_per_deck", "extra_jokers"):
-        return whole(key, value, 0, 16)
-    if key == "counting":
-        if value is False:
-            return None
-        return whole(key, value, 2, 10)
-    if key in ("decks", "added_jokers"):
-        if not isinstance(value, Mapping):
-            raise RulesetError(f"{key} must be a table like {{4 = 3, 6 = 3, 8 = 4, 10 = 5}}")
-        table = dict(getattr(BASIC, key))
-        for players, count in value.items():
-            if str(players) not in ("2", "4", "6", "8", "10"):
-                raise RulesetError(f"{key}: {players!r} is not a player count (2, 4, 6, 8 or 10)")
-            lowest, highest = (1, 8) if key == "decks" else (0, 16)
-            table[int(players)] = whole(f"{key}.{players}", count, lowest, highest)
-        return tuple(sorted(table.items()))
-    raise RulesetError(f"unknown key {key!r}")  # pragma: no cover - guarded by the caller

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import pytest
 
 from referee import PRESETS, CardPower, Ruleset, RulesetError, Split
 from referee.card_powers import card_changes, card_keys, power_mapping
-from referee.rule_fields import declared, described, read_table, rule, said, stored, true_or_false, whole
+from referee.rule_fields import declared, described, read_onto, read_table, rule, said, stored, true_or_false, whole
 from referee.rulesets import from_mapping
 
 
@@ -197,3 +197,101 @@ def test_every_preset_card_is_stored_and_read_back_by_its_declarations() -> None
     for rules in PRESETS.values():
         for card, power in rules.cards:
             assert CardPower(**card_changes(card, power_mapping(power))) == power, (rules.name, card)  # type: ignore[arg-type]
+
+
+def test_a_table_by_player_count_starts_from_the_base_preset(tmp_path: Path) -> None:
+    """README, "House rules": "A TOML file starts from a preset and overrides fields"; the
+    rules we settled, "Ten players: decks and jokers": "Arizona and Kilpatrick keep their 4",
+    and house rules set decks and jokers "per player count". A file over Arizona that gives
+    ten players six decks keeps Arizona's four decks (and eight jokers) at four players, not
+    the basic game's three."""
+    house = tmp_path / "ten.toml"
+    house.write_text('base = "arizona"\ndecks = {10 = 6}\n', encoding="utf-8")
+    rules = Ruleset.from_toml(house)
+    assert [rules.decks_for(n) for n in (2, 4, 6, 8, 10)] == [4, 4, 4, 4, 6]
+    assert rules.jokers_for(4) == 8 and rules.jokers_for(10) == 6 * 2 + 4
+    kilpatrick = from_mapping({"base": "kilpatrick", "added_jokers": {"4": 2}, "decks": {"8": 5}})
+    assert kilpatrick.added_jokers == ((4, 2), (10, 4)) and kilpatrick.decks_for(6) == 4
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"movers": "all"}, "movers must be one of 'own-then-partner', 'team', not 'all'"),
+        ({"joker_from": 1}, "joker_from must be one of 'own', 'team-start-first', not 1"),
+        ({"home_entry": "never"}, "home_entry must be one of 'may', 'must', not 'never'"),
+        ({"draw": None}, "draw must be one of 'before', 'after', not None"),
+        ({"name": " "}, "name must be a non-empty string"),
+        ({"summary": 3}, "summary must be a non-empty string"),
+        ({"split_into_partner": "yes"}, "split_into_partner must be true or false, not 'yes'"),
+        ({"hand_size": True}, "hand_size must be a whole number from 1 to 13, not True"),
+        ({"jokers_per_deck": 17}, "jokers_per_deck must be a whole number from 0 to 16, not 17"),
+        ({"extra_jokers": -1}, "extra_jokers must be a whole number from 0 to 16, not -1"),
+        ({"counting": True}, "counting must be a whole number from 2 to 10, not True"),
+        ({"decks": 3}, "decks must be a table like {4 = 3, 6 = 3, 8 = 4, 10 = 5}"),
+        ({"decks": {"4": 0}}, "decks.4 must be a whole number from 1 to 8, not 0"),
+        ({"added_jokers": {"3": 1}}, "added_jokers: '3' is not a player count (2, 4, 6, 8 or 10)"),
+        (
+            {"hand": 5},
+            (
+                "unknown key 'hand': use one of added_jokers, base, bluffing, cards, counting, decks, draw, "
+                "extra_jokers, hand_size, home_entry, joker_from, jokers_per_deck, movers, name, split_into_partner, "
+                "summary"
+            ),
+        ),
+    ],
+)
+def test_each_top_level_key_refuses_a_bad_value_naming_it(table: dict[str, object], message: str) -> None:
+    """Issue 24: the top-level keys are declared like the cards' (``Ruleset``'s fields), and
+    a bad value is refused in one line naming the key, as before the declarations."""
+    with pytest.raises(RulesetError) as refused:
+        from_mapping(table)
+    assert str(refused.value) == message
+
+
+def test_each_top_level_key_is_declared_once_with_its_meaning_words_and_stored_form() -> None:
+    """Issue 24: every field of ``Ruleset`` but ``cards`` is a declared key; the records'
+    stored form, the description of the keys and the table's settings in words come from
+    the declarations, and every preset reads back from its stored form."""
+    keys = list(declared(Ruleset))
+    assert keys == [f.name for f in fields(Ruleset) if f.name != "cards"]
+    lines = described(Ruleset, "")
+    assert len(lines) == len(keys) and lines[0].startswith("name: ")
+    assert any(line.startswith("decks: ") and "the base's" in line for line in lines)
+    for rules in PRESETS.values():
+        data = rules.to_mapping()
+        assert list(data) == ["base", *(f.name for f in fields(Ruleset))]
+        assert from_mapping(data) == rules, rules.name
+    nc = Ruleset.preset("north-carolina").to_mapping()
+    assert nc["decks"] == {"2": 3, "4": 3, "6": 3, "8": 4, "10": 5} and nc["counting"] == 3
+    assert Ruleset.preset("basic").to_mapping()["counting"] is False
+    assert Ruleset.preset("north-carolina").settings(4) == [
+        "5 cards in hand",
+        "3 decks and 6 jokers for 4 players",
+        "counting: after 2 turns without moving, any card brings a peg out",
+        "your own pegs, then a partner's once yours are home",
+    ]
+    bluffing_team = from_mapping({"base": "kilpatrick", "bluffing": True})
+    assert bluffing_team.settings(10) == [
+        "3 cards in hand",
+        "4 decks and 12 jokers for 10 players",
+        "Bluffing Joker: cards are played face down and may be doubted",
+        "pegs you may move: team",
+    ]
+
+
+def test_a_declaration_can_change_a_value_instead_of_replacing_it() -> None:
+    """``read_onto`` reads a table over an existing value: a key with ``onto`` combines the
+    file's value with the one it changes; a message at the top of a file names the key alone."""
+    base = _Hopping(hop=1)
+    assert read_onto(base, "", {"come_out": True}) == {"come_out": True}
+    with pytest.raises(RulesetError, match=r"^hop must be a whole number from 1 to 3, not 9$"):
+        read_onto(base, "", {"hop": 9})
+    with pytest.raises(RulesetError, match=r"^unknown key 'cards.5.skip': use hop or come_out$"):
+        read_onto(base, "cards.5", {"skip": 1})
+
+    @dataclass(frozen=True)
+    class _Counted:
+        seen: tuple[int, ...] = field(default=(1,), metadata=rule("seen", lambda _w, v: (v,), onto=lambda a, b: b + a))
+
+    assert read_onto(_Counted(), "", {"seen": 2}) == {"seen": (1, 2)}
