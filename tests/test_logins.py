@@ -26,7 +26,8 @@ from test_daemon import Daemon
 from referee.table.config import Config
 from referee.table.table import Table
 from web import create_app
-from web.auth import BRAKE_BURST, BRAKE_EVERY_S, DAY_S, LOGIN_DAYS, MAX_TRIES
+from web.logins import DAY_S, LOGIN_DAYS
+from web.pin import BRAKE_BURST, BRAKE_EVERY_S, MAX_TRIES
 
 PIN = "2468"
 OWNER = "127.0.0.10"
@@ -170,7 +171,7 @@ def test_a_stolen_device_cookie_gives_five_guesses_then_none(app: Flask, clock: 
 
 
 def test_a_four_digit_pin_is_not_guessable_in_a_day(app: Flask, clock: dict[str, float]) -> None:
-    """The bound in ``web.auth.check_pin``: a guesser with a new address for every guess (a
+    """The bound in ``web.pin.check_pin``: a guesser with a new address for every guess (a
     LAN, IPv6 privacy addresses), guessing whenever the table lets it, gets at most
     30 + 86_400 / 90 = 990 guesses in 24 hours: under a tenth of the 10,000 PINs."""
     bound = BRAKE_BURST + DAY_S / BRAKE_EVERY_S

@@ -17,9 +17,9 @@ from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from web.api import api, join
-from web.auth import open_logins, secret_key, write_private
 from web.history import history
 from web.hosts import host_allowed, local_names
+from web.logins import open_logins, secret_key, write_private
 from web.pages import pages
 from web.table import Table
 
@@ -31,7 +31,7 @@ more is refused (413) before it is read."""
 def table_pin(data_dir: str, configured: str | None) -> str:
     """The configured PIN, or one made on first start and kept in ``data_dir/pin.txt`` (0600).
     A PIN other than the one the kept log-ins were made with revokes them all
-    (``web.auth.Logins``): changing the PIN logs every phone out."""
+    (``web.logins.Logins``): changing the PIN logs every phone out."""
     pin = configured or ""
     if not pin:
         path = Path(data_dir) / "pin.txt"

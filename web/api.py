@@ -32,25 +32,12 @@ from referee.geometry import geometry
 from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
 from referee.text import load_json
 from referee.words import hole_words
-from web.auth import (
-    Forbidden,
-    check_pin,
-    csrf_token,
-    is_admin,
-    log_in,
-    log_out,
-    my_seat,
-    need_admin,
-    need_hand,
-    need_player,
-    seat_called,
-    seat_token,
-    state_changing,
-)
-from web.auth import (
-    check_csrf as _check_csrf,
-)
+from web.admin import is_admin, log_in, log_out, need_admin
+from web.csrf import check_csrf, csrf_token, state_changing
 from web.hosts import phone_host
+from web.pin import check_pin
+from web.rights import Forbidden
+from web.seats import my_seat, need_hand, need_player, seat_called, seat_token
 from web.table import Table, Unavailable
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -353,7 +340,7 @@ def _acting_seat(wanted: int | None) -> int:
         raise GameError("nobody is asked to do that now")
     if not is_admin() and my_seat(table().overview().game_id) != wanted:
         raise Forbidden(f"only {seat_called(wanted)}'s phone or the table PIN may do that now")
-    _check_csrf()
+    check_csrf()
     return wanted
 
 
@@ -383,40 +370,11 @@ def new_game() -> Response:
     if mode not in ("table", "digital"):
         raise ValueError("'mode' must be 'table' or 'digital'")
     rules = _rules(body.get("rules"), body.get("house_rules"))
-    for key in ("names", "colours"):
-        values = body.get(key)
-        if values is not None and (not isinstance(values, list) or not all(isinstance(v, str) for v in values)):
-            raise ValueError(f"'{key}' must be a list of strings")
-    for colour in body.get("colours") or []:
-        if len(colour) != 7 or colour[0] != "#" or any(c not in "0123456789abcdefABCDEF" for c in colour[1:]):
-            raise ValueError(f"colour {colour!r} is not like #e53935")
-    for name in body.get("names") or []:
-        if not name.strip() or len(name) > 24:
-            raise ValueError("'names': a seat name is 1 to 24 characters")
-        _need(_printable(name), f"'names': a seat name is printable text, not {name!r}")
+    _check_seat_looks(body.get("names"), body.get("colours"))
     _need(type(body.get("teaching", False)) is bool, "'teaching' is true or false")
     bots = body.get("bots")
-    if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
-        raise ValueError('\'bots\' maps a seat number to "random", "greedy", "strategic" or "expert"')
-    for seat in bots or {}:
-        _need(
-            seat_number(seat) is not None,
-            f"'bots': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}",
-        )
-    pegs = body.get("pegs")
-    _need(
-        pegs is None or isinstance(pegs, dict),
-        "'pegs' is an object mapping seat numbers like \"1\" to lists of five holes",
-    )
-    for seat, holes in (pegs or {}).items():
-        _need(
-            seat_number(seat) is not None,
-            f"'pegs': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}",
-        )
-        _need(
-            isinstance(holes, list) and all(isinstance(hole, str) for hole in holes),
-            f'\'pegs\': seat {seat} lists its five holes as strings, like ["T0:8", "S", "S", "S", "S"]',
-        )
+    _check_bots(bots)
+    _check_pegs(body.get("pegs"))
     return jsonify(
         table().new_game(
             players,
@@ -430,6 +388,55 @@ def new_game() -> Response:
             teach=body.get("teaching") is True,
         )
     )
+
+
+def _check_seat_looks(names: object, colours: object) -> None:
+    """A new game's seat names and colours: the page shows them, so they are short,
+    printable text and colours it can draw."""
+    seat_names, seat_colours = _strings("names", names), _strings("colours", colours)
+    for colour in seat_colours:
+        if len(colour) != 7 or colour[0] != "#" or any(c not in "0123456789abcdefABCDEF" for c in colour[1:]):
+            raise ValueError(f"colour {colour!r} is not like #e53935")
+    for name in seat_names:
+        if not name.strip() or len(name) > 24:
+            raise ValueError("'names': a seat name is 1 to 24 characters")
+        _need(_printable(name), f"'names': a seat name is printable text, not {name!r}")
+
+
+def _strings(key: str, values: object) -> list[str]:
+    """``values`` as the list of strings it must be (none given: an empty one)."""
+    if values is None:
+        return []
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError(f"'{key}' must be a list of strings")
+    return values
+
+
+def _check_bots(bots: object) -> None:
+    """A new game's bots: seat numbers (as JSON keys are text) to a bot's name; the table
+    refuses a name it does not know."""
+    if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
+        raise ValueError('\'bots\' maps a seat number to "random", "greedy", "strategic" or "expert"')
+    for seat in bots or {}:
+        _need(
+            seat_number(seat) is not None,
+            f"'bots': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}",
+        )
+
+
+def _check_pegs(pegs: object) -> None:
+    """A new game's starting pegs (a set-up position) in shape; the table checks the holes."""
+    if pegs is not None and not isinstance(pegs, dict):
+        raise ValueError("'pegs' is an object mapping seat numbers like \"1\" to lists of five holes")
+    for seat, holes in (pegs or {}).items():
+        _need(
+            seat_number(seat) is not None,
+            f"'pegs': a seat is a number like \"1\" (ASCII digits, no leading zero), not {seat!r}",
+        )
+        _need(
+            isinstance(holes, list) and all(isinstance(hole, str) for hole in holes),
+            f'\'pegs\': seat {seat} lists its five holes as strings, like ["T0:8", "S", "S", "S", "S"]',
+        )
 
 
 @api.post("/lesson")
