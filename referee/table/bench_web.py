@@ -12,7 +12,7 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -43,8 +43,27 @@ def sse_latency(clients: int = 16, changes: int = 40, seed: int = 1) -> dict[str
 
 def _measure(running: Any, port: int, clients: int, changes: int, rng: random.Random) -> dict[str, Any]:
     arrivals: dict[int, list[float]] = {}  # state version -> arrival times
-    lock = threading.Lock()
+    final = [10**9]  # the last version sent, once known: each stream stops when it has it
     ready = threading.Barrier(clients + 1)
+    listen = _listener(port, arrivals, final, ready)
+    threads = [threading.Thread(target=listen, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    ready.wait(timeout=30)
+    sent = _send_changes(running, changes, rng)
+    final[0] = max(sent)
+    running.sim_events(["lift S0:1" if "S0:1" in running.state()["occupied"] else "place S0:1"])
+    for thread in threads:
+        thread.join(timeout=30)
+    return _delivery(sent, arrivals, clients, changes)
+
+
+def _listener(
+    port: int, arrivals: dict[int, list[float]], final: list[int], ready: threading.Barrier
+) -> Callable[[], None]:
+    """One phone's event stream: the time each state version arrives goes into ``arrivals``;
+    it waits at ``ready`` once its first state is in, and stops at version ``final[0]``."""
+    lock = threading.Lock()
 
     def listen() -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -64,11 +83,12 @@ def _measure(running: Any, port: int, clients: int, changes: int, rng: random.Ra
                     break
         connection.close()
 
-    final = [10**9]
-    threads = [threading.Thread(target=listen, daemon=True) for _ in range(clients)]
-    for thread in threads:
-        thread.start()
-    ready.wait(timeout=30)
+    return listen
+
+
+def _send_changes(running: Any, changes: int, rng: random.Random) -> dict[int, float]:
+    """A peg lifted and put back ``changes`` times, 10 to 30 ms apart: when each new state
+    version was sent."""
     sent: dict[int, float] = {}
     hole = "S0:1"
     for _ in range(changes):
@@ -77,10 +97,11 @@ def _measure(running: Any, port: int, clients: int, changes: int, rng: random.Ra
         state = running.sim_events([f"{kind} {hole}"])
         sent[state["version"]] = start
         time.sleep(rng.uniform(0.01, 0.03))
-    final[0] = max(sent)
-    running.sim_events(["lift S0:1" if "S0:1" in running.state()["occupied"] else "place S0:1"])
-    for thread in threads:
-        thread.join(timeout=30)
+    return sent
+
+
+def _delivery(sent: dict[int, float], arrivals: dict[int, list[float]], clients: int, changes: int) -> dict[str, Any]:
+    """The bench's row: from sending each version until the last of ``clients`` had it."""
     delays = sorted(
         max(arrivals.get(v, [float("inf")])) - t for v, t in sent.items() if len(arrivals.get(v, [])) == clients
     )
@@ -167,64 +188,62 @@ def held_connections(held: int = 200, idle: int = 150, beyond: int = 100, second
     send nothing, and with more idle sockets than the daemon's connection limit. Each
     measurement lasts at most ``seconds`` (under 5 s: idle connections are closed after
     ``serve.IDLE_TIMEOUT_S``)."""
-    import selectors
-
     from referee.table.bench import timings as summary
     from referee.table.serve import CONNECTION_LIMIT
 
     seconds = min(seconds, 5.0)
     rows = []
-    with _daemon() as port:
-        live, _refused = _open_streams(port, 32)
-        stop = threading.Event()
-        drain = selectors.DefaultSelector()
-        for sock in live:
-            drain.register(sock, selectors.EVENT_READ)
-        reader = threading.Thread(target=_drain, args=(drain, stop), daemon=True)
-        reader.start()
-        try:
-            refusals, holding = hold_refused(port, held)
-            rows.append(
-                summary(
-                    f"web: a page refused a live stream answered (503), {held} refused pages holding on",
-                    refusals,
-                    "requests",
-                )
+    with _daemon() as port, _live_pages(port, 32):
+        refusals, holding = hold_refused(port, held)
+        rows.append(
+            summary(
+                f"web: a page refused a live stream answered (503), {held} refused pages holding on",
+                refusals,
+                "requests",
             )
-            rows.append(
-                summary(
-                    f"web: state, health and moves on new connections, {held} refused pages holding on",
-                    fresh_requests(port, seconds),
-                    "requests",
-                )
-                | {"still_held": still_open(holding)}
-            )
-            _close(holding)
-            holding = idle_sockets(port, idle)
-            rows.append(
-                summary(
-                    f"web: state, health and moves on new connections, {idle} idle sockets open",
-                    fresh_requests(port, seconds),
-                    "requests",
-                )
-                | {"still_held": still_open(holding)}
-            )
-            _close(holding)
-            many = CONNECTION_LIMIT + beyond
-            holding = idle_sockets(port, many)
-            rows.append(
-                summary(
-                    f"web: state, health and moves on new connections, {many} idle sockets (limit {CONNECTION_LIMIT})",
-                    fresh_requests(port, seconds),
-                    "requests",
-                )
-            )
-            _close(holding)
-        finally:
-            stop.set()
-            reader.join(1)
-            _close(live)
+        )
+        rows.append(_fresh_while_held(port, seconds, holding, f"{held} refused pages holding on"))
+        rows.append(_fresh_while_held(port, seconds, idle_sockets(port, idle), f"{idle} idle sockets open"))
+        many = CONNECTION_LIMIT + beyond
+        label = f"{many} idle sockets (limit {CONNECTION_LIMIT})"
+        rows.append(_fresh_while_held(port, seconds, idle_sockets(port, many), label, count_held=False))
     return rows
+
+
+@contextlib.contextmanager
+def _live_pages(port: int, pages: int) -> Iterator[list[socket.socket]]:
+    """``pages`` live event streams, read (and their bytes dropped) while the block runs."""
+    import selectors
+
+    live, _refused = _open_streams(port, pages)
+    stop = threading.Event()
+    drain = selectors.DefaultSelector()
+    for sock in live:
+        drain.register(sock, selectors.EVENT_READ)
+    reader = threading.Thread(target=_drain, args=(drain, stop), daemon=True)
+    reader.start()
+    try:
+        yield live
+    finally:
+        stop.set()
+        reader.join(1)
+        _close(live)
+
+
+def _fresh_while_held(
+    port: int, seconds: float, holding: list[socket.socket], label: str, count_held: bool = True
+) -> dict[str, Any]:
+    """The bench's row for another phone's requests while ``holding`` stay open (with how
+    many the daemon has not closed by the end, when ``count_held``); then they are closed."""
+    from referee.table.bench import timings as summary
+
+    row = summary(
+        f"web: state, health and moves on new connections, {label}", fresh_requests(port, seconds), "requests"
+    )
+    if count_held:
+        row |= {"still_held": still_open(holding)}
+    _close(holding)
+    return row
 
 
 def hold_refused(port: int, count: int) -> tuple[list[float], list[socket.socket]]:
