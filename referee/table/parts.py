@@ -76,16 +76,31 @@ def _buffers(layout: Layout) -> int:
 
 
 def _sensing(layout: Layout) -> list[Part]:
-    holes, chips, buffers = len(layout.hole_names), _chips(layout), _buffers(layout)
-    parts = [
-        Part(
-            "hall switch A3144, TO-92",
-            holes,
-            "pcs",
-            "Allegro (now made by others, e.g. JSMSEMI)",
-            "A3144EUA-T",
-            "one under every hole, on the 5 V rail; or a DRV5032 20 Hz omnipolar version on 3.3 V, or reed switches",
-        ),
+    """The sensors and the chain that reads them: switches, shift registers, what keeps
+    their supply and clock clean, and the clock buffers of a big board."""
+    chips, buffers = _chips(layout), _buffers(layout)
+    return [
+        _hall_switches(len(layout.hole_names)),
+        *_shift_registers(chips),
+        *_supply_and_clock(layout, chips, buffers),
+        *_clock_buffers(buffers),
+    ]
+
+
+def _hall_switches(holes: int) -> Part:
+    return Part(
+        "hall switch A3144, TO-92",
+        holes,
+        "pcs",
+        "Allegro (now made by others, e.g. JSMSEMI)",
+        "A3144EUA-T",
+        "one under every hole, on the 5 V rail; or a DRV5032 20 Hz omnipolar version on 3.3 V, or reed switches",
+    )
+
+
+def _shift_registers(chips: int) -> list[Part]:
+    """The 74HC165s, their sockets and the sensors' pull-ups: one of each per 8 channels."""
+    return [
         Part(
             "74HC165 shift register, DIP-16",
             chips,
@@ -103,6 +118,12 @@ def _sensing(layout: Layout) -> list[Part]:
             "4609X-101-103LF",
             "the sensors' pull-ups to 3.3 V, pin 1 (common) to 3.3 V; or one 10 kohm resistor per hole",
         ),
+    ]
+
+
+def _supply_and_clock(layout: Layout, chips: int, buffers: int) -> list[Part]:
+    """Decoupling at every chip and on every side, and the series resistors on the clock lines."""
+    return [
         Part(
             "100 nF ceramic capacitor, X7R, 50 V",
             chips + 1 + buffers,
@@ -128,18 +149,22 @@ def _sensing(layout: Layout) -> list[Part]:
             "in series with CLK and SH/LD at the Pico (33 to 100 ohm)",
         ),
     ]
-    if buffers:
-        parts.append(
-            Part(
-                "74HC125 quad buffer, DIP-14",
-                buffers,
-                "pcs",
-                "Texas Instruments",
-                "SN74HC125N",
-                "buffers CLK and SH/LD once per side, at 3.3 V",
-            )
+
+
+def _clock_buffers(buffers: int) -> list[Part]:
+    """The 74HC125s of a board whose clock lines run metres (none on a small one)."""
+    if not buffers:
+        return []
+    return [
+        Part(
+            "74HC125 quad buffer, DIP-14",
+            buffers,
+            "pcs",
+            "Texas Instruments",
+            "SN74HC125N",
+            "buffers CLK and SH/LD once per side, at 3.3 V",
         )
-    return parts
+    ]
 
 
 def _leds(layout: Layout) -> list[Part]:
