@@ -210,65 +210,81 @@ def _eight_back(seats: Seats, rules: Ruleset) -> Step | None:
 
 def _special(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> list[Step]:
     """A step for each thing a card does beyond moving one peg forward: a split, a swap, a move back."""
-    steps = []
-    if power.split is not None:
-        position = seats.position({seats.learner: [seats.hole(seats.learner, 10), seats.hole(seats.opponent, 2)]})
-        passes = _moves(position, card, rules, lambda move: len(move.steps) == 2 and not move.steps[0].swap)
-        if passes:
-            how = {
-                "forward": "both forward",
-                "forward-backward": "one forward and the other backward",
-                "any": "each part forward or backward",
-            }[power.split.directions]
-            must = "must be split" if power.split.required else "may be split"
-            steps.append(
-                Step(
-                    f"split-{card}",
-                    f"Splitting the {card}",
-                    f"The {card} {must} between two pegs, {how}; the two parts add up to {power.split.total} "
-                    f"({_title(rules)}: {power.describe()}).",
-                    position,
-                    card,
-                    f"Play {the_card(card)} and split it between your two pegs.",
-                    passes,
-                )
-            )
-    if power.swap:
-        position = seats.position(
-            {seats.learner: [seats.hole(seats.learner, 12)], seats.opponent: [seats.hole(seats.opponent, 15)]}
-        )
-        passes = _moves(position, card, rules, lambda move: move.steps[0].swap)
-        if passes:
-            steps.append(
-                Step(
-                    f"swap-{card}",
-                    f"{the_card(card).capitalize()} swaps",
-                    f"The {card} may swap the places of two pegs of different colours on the main track "
-                    f"({_title(rules)}: {power.describe()}).",
-                    position,
-                    card,
-                    f"Play {the_card(card)}: swap your peg with {seats.name(seats.opponent)}'s.",
-                    passes,
-                )
-            )
+    steps = (
+        _split_step(seats, rules, card, power),
+        _swap_step(seats, rules, card, power),
+        _back_step(seats, rules, card, power),
+    )
+    return [step for step in steps if step is not None]
+
+
+def _split_step(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> Step | None:
+    """Two of the learner's pegs to share the count between, when the card splits."""
+    if power.split is None:
+        return None
+    position = seats.position({seats.learner: [seats.hole(seats.learner, 10), seats.hole(seats.opponent, 2)]})
+    passes = _moves(position, card, rules, lambda move: len(move.steps) == 2 and not move.steps[0].swap)
+    if not passes:
+        return None
+    how = {
+        "forward": "both forward",
+        "forward-backward": "one forward and the other backward",
+        "any": "each part forward or backward",
+    }[power.split.directions]
+    must = "must be split" if power.split.required else "may be split"
+    return Step(
+        f"split-{card}",
+        f"Splitting the {card}",
+        f"The {card} {must} between two pegs, {how}; the two parts add up to {power.split.total} "
+        f"({_title(rules)}: {power.describe()}).",
+        position,
+        card,
+        f"Play {the_card(card)} and split it between your two pegs.",
+        passes,
+    )
+
+
+def _swap_step(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> Step | None:
+    """The learner's peg and an opponent's on the main track, when the card swaps."""
+    if not power.swap:
+        return None
+    position = seats.position(
+        {seats.learner: [seats.hole(seats.learner, 12)], seats.opponent: [seats.hole(seats.opponent, 15)]}
+    )
+    passes = _moves(position, card, rules, lambda move: move.steps[0].swap)
+    if not passes:
+        return None
+    return Step(
+        f"swap-{card}",
+        f"{the_card(card).capitalize()} swaps",
+        f"The {card} may swap the places of two pegs of different colours on the main track "
+        f"({_title(rules)}: {power.describe()}).",
+        position,
+        card,
+        f"Play {the_card(card)}: swap your peg with {seats.name(seats.opponent)}'s.",
+        passes,
+    )
+
+
+def _back_step(seats: Seats, rules: Ruleset, card: str, power: CardPower) -> Step | None:
+    """A peg to move back, when a card other than the 8 (which has its own step) also goes back."""
     backward = [n for n in power.backward if card != "8"]
-    if backward:
-        position = seats.position({seats.learner: [seats.hole(seats.learner, 12)]})
-        passes = _moves(position, card, rules, lambda move: _went_back(seats.board, move))
-        if passes:
-            steps.append(
-                Step(
-                    f"back-{card}",
-                    f"{the_card(card).capitalize()} can go back",
-                    f"{_card_list([card]).capitalize()} may also move a peg {backward[0]} hole{'s' if backward[0] > 1 else ''} "
-                    f"backwards ({_title(rules)}: {power.describe()}).",
-                    position,
-                    card,
-                    f"Play {the_card(card)} and move your peg backwards.",
-                    passes,
-                )
-            )
-    return steps
+    if not backward:
+        return None
+    position = seats.position({seats.learner: [seats.hole(seats.learner, 12)]})
+    passes = _moves(position, card, rules, lambda move: _went_back(seats.board, move))
+    if not passes:
+        return None
+    return Step(
+        f"back-{card}",
+        f"{the_card(card).capitalize()} can go back",
+        f"{_card_list([card]).capitalize()} may also move a peg {backward[0]} hole{'s' if backward[0] > 1 else ''} "
+        f"backwards ({_title(rules)}: {power.describe()}).",
+        position,
+        card,
+        f"Play {the_card(card)} and move your peg backwards.",
+        passes,
+    )
 
 
 def _went_back(board: Board, move: Move) -> bool:
