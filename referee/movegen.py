@@ -312,13 +312,10 @@ class _Generator:
             effect = first.effect
             if effect is None:
                 continue
-            after: _State | None = None
             if self._movers_change(split, effect):
-                after = base.after(effect)
-                movers = mover_seats(self.position._derived(after.occupancy), self.rules)
-                for second_effect in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
-                    yield after.key + second_effect.delta, (effect.step, second_effect.step)
+                yield from self._after_last_home(split, effect, second_group, True)
                 continue
+            after: _State | None = None
             replays, adds, independent = seconds.pairing(first, effect, same, canonical, both_orders)
             # The second part reads a hole the first changed: replay it after the first.
             for second in replays:
@@ -354,8 +351,6 @@ class _Generator:
         base, base_key, holes, starts = self.base, self.base.key, self.focus.holes, self.focus.starts
         independent_too = canonical or both_orders
         movers_may_change = self._movers_may_change(split)
-        maybe, chained = seconds.maybe, bool(seconds.by_landing)
-        maybe_reads, maybe_writes = seconds.maybe_reads, seconds.maybe_writes
         for first in firsts:
             effect = first.effect
             if effect is None:
@@ -363,20 +358,11 @@ class _Generator:
             writes = effect.writes
             hit = bool(writes & holes or effect.starts & starts)
             if movers_may_change and self._movers_change(split, effect):
-                after = base.after(effect)
-                movers = mover_seats(self.position._derived(after.occupancy), self.rules)
-                for made in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
-                    if hit or made.writes & holes or made.starts & starts:
-                        yield after.key + made.delta, (effect.step, made.step)
+                yield from self._after_last_home(split, effect, second_group, hit)
                 continue
             if effect.relocated:
                 yield from self._relocated(split, effect, second_group, hit)
-            if hit:
-                candidates = seconds.attempts
-            elif not (independent_too or maybe_reads & writes or maybe_writes & first.reads or chained):
-                continue  # in this order only interacting pairs count, and none may touch the focus
-            else:
-                candidates = seconds.candidates(effect) if chained else maybe
+            candidates = seconds.focused_seconds(first, effect, hit, independent_too)
             skip_below = first.index if same and not both_orders else -1
             after_first: _State | None = None
             for second in candidates:
@@ -395,6 +381,17 @@ class _Generator:
                     continue
                 if alone.writes & first.reads or independent_too and second.index >= skip_below:
                     yield base_key + effect.delta + alone.delta, (effect.step, alone.step)
+
+    def _after_last_home(
+        self, split: Split, effect: _Effect, second_group: tuple[bool, int], hit: bool
+    ) -> Iterator[Result]:
+        """The second parts after a first that took the seat's last peg home: they move the
+        partner's pegs now (``_movers_change``), so they are made on the state after it."""
+        after = self.base.after(effect)
+        movers = mover_seats(self.position._derived(after.occupancy), self.rules)
+        for second in self._attempts_on(after, split, movers, second_group, effect.step.target, None):
+            if hit or self._touches(second):
+                yield after.key + second.delta, (effect.step, second.step)
 
     def _relocated(self, split: Split, effect: _Effect, second_group: tuple[bool, int], hit: bool) -> Iterator[Result]:
         """A team peg the first part sent to its in-spot may make the second part."""
@@ -498,7 +495,6 @@ class _Generator:
         of the rules page's Notes on Strategy, note 3). Team and opponent are the player's
         (North Carolina Rules, rule 8).
         """
-        board = self.board
         reads = path.mask | (1 << source)
         if path.mask & state.masks[colour]:
             return None, reads
@@ -509,28 +505,11 @@ class _Generator:
             changes[source] = 0
         bumps: list[Bump] = []
         relocated: list[int] = []
-        mover_at = landing
-        hole, occupant = landing, occupancy[landing]
-        while occupant:
-            seat = occupant - 1
-            moving_mover = bool(bumps) and hole == mover_at and occupant == colour + 1
-            if seat not in self.team:
-                bumps.append(Bump(seat, hole, board.start(seat)))
-                if moving_mover:
-                    mover_at = -1
-                break
-            target = board.in_spot(seat)
-            reads |= 1 << target
-            current = changes.get(target, occupancy[target])
-            if target == hole or current == occupant:
+        if occupancy[landing]:  # a chain only when the landing is taken: most are empty
+            legal, chain_reads = self._bump_chain(occupancy, colour, landing, changes, bumps, relocated)
+            reads |= chain_reads
+            if not legal:
                 return None, reads
-            bumps.append(Bump(seat, hole, target))
-            changes[target] = occupant
-            if moving_mover:
-                mover_at = target
-            else:
-                relocated.append(target)
-            hole, occupant = target, current
         delta = writes = 0
         for changed, new in changes.items():
             delta += (new - occupancy[changed]) << (8 * changed)
@@ -540,6 +519,42 @@ class _Generator:
             starts |= 1 << bumps[-1].seat
         step = Step(source, landing, tuple(bumps))
         return _Effect(step, delta, tuple(changes.items()), writes, starts, tuple(relocated)), reads
+
+    def _bump_chain(
+        self,
+        occupancy: bytes,
+        colour: int,
+        landing: int,
+        changes: dict[int, int],
+        bumps: list[Bump],
+        relocated: list[int],
+    ) -> tuple[bool, int]:
+        """Bump the peg on ``landing`` and every peg the chain lands on after it, adding to
+        ``changes``, ``bumps`` and ``relocated``: whether the chain is legal, and the
+        in-spots it read (``_evaluate``'s docstring gives the rules)."""
+        board, team = self.board, self.team
+        reads = 0
+        mover_at = landing
+        hole, occupant = landing, occupancy[landing]
+        while occupant:
+            seat = occupant - 1
+            if seat not in team:
+                bumps.append(Bump(seat, hole, board.start(seat)))
+                break
+            moving_mover = bool(bumps) and hole == mover_at and occupant == colour + 1
+            target = board.in_spot(seat)
+            reads |= 1 << target
+            current = changes.get(target, occupancy[target])
+            if target == hole or current == occupant:
+                return False, reads
+            bumps.append(Bump(seat, hole, target))
+            changes[target] = occupant
+            if moving_mover:
+                mover_at = target
+            else:
+                relocated.append(target)
+            hole, occupant = target, current
+        return True, reads
 
 
 class _Index:
@@ -598,6 +613,19 @@ class _Index:
             if attempt.effect:
                 for hole in _holes(attempt.effect.writes):
                     self.writers.setdefault(hole, []).append(attempt)
+
+    def focused_seconds(self, first: _Attempt, effect: _Effect, hit: bool, independent_too: bool) -> list[_Attempt]:
+        """Focused: the seconds worth pairing with ``first`` (whose effect is ``effect``):
+        all of them when it touches the focus (``hit``); else those that may touch it
+        (``candidates``). Without bump chains to follow, that is none when this order counts
+        only interacting pairs (``independent_too`` false) and none of ``maybe`` interacts."""
+        if hit:
+            return self.attempts
+        if self.by_landing:
+            return self.candidates(effect)
+        if independent_too or self.maybe_reads & effect.writes or self.maybe_writes & first.reads:
+            return self.maybe
+        return []
 
     def candidates(self, effect: _Effect) -> list[_Attempt]:
         """Focused: the seconds that may touch the focus after a first part with ``effect``
