@@ -7,6 +7,7 @@ import logging
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from types import FrameType
@@ -138,11 +139,40 @@ def table_server() -> Any:
     return TableServer
 
 
+STARTUP_ERRORS = (ConfigError, StoreError, GameError, lock.DataDirBusy)
+"""What stops ``pegs serve`` before it serves: said in one line, exit status 2."""
+
+
 def serve(args: argparse.Namespace) -> int:
     from web import create_app
 
     logs.setup()
     started = time.monotonic()
+    try:
+        config, table = _start_table(args)
+    except STARTUP_ERRORS as error:
+        print(f"pegs serve: {error}", file=sys.stderr)
+        return 2
+    if table.store.recovered:
+        print(f"pegs: {table.store.recovered}", file=sys.stderr, flush=True)
+    app = create_app(table)
+    _say_pin(app)
+    signal.signal(signal.SIGTERM, _stopper(table))
+    log.info(
+        "serving",
+        extra={
+            "url": f"http://{config.host}:{config.web_port}/",
+            "simulate": config.simulate,
+            "startup_s": round(time.monotonic() - started, 3),
+        },
+    )
+    print(f"pegs: {where_to_find(config.host, config.web_port)}", file=sys.stderr, flush=True)
+    return _run(app, config, table)
+
+
+def _start_table(args: argparse.Namespace) -> tuple[Config, Table]:
+    """The configured table, started, with the data directory's lock held; on one of
+    ``STARTUP_ERRORS`` the lock is let go before it is raised."""
     held = None
     try:
         config = config_from(args)
@@ -154,34 +184,34 @@ def serve(args: argparse.Namespace) -> int:
             table.store.close()
             raise
         table.start()
-    except (ConfigError, StoreError, GameError, lock.DataDirBusy) as error:
+    except STARTUP_ERRORS:
         lock.release(held)
-        print(f"pegs serve: {error}", file=sys.stderr)
-        return 2
-    if table.store.recovered:
-        print(f"pegs: {table.store.recovered}", file=sys.stderr, flush=True)
-    app = create_app(table)
+        raise
+    return config, table
+
+
+def _say_pin(app: Any) -> None:
+    """The table PIN, for the people at the table: setup and undo on the page ask for it."""
     print(
         f"pegs: the table PIN is {app.config['TABLE_PIN']} (setup and undo on the page ask for it)",
         file=sys.stderr,
         flush=True,
     )
 
+
+def _stopper(table: Table) -> Callable[[int, FrameType | None], None]:
+    """The SIGTERM handler: the table stops (its pages end, the store closes), then the process."""
+
     def stop(signum: int, _frame: FrameType | None) -> None:
         log.info("stopping", extra={"signal": signum})
         table.stop()
         sys.exit(0)
 
-    signal.signal(signal.SIGTERM, stop)
-    log.info(
-        "serving",
-        extra={
-            "url": f"http://{config.host}:{config.web_port}/",
-            "simulate": config.simulate,
-            "startup_s": round(time.monotonic() - started, 3),
-        },
-    )
-    print(f"pegs: {where_to_find(config.host, config.web_port)}", file=sys.stderr, flush=True)
+    return stop
+
+
+def _run(app: Any, config: Config, table: Table) -> int:
+    """Serve until the server ends; a port that cannot be listened on is said in one line."""
     try:
         server = create_server(app, config.host, config.web_port)
         server.run()
