@@ -153,23 +153,7 @@ def selftest(
         drain_changes(events)
         prompt(Step("empty", "Take every peg off the board"))
         stuck = _wait_empty(sensors, events, layout.hole_names, timeout, cancel=cancel)
-        dead: list[str] = []
-        swapped: list[tuple[str, str]] = []
-        answered: set[str] = set()  # holes that passed: a peg put back there is ignored
-        for index, hole in enumerate(holes, 1):
-            if hole in stuck:
-                continue
-            if strip is not None:
-                strip.show(only_lit(strip.n, layout.pixel(hole)))
-            drain_changes(events)
-            prompt(Step("place", f"Put a peg in {hole}", hole, index, len(holes)))
-            seen = _next_place(events, timeout, answered | set(stuck), cancel)
-            if seen is None:
-                dead.append(hole)
-            elif seen == hole:
-                answered.add(hole)
-            else:
-                swapped.append((hole, seen))
+        dead, swapped = _place_each(layout, strip, prompt, events, holes, stuck, timeout, cancel)
         if strip is not None:
             strip.clear()
         prompt(Step("remove", "Take the peg out: the board should be empty", None, len(holes), len(holes)))
@@ -181,6 +165,38 @@ def selftest(
         return SelftestReport(len(holes), tuple(dead), tuple(swapped), tuple(stuck + latched))
     finally:
         unsubscribe()
+
+
+def _place_each(
+    layout: Layout,
+    strip: PixelStrip | None,
+    prompt: Prompt,
+    events: queue.Queue[Change],
+    holes: Sequence[str],
+    stuck: list[str],
+    timeout: float,
+    cancel: threading.Event,
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """A peg asked for in each hole in turn but the stuck ones, its pixel lit: the holes that
+    never answered (dead), and each asked-for hole with the hole that answered instead (swapped)."""
+    dead: list[str] = []
+    swapped: list[tuple[str, str]] = []
+    answered: set[str] = set()  # holes that passed: a peg put back there is ignored
+    for index, hole in enumerate(holes, 1):
+        if hole in stuck:
+            continue
+        if strip is not None:
+            strip.show(only_lit(strip.n, layout.pixel(hole)))
+        drain_changes(events)
+        prompt(Step("place", f"Put a peg in {hole}", hole, index, len(holes)))
+        seen = _next_place(events, timeout, answered | set(stuck), cancel)
+        if seen is None:
+            dead.append(hole)
+        elif seen == hole:
+            answered.add(hole)
+        else:
+            swapped.append((hole, seen))
+    return dead, swapped
 
 
 class WiringCancelled(RuntimeError):
