@@ -58,6 +58,13 @@ def split(name: object) -> HoleName | None:
     return HoleName(cast(Kind, other), None if other_side is None else int(other_side), None)
 
 
+def track_parts(index: int) -> tuple[int, int]:
+    """The side and number of the track hole at ``index`` (``T<s>:<k>``'s s and k): the
+    track counts its holes ``18*s + k`` from ``T0:0`` (docs/design.md, "Seats, holes and
+    teams"), so an engine that counts holes along it can say whose side one is on."""
+    return divmod(index, SIDE_LENGTH)
+
+
 def numbers(kind: Kind) -> range:
     """The numbers a hole of ``kind`` may have on a side (a marker has none)."""
     return {"T": range(SIDE_LENGTH), "H": range(1, HOME_SIZE + 1), "S": range(1, START_SIZE + 1)}.get(kind, range(0))
@@ -79,6 +86,9 @@ def start(side: int, number: int) -> str:
 def start_area(side: int) -> str:
     """A side's start holes taken together, as a logical position names them."""
     return f"S{side}"
+
+
+OWN_START = "S"  # a logical position's start peg, in the start area of the seat it belongs to
 
 
 def marker(side: int) -> str:

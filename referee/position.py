@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from referee.board import PEGS_PER_SEAT, Board, BoardError
+from referee.holes import OWN_START
 from referee.text import TextError, load_json
 
 
@@ -192,7 +193,7 @@ class Position:
             yield seat, tuple(self._peg_name(hole) for hole in self.pegs(seat))
 
     def _peg_name(self, hole: int) -> str:
-        return "S" if self.board.is_start(hole) else self.board.hole_name(hole)
+        return OWN_START if self.board.is_start(hole) else self.board.hole_name(hole)
 
     def pegs_json(self) -> dict[str, list[str]]:
         """``{"0": [5 holes], ...}`` with start pegs as ``S``, as ``pegs moves`` prints."""

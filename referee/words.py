@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Mapping
 
+from referee import holes
 from referee.board import Board
 from referee.cards import CARDS, JOKER
 from referee.holes import COME_OUT, CORNER, IN_SPOT
@@ -26,6 +27,7 @@ from referee.rulesets import Ruleset
 
 Names = Mapping[int, str] | Callable[[int], str]
 CARD_WORDS = {"A": "an ace", "J": "a jack", "Q": "a queen", "K": "a king", JOKER: "a joker", "8": "an 8"}
+LANDMARKS = {CORNER: "corner", IN_SPOT: "in-spot", COME_OUT: "come-out hole"}  # the track holes players name
 
 
 def name_of(names: Names, seat: int) -> str:
@@ -41,15 +43,9 @@ def place(board: Board, hole: int, names: Names) -> str:
     if board.is_home(hole):
         owner = board.owner(hole)
         return f"{name_of(names, owner if owner is not None else 0)}'s home"
-    side, k = divmod(hole, 18)
-    whose = name_of(names, side)
-    if k == CORNER:
-        return f"{whose}'s corner"
-    if k == IN_SPOT:
-        return f"{whose}'s in-spot"
-    if k == COME_OUT:
-        return f"{whose}'s come-out hole"
-    return "the track"
+    side, number = holes.track_parts(hole)
+    landmark = LANDMARKS.get(number)
+    return f"{name_of(names, side)}'s {landmark}" if landmark else "the track"
 
 
 def travelled(board: Board, step: Step) -> int:
@@ -201,22 +197,25 @@ ORDINALS = ("", "1st", "2nd", "3rd", "4th", "5th")
 
 def hole_words(name: str, names: Names) -> str:
     """A physical hole (``T1:8``, ``H0:2``, ``S2:4``, ``C3``) as a finger finds it: "Blue's
-    come-out hole", "Red's home, 2nd hole", "the 5th hole past Blue's corner"."""
-    kind, rest = name[:1], name[1:]
-    side_text, _, number_text = rest.partition(":")
-    if not side_text.isdigit() or (kind != "C" and not number_text.isdigit()):
+    come-out hole", "Red's home, 2nd hole", "the 5th hole past Blue's corner". Any other
+    name (a start area, a bare ``S``, not a hole at all) comes back as it was given."""
+    parts = holes.split(name)
+    side = None if parts is None else parts.side
+    if parts is None or side is None:
         return name
-    whose = name_of(names, int(side_text))
-    number = int(number_text or 0)
+    kind, number = parts.kind, parts.number
     if kind == "C":
-        return f"{whose}'s colour hole"
+        return f"{name_of(names, side)}'s colour hole"
+    if number is None:
+        return name  # a start area, not one hole of it
+    whose = name_of(names, side)
     if kind == "S":
         return f"{whose}'s start"
     if kind == "H":
         return f"{whose}'s home, {ORDINALS[number] if number < len(ORDINALS) else number} hole"
-    named = {CORNER: "corner", IN_SPOT: "in-spot", COME_OUT: "come-out hole"}.get(number)
-    if named:
-        return f"{whose}'s {named}"
+    landmark = LANDMARKS.get(number)
+    if landmark:
+        return f"{whose}'s {landmark}"
     return f"the {_ordinal(number)} hole past {whose}'s corner"
 
 
@@ -233,4 +232,6 @@ def fix_words(action: str, hole: str, seat: int | None, names: Names, back: bool
         whose = "the" if seat is None else f"{name_of(names, seat)}'s"
         return f"take {whose} peg off {where}"
     whose = "a" if seat is None else f"{name_of(names, seat)}'s"
-    return f"put {whose} peg{' back' if back else ''} {'in' if hole.startswith('S') else 'on'} {where}"
+    parts = holes.split(hole)
+    into = "in" if parts is not None and parts.kind == "S" else "on"  # in a start area, on a hole
+    return f"put {whose} peg{' back' if back else ''} {into} {where}"

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.board import Board
 from referee.cards import RANKS
+from referee.geometry import geometry
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
@@ -71,3 +73,23 @@ def test_no_hole_codes_and_the_mover_is_named(position: Position, card: str) -> 
         words = say(move, names)
         assert not CODE.search(words), (move.text, words)
         assert words.startswith("Colour"), (move.text, words)
+
+
+@pytest.mark.parametrize("sides", [4, 6, 8, 10])
+def test_every_hole_of_every_board_is_said_without_its_code(sides: int) -> None:
+    """The rules page, "Players and Equipment": a hole is the corner, the in-spot, the come-out
+    hole, start or home of a side, or counted from the side's corner; the page shows these
+    words for every hole it draws (colour markers too). A name that is not one hole (a start
+    area, a bare start, a typo) comes back as given."""
+    names = {side: f"Colour{side}" for side in range(sides)}
+    for hole in geometry(sides, markers=True).holes:
+        said = hole_words(hole, names)
+        assert not CODE.search(said) and said.startswith(("Colour", "the ")), (hole, said)
+    assert hole_words("T3:8", names) == "Colour3's come-out hole"
+    assert hole_words("T3:9", names) == "the 9th hole past Colour3's corner"
+    assert hole_words("T3:0", names) == "Colour3's corner"
+    assert hole_words("H3:5", names) == "Colour3's home, 5th hole"
+    for name in ("S2", "S", "T2", "X1:2", "C3:1", " T1:8"):
+        assert hole_words(name, names) == name
+    assert fix_words("place", "S2:1", 2, names, back=False) == "put Colour2's peg in Colour2's start"
+    assert fix_words("place", "C2", None, names, back=False) == "put a peg on Colour2's colour hole"
