@@ -6,9 +6,10 @@
 A field declared with :func:`rule` metadata is a house-rules key of the same name (one
 without a default is a key its table must have): :func:`read_table` checks a table against the
 declarations (an unknown key, and a bad value, are refused with a message naming them),
-:func:`read_onto` checks a table that changes an existing value (a house-rules file over its
-``base`` preset), :func:`said` puts the values into words for the rules summary, :func:`stored` back into
-the house-rules format, and :func:`described` lists the keys with what they mean.
+:func:`read_onto` checks a table that changes an existing value (a house-rules file over
+its ``base`` preset), :func:`said` puts the values into words for the rules summary,
+:func:`stored` back into the house-rules format, and :func:`described` lists the keys with
+what they mean.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ def _as_is(value: object) -> object:
 
 
 def _given(given: T, base: T) -> T:
+    """A file's value replaces the base's (most keys)."""
     return given
 
 
