@@ -84,9 +84,8 @@ class Logins:
         self.path, self.mark = path, mark
         self.lock = threading.Lock()
         self.sessions: dict[str, float] = {}  # hashed log-in id: when it expires
-        self.devices: dict[
-            str, tuple[float, int]
-        ] = {}  # hashed device id: expires, wrong PINs since its last right one
+        # hashed device id: when it expires, wrong PINs since its last right one
+        self.devices: dict[str, tuple[float, int]] = {}
         kept = self._read()
         if kept.get("pin") == mark:
             self._load(kept)
