@@ -15,7 +15,7 @@ PEGS = [sys.executable, "-m", "referee.table.cli"]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*PEGS, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run([*PEGS, *args], input=stdin, capture_output=True, text=True, timeout=180, check=False)
 
 
 def test_moves_prints_the_design_contract(tmp_path: Path) -> None:
