@@ -33,6 +33,7 @@ from referee.position import Position
 from referee.rulesets import Ruleset, Split
 
 Result = tuple[int, tuple[Step, ...]]  # (occupancy key of the result, steps)
+_Group = tuple[bool, int]  # the split parts made alike: (forward, amount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,9 +285,9 @@ class _Generator:
         pairs = self._focused_pairs if self.focus is not None else self._pairs
         for first, second in groups:
             same = first == second
-            yield from pairs(split, attempts[first], second, indexes[second], same, True, both_orders)
+            yield from pairs(split, attempts[first], second, indexes[second], True, same and not both_orders)
             if not same:
-                yield from pairs(split, attempts[second], first, indexes[first], False, False, both_orders)
+                yield from pairs(split, attempts[second], first, indexes[first], both_orders, False)
 
     def _attempts(self, split: Split, forward: bool, amount: int) -> list[_Attempt]:
         base, found = self.base, list[_Attempt]()
@@ -297,16 +298,12 @@ class _Generator:
         return found
 
     def _pairs(
-        self,
-        split: Split,
-        firsts: list[_Attempt],
-        second_group: tuple[bool, int],
-        seconds: _Index,
-        same: bool,
-        canonical: bool,
-        both_orders: bool,
+        self, split: Split, firsts: list[_Attempt], second_group: _Group, seconds: _Index, independent: bool, once: bool
     ) -> Iterator[Result]:
-        """Every result of a part from ``firsts`` followed by a part from ``second_group``."""
+        """Every result of a part from ``firsts`` followed by a part from ``second_group``: those
+        that interact always (their results depend on the order), the independent ones (whose
+        changes just add up) only if ``independent`` (a group's first pass, or both orders asked
+        for); ``once``: a group paired with itself yields each independent pair once."""
         base = self.base
         for first in firsts:
             effect = first.effect
@@ -316,7 +313,7 @@ class _Generator:
                 yield from self._after_last_home(split, effect, second_group, True)
                 continue
             after: _State | None = None
-            replays, adds, independent = seconds.pairing(first, effect, same, canonical, both_orders)
+            replays, adds, commuting = seconds.pairing(first, effect, independent, once)
             # The second part reads a hole the first changed: replay it after the first.
             for second in replays:
                 after = after or base.after(effect)
@@ -328,20 +325,13 @@ class _Generator:
                 assert second.effect is not None
                 yield base.key + effect.delta + second.effect.delta, (effect.step, second.effect.step)
             yield from self._relocated(split, effect, second_group, True)
-            # Independent parts commute: each unordered pair once (unless both orders are asked for).
+            # Independent parts commute: their changes add up.
             delta = base.key + effect.delta
-            for second in independent:
+            for second in commuting:
                 yield delta + second.effect.delta, (effect.step, second.effect.step)  # type: ignore[union-attr]
 
     def _focused_pairs(
-        self,
-        split: Split,
-        firsts: list[_Attempt],
-        second_group: tuple[bool, int],
-        seconds: _Index,
-        same: bool,
-        canonical: bool,
-        both_orders: bool,
+        self, split: Split, firsts: list[_Attempt], second_group: _Group, seconds: _Index, independent: bool, once: bool
     ) -> Iterator[Result]:
         """``_pairs`` for a focus: the pairs where either part touches it (as made, after
         the first). A first part that does not is paired only with the few seconds that
@@ -349,8 +339,9 @@ class _Generator:
         This loop runs once per part of the board, so it is written for speed."""
         assert self.focus is not None
         base, base_key, holes, starts = self.base, self.base.key, self.focus.holes, self.focus.starts
-        independent_too = canonical or both_orders
         movers_may_change = self._movers_may_change(split)
+        maybe, chained = seconds.maybe, bool(seconds.by_landing)
+        maybe_reads, maybe_writes = seconds.maybe_reads, seconds.maybe_writes
         for first in firsts:
             effect = first.effect
             if effect is None:
@@ -362,8 +353,13 @@ class _Generator:
                 continue
             if effect.relocated:
                 yield from self._relocated(split, effect, second_group, hit)
-            candidates = seconds.focused_seconds(first, effect, hit, independent_too)
-            skip_below = first.index if same and not both_orders else -1
+            if hit:
+                candidates = seconds.attempts
+            elif not (independent or maybe_reads & writes or maybe_writes & first.reads or chained):
+                continue  # in this order only interacting pairs count, and none may touch the focus
+            else:
+                candidates = seconds.candidates(effect) if chained else maybe
+            skip_below = first.index if once else -1
             after_first: _State | None = None
             for second in candidates:
                 if second.reads & writes:  # replay it after the first
@@ -379,12 +375,10 @@ class _Generator:
                     continue
                 if not (hit or alone.writes & holes or alone.starts & starts):
                     continue
-                if alone.writes & first.reads or independent_too and second.index >= skip_below:
+                if alone.writes & first.reads or independent and second.index >= skip_below:
                     yield base_key + effect.delta + alone.delta, (effect.step, alone.step)
 
-    def _after_last_home(
-        self, split: Split, effect: _Effect, second_group: tuple[bool, int], hit: bool
-    ) -> Iterator[Result]:
+    def _after_last_home(self, split: Split, effect: _Effect, second_group: _Group, hit: bool) -> Iterator[Result]:
         """The second parts after a first that took the seat's last peg home: they move the
         partner's pegs now (``_movers_change``), so they are made on the state after it."""
         after = self.base.after(effect)
@@ -393,7 +387,7 @@ class _Generator:
             if hit or self._touches(second):
                 yield after.key + second.delta, (effect.step, second.step)
 
-    def _relocated(self, split: Split, effect: _Effect, second_group: tuple[bool, int], hit: bool) -> Iterator[Result]:
+    def _relocated(self, split: Split, effect: _Effect, second_group: _Group, hit: bool) -> Iterator[Result]:
         """A team peg the first part sent to its in-spot may make the second part."""
         if effect.relocated:
             after = self.base.after(effect)
@@ -422,7 +416,7 @@ class _Generator:
         state: _State,
         split: Split,
         seats: Iterable[int],
-        group: tuple[bool, int],
+        group: _Group,
         exclude: int | None,
         only: tuple[int, ...] | None,
     ) -> Iterator[_Effect]:
@@ -614,19 +608,6 @@ class _Index:
                 for hole in _holes(attempt.effect.writes):
                     self.writers.setdefault(hole, []).append(attempt)
 
-    def focused_seconds(self, first: _Attempt, effect: _Effect, hit: bool, independent_too: bool) -> list[_Attempt]:
-        """Focused: the seconds worth pairing with ``first`` (whose effect is ``effect``):
-        all of them when it touches the focus (``hit``); else those that may touch it
-        (``candidates``). Without bump chains to follow, that is none when this order counts
-        only interacting pairs (``independent_too`` false) and none of ``maybe`` interacts."""
-        if hit:
-            return self.attempts
-        if self.by_landing:
-            return self.candidates(effect)
-        if independent_too or self.maybe_reads & effect.writes or self.maybe_writes & first.reads:
-            return self.maybe
-        return []
-
     def candidates(self, effect: _Effect) -> list[_Attempt]:
         """Focused: the seconds that may touch the focus after a first part with ``effect``
         that does not: ``maybe``, and those landing where it put a peg whose chain may lead
@@ -645,10 +626,11 @@ class _Index:
         return self.maybe + more if more else self.maybe
 
     def pairing(
-        self, first: _Attempt, effect: _Effect, same: bool, canonical: bool, both_orders: bool
+        self, first: _Attempt, effect: _Effect, independent: bool, once: bool
     ) -> tuple[list[_Attempt], list[_Attempt], Iterable[_Attempt]]:
         """The second parts for ``first`` (whose effect is ``effect``): those to replay after
-        it, those whose change adds to it, and the independent ones."""
+        it, those whose change adds to it, and (if ``independent``) the independent ones
+        (``once``: only those after it in the group, a group paired with itself)."""
         handled: set[int] = set()
         replays, adds = [], []
         for hole in _holes(effect.writes):
@@ -662,15 +644,15 @@ class _Index:
                 if second.index not in handled and second.source != first.source:
                     handled.add(second.index)
                     adds.append(second)
-        if not (canonical or both_orders):
+        if not independent:
             return replays, adds, ()
-        skip_below = first.index if same and not both_orders else -1
-        independent = (
+        skip_below = first.index if once else -1
+        commuting = (
             second
             for second in self.legal
             if second.index not in handled and second.source != first.source and second.index >= skip_below
         )
-        return replays, adds, independent
+        return replays, adds, commuting
 
 
 def _holes(mask: int) -> Iterator[int]:
