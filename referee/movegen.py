@@ -283,6 +283,8 @@ class _Generator:
             for group, found in attempts.items()
         }
         pairs = self._focused_pairs if self.focus is not None else self._pairs
+        # (independent, once): the first pass yields the independent pairs too, a group with
+        # itself each once; the reversed pass only the interacting ones, unless both orders.
         for first, second in groups:
             same = first == second
             yield from pairs(split, attempts[first], second, indexes[second], True, same and not both_orders)
