@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from referee import holes
 from referee.board import Board
 from referee.cards import parse_card
-from referee.game_state import Event, GameError, Phase, State
+from referee.events import Bump, Doubt, Event, PenaltyDue, Play, Reveal, Settle
+from referee.events import Penalty as SentBack
+from referee.game_state import GameError, Phase, State
 from referee.movegen import parse_move
 from referee.moves import NotationError
 from referee.position import Position
@@ -41,54 +43,56 @@ class Penalty:
     victim: int
 
 
-EVENTS = ("doubt", "reveal", "settle", "penalty-due", "penalty")  # the events ``apply`` applies
+EVENTS = (Doubt, Reveal, Settle, PenaltyDue, SentBack)  # the events ``apply`` applies
 
 
 def apply(state: State, board: Board, event: Event) -> None:
     """Apply one of the protocol's ``EVENTS``, checking it."""
-    kind = event["event"]
-    if kind == "doubt":
-        state.phase = answer(state.bluff, event, state.phase)
-    elif kind == "reveal":
-        if state.bluff is None or state.phase != "reveal":
-            raise GameError("no doubted card to turn up")
-        state.bluff.card = parse_card(event["card"])
-        state.phase = "play"
-    elif kind == "settle":
-        state.bluff = None
-        state.phase = "play"
-    elif kind == "penalty-due":
-        state.penalty = Penalty(event["chooser"], event["victim"])
-        state.phase = "penalty"
-    else:
-        state.position, bump = send_back(board, state.position, state.penalty, event)
-        state.bumps.append(bump)
-        state.penalty = None
-        state.phase = "play"
+    match event:
+        case Doubt():
+            state.phase = answer(state.bluff, event, state.phase)
+        case Reveal(card=card):
+            if state.bluff is None or state.phase != "reveal":
+                raise GameError("no doubted card to turn up")
+            state.bluff.card = parse_card(card)
+            state.phase = "play"
+        case Settle():
+            state.bluff = None
+            state.phase = "play"
+        case PenaltyDue(chooser=chooser, victim=victim):
+            state.penalty = Penalty(chooser, victim)
+            state.phase = "penalty"
+        case SentBack():
+            state.position, bump = send_back(board, state.position, state.penalty, event)
+            state.bumps.append(bump)
+            state.penalty = None
+            state.phase = "play"
 
 
-def declare(state: State, board: Board, event: Event) -> None:
+def declare(state: State, board: Board, event: Play) -> None:
     """A ``play`` event with a ``declared`` card: the opponents are asked."""
     state.bluff = declaration(board, event)
     state.phase = "doubt"
 
 
-def declaration(board: Board, event: Event) -> Bluff:
+def declaration(board: Board, event: Play) -> Bluff:
     """The bluff a ``play`` event with a ``declared`` card opens: the opponents answer
     clockwise from the player, partners left out."""
-    seat, declared = event["seat"], parse_card(event["declared"])
+    if event.declared is None or event.text is None:
+        raise GameError("a card played face down is declared with its move")
+    seat, declared = event.seat, parse_card(event.declared)
     team = board.team_of[seat]
     order = [other for other in clockwise(board, seat) if other not in team]
-    return Bluff(seat, declared, event.get("card"), event["text"], order)
+    return Bluff(seat, declared, event.card, event.text, order)
 
 
-def answer(bluff: Bluff | None, event: Event, phase: Phase) -> Phase:
+def answer(bluff: Bluff | None, event: Doubt, phase: Phase) -> Phase:
     """Record one opponent's ``doubt`` event (doubt it, or let it pass); the phase after it."""
-    if bluff is None or not bluff.doubters or bluff.doubters[0] != event["seat"]:
+    if bluff is None or not bluff.doubters or bluff.doubters[0] != event.seat:
         raise GameError("no doubt is asked of that seat now")
     bluff.doubters.pop(0)
-    if event["doubt"]:
-        bluff.doubter = event["seat"]
+    if event.doubt:
+        bluff.doubter = event.seat
         bluff.doubters.clear()
         return "reveal" if bluff.card is None else "play"
     return "play" if not bluff.doubters else phase
@@ -136,23 +140,14 @@ def penalty_hole(board: Board, position: Position, penalty: Penalty, hole: str) 
     return index
 
 
-def send_back(board: Board, position: Position, penalty: Penalty | None, event: Event) -> tuple[Position, Event]:
+def send_back(board: Board, position: Position, penalty: Penalty | None, event: SentBack) -> tuple[Position, Bump]:
     """A ``penalty`` event applied: the position with the peg back in start, and the bump it makes."""
-    if penalty is None or event["seat"] != penalty.victim or event["by"] != penalty.chooser:
+    if penalty is None or event.seat != penalty.victim or event.by != penalty.chooser:
         raise GameError("no such penalty is due")
-    hole = board.hole_index(event["hole"])
-    if not board.is_track(hole) or position.colour_at(hole) != penalty.victim:
-        raise GameError(f"{event['hole']} does not hold a peg of seat {penalty.victim} on the track")
+    hole = penalty_hole(board, position, penalty, event.hole)
     occupancy = bytearray(position.occupancy)
     occupancy[hole] = 0
-    bump = {
-        "event": "bump",
-        "seat": penalty.victim,
-        "by": penalty.chooser,
-        "from": event["hole"],
-        "to": holes.start_area(penalty.victim),
-        "penalty": True,
-    }
+    bump = Bump(penalty.victim, penalty.chooser, event.hole, holes.start_area(penalty.victim), penalty=True)
     return position.with_occupancy(bytes(occupancy)), bump
 
 

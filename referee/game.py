@@ -1,9 +1,9 @@
 """A whole game: cards, turns and the table procedures, kept as a record of events.
 
-Every change to a game is an event (start, deal, turn, draw, play, move, bump, discard,
-doubt, penalty, win, ...). Actions check what the player asks for, then *emit* events;
-``_apply`` is the only code that changes state, so replaying a record rebuilds the game
-exactly, and undo is "replay all but the last turn".
+Every change to a game is an event, one class per kind (``referee.events``: start, deal,
+turn, draw, play, move, bump, discard, doubt, penalty, win, ...). Actions check what the
+player asks for, then *emit* events; ``_apply`` is the only code that changes state, so
+replaying a record rebuilds the game exactly, and undo is "replay all but the last turn".
 
     game = Game(Ruleset.preset("basic"), players=4, seed=7)
     game.draw()                       # basic: draw first, then play one of six cards
@@ -22,14 +22,16 @@ deal, the draw and the reshuffle) and ``referee.undo`` (how far undo may go back
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from referee import bluff as bluffing
+from referee import events as ev
 from referee import holes, stock
 from referee.board import Board
 from referee.cards import CARDS, JOKER, parse_card
-from referee.game_state import MODES, Checkpoint, Event, GameError, Mode, Phase, State
+from referee.events import Event, EventError
+from referee.game_state import MODES, Checkpoint, GameError, Mode, Phase, State
 from referee.movegen import free_come_outs, legal_moves, parse_move
 from referee.moves import Move, NotationError
 from referee.position import Position, PositionError
@@ -103,19 +105,18 @@ class Game:
                 self._emit(stock.first_deal(rules, players, self.board.seats, seed))
             self._begin_turn(self.first, extra=False)
 
-    def _start_event(self, players: int, pegs: bool) -> Event:
+    def _start_event(self, players: int, pegs: bool) -> ev.Start:
         """The record's first event: everything needed to set the game up again."""
-        return {
-            "event": "start",
-            "players": players,
-            "teams": [list(team) for team in self.board.teams],
-            "rules": self.rules.to_mapping(),
-            "mode": self.mode,
-            "seed": self.seed,
-            "first": self.first,
-            **({"pegs": self._start.pegs_json()} if pegs else {}),
-            **({"table": self.table} if self.table else {}),
-        }
+        return ev.Start(
+            players,
+            tuple(tuple(team) for team in self.board.teams),
+            self.rules.to_mapping(),
+            self.mode,
+            self.seed,
+            self.first,
+            {seat: tuple(holes) for seat, holes in self._start.pegs_json().items()} if pegs else None,
+            self.table or None,
+        )
 
     # -- reading the game -------------------------------------------------------------
 
@@ -143,7 +144,7 @@ class Game:
     @property
     def history(self) -> list[tuple[int, str]]:
         """(seat, move text) of every accepted move, undone ones left out."""
-        return [(event["seat"], event["text"]) for event in self._effective if event["event"] == "move"]
+        return [(event.seat, event.text) for event in self._effective if isinstance(event, ev.Move)]
 
     @property
     def made(self) -> tuple[Move, ...]:
@@ -151,7 +152,7 @@ class Game:
         return tuple(self._state.made)
 
     @property
-    def bumps(self) -> list[Event]:
+    def bumps(self) -> list[ev.Bump]:
         return list(self._state.bumps)
 
     @property
@@ -279,7 +280,7 @@ class Game:
         if not self._state.stock:
             self._emit(stock.reshuffle(self._state, self.seed))
         card = self._state.stock[-1]
-        self._emit({"event": "draw", "seat": self.turn, "card": card})
+        self._emit(ev.Draw(self.turn, card))
         if self.rules.draw == "after":
             self._end_turn()
         return card
@@ -301,10 +302,10 @@ class Game:
             if declared is None:
                 raise GameError("Bluffing Joker: declare the card you play face down")
             chosen = self._resolve(declared, move, free=False)
-            self._emit({"event": "play", "seat": seat, "card": card, "declared": declared, "text": chosen.text})
+            self._emit(ev.Play(seat, card, declared, chosen.text))
             return
         chosen = self._resolve(card, move, free)
-        self._emit({"event": "play", "seat": seat, "card": card, **({"free": True} if free else {})})
+        self._emit(ev.Play(seat, card, free=free))
         self._make_move(seat, chosen, free)
         self._after_action()
 
@@ -316,7 +317,7 @@ class Game:
         card = self._card_from_hand(card)
         if self.must_move():
             raise GameError(f"seat {self.turn} has a card that moves a peg and must play it")
-        self._emit({"event": "discard", "seat": self.turn, "card": card})
+        self._emit(ev.Discard(self.turn, card))
         self._after_action()
 
     @_atomic
@@ -327,7 +328,7 @@ class Game:
         self._need_phase("doubt")
         if seat != self.doubter_to_answer:
             raise GameError(f"seat {self.doubter_to_answer} answers first, not seat {seat}")
-        self._emit({"event": "doubt", "seat": seat, "doubt": doubt})
+        self._emit(ev.Doubt(seat, doubt))
         self._after_doubt()
 
     @_atomic
@@ -335,7 +336,7 @@ class Game:
         """Bluffing Joker at a real table: the doubted card, turned face up."""
         self._need_phase("reveal")
         shown = parse_card(card)
-        self._emit({"event": "reveal", "seat": self.turn, "card": shown})
+        self._emit(ev.Reveal(self.turn, shown))
         self._after_doubt()
 
     @_atomic
@@ -349,7 +350,7 @@ class Game:
         if seat != penalty.chooser:
             raise GameError(f"seat {penalty.chooser} chooses the peg, not seat {seat}")
         bluffing.penalty_hole(self.board, self.position, penalty, hole)
-        self._emit({"event": "penalty", "seat": penalty.victim, "hole": hole, "by": seat})
+        self._emit(ev.Penalty(penalty.victim, hole, seat))
         self._after_action()
 
     @_atomic
@@ -357,7 +358,7 @@ class Game:
         """An extra turn won by a doubt is an option (Bluffing Joker); decline it before acting."""
         if not self._state.extra_turn or self._state.acted:
             raise GameError("there is no extra turn to decline now")
-        self._emit({"event": "decline", "seat": self.turn})
+        self._emit(ev.Decline(self.turn))
         self._end_turn()
 
     @_atomic
@@ -368,45 +369,53 @@ class Game:
         bluff card. A turn not begun yet is skipped over to the one before it.
         """
         target = undo_target(self._effective)
-        self.events.append({"event": "undo"})
+        self.events.append(ev.Undo())
         self._rebuild(self._effective[: target + 1])
 
     # -- replay -----------------------------------------------------------------------
 
     @classmethod
-    def from_events(cls, events: Iterable[Event]) -> Game:
-        """Rebuild a game from its record, checking every event as it is applied."""
+    def from_events(cls, events: Iterable[Event | Mapping[str, object]]) -> Game:
+        """Rebuild a game from its record (its events, or their JSON, read here), checking
+        every event as it is applied."""
         events = list(events)
-        if not events or events[0].get("event") != "start":
-            raise GameError("a game record starts with a start event")
-        start = events[0]
         try:
-            rules = from_mapping(start["rules"])
-            game = cls(
-                rules,
-                start["players"],
-                mode=start["mode"],
-                seed=start["seed"],
-                teams=start["teams"],
-                first=start["first"],
-                pegs=start.get("pegs"),
-                table=start.get("table"),
-                _replaying=True,
-            )
-        except (KeyError, TypeError, ValueError) as error:
+            start = _read(events[0]) if events else None
+        except EventError as error:
+            if not (isinstance(events[0], Mapping) and events[0].get("event") == "start"):
+                raise GameError("a game record starts with a start event") from None
             raise GameError(f"bad start event: {error}") from None
+        if not isinstance(start, ev.Start):
+            raise GameError("a game record starts with a start event")
+        game = cls._set_up(start)
         for number, event in enumerate(events, 1):
             try:
-                game.replay_event(event)
-            except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-                raise GameError(f"event {number} ({event.get('event')}): {error}") from None
+                game.replay_event(_read(event))
+            except (GameError, ValueError) as error:
+                raise GameError(f"event {number} ({_kind(event)}): {error}") from None
         return game
+
+    @classmethod
+    def _set_up(cls, start: ev.Start) -> Game:
+        """The game a start event sets up, before any event is applied."""
+        try:
+            return cls(
+                from_mapping(start.rules),
+                start.players,
+                mode=start.mode,
+                seed=start.seed or 0,
+                teams=[list(team) for team in start.teams],
+                first=start.first,
+                pegs={seat: list(holes) for seat, holes in start.pegs.items()} if start.pegs is not None else None,
+                table=dict(start.table) if start.table is not None else None,
+                _replaying=True,
+            )
+        except ValueError as error:
+            raise GameError(f"bad start event: {error}") from None
 
     def replay_event(self, event: Event) -> None:
         """Apply one recorded event, checking it as the live action would have."""
-        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
-            raise GameError("an event is an object with an 'event' name")
-        if event["event"] == "undo":
+        if isinstance(event, ev.Undo):
             self.undo()
         else:
             self._emit(event)
@@ -421,12 +430,12 @@ class Game:
     # -- turn flow ----------------------------------------------------------------------
 
     def _begin_turn(self, seat: int, extra: bool) -> None:
-        self._emit({"event": "turn", "seat": seat, "number": self._state.turn_number + 1, "extra": extra})
+        self._emit(ev.Turn(seat, self._state.turn_number + 1, extra))
 
     def _after_action(self) -> None:
         winner = self.position.winner()
         if winner:
-            self._emit({"event": "win", "team": list(winner)})
+            self._emit(ev.Win(tuple(winner)))
         elif self.mode == "digital" and self.rules.draw == "after":
             self._state.phase = "draw"
         else:
@@ -449,33 +458,25 @@ class Game:
         truthful = bluffing.truthful(bluff, self.position, self.rules)
         if bluff.doubter is None or truthful:
             self._make_move(bluff.seat, parse_move(self.position, bluff.text, self.rules), free=False)
-        self._emit({"event": "settle", "seat": bluff.seat})
+        self._emit(ev.Settle(bluff.seat))
         if bluff.doubter is None or self.position.winner():
             self._after_action()
             return
         penalty = bluffing.loser(bluff, truthful)
         if bluffing.on_track(self.board, self.position, penalty.victim):
-            self._emit({"event": "penalty-due", "chooser": penalty.chooser, "victim": penalty.victim})
+            self._emit(ev.PenaltyDue(penalty.chooser, penalty.victim))
         else:  # "has no pegs out of start yet": the chooser may take an extra turn
-            self._emit({"event": "extra", "seat": penalty.chooser})
+            self._emit(ev.Extra(penalty.chooser))
             self._after_action()
 
     def _make_move(self, seat: int, move: Move, free: bool) -> None:
         self._known_move = move  # already checked: spare _apply parsing it again
-        self._emit({"event": "move", "seat": seat, "text": move.text, **({"free": True} if free else {})})
+        self._emit(ev.Move(seat, move.text, free))
         for bump in move.bumps:
             target = (
                 holes.start_area(bump.seat) if self.board.is_start(bump.target) else self.board.hole_name(bump.target)
             )
-            self._emit(
-                {
-                    "event": "bump",
-                    "seat": bump.seat,
-                    "by": seat,
-                    "from": self.board.hole_name(bump.source),
-                    "to": target,
-                }
-            )
+            self._emit(ev.Bump(bump.seat, seat, self.board.hole_name(bump.source), target))
 
     # -- checks -------------------------------------------------------------------------
 
@@ -533,79 +534,99 @@ class Game:
         return State(position=self._start)
 
     def _apply(self, event: Event) -> None:
-        """Change the state by one event: the Bluffing Joker's own in ``referee.bluff``, the
-        others through ``_APPLY``."""
-        kind = event["event"]
-        if kind in bluffing.EVENTS:
-            bluffing.apply(self._state, self.board, event)
-        elif kind in _APPLY:
-            _APPLY[kind](self, event)
-        elif kind != "start":
-            raise GameError(f"unknown event {kind!r}")
+        """Change the state by one event: the Bluffing Joker's own in ``referee.bluff``."""
+        state = self._state
+        match event:
+            case ev.Turn():
+                self._apply_turn(event)
+            case ev.Move():
+                self._apply_move(event)
+            case ev.Bump():
+                state.bumps.append(event)
+            case ev.Play() | ev.Discard():
+                self._apply_card(event)
+            case ev.Draw(seat=seat):
+                self._check_turn(seat)
+                stock.apply_draw(state, seat, event, self.rules)
+            case ev.Deal():
+                stock.apply_deal(state, event)
+            case ev.Reshuffle():
+                stock.apply_reshuffle(state, event)
+            case ev.Doubt() | ev.Reveal() | ev.Settle() | ev.PenaltyDue() | ev.Penalty():
+                bluffing.apply(state, self.board, event)
+            case ev.Extra(seat=seat):
+                state.extra_turns.setdefault(seat, []).append(state.turn_number)
+            case ev.Decline():
+                state.acted = True
+            case ev.Win(team=team):
+                state.winner, state.phase = team, "over"
+            case ev.Start():
+                pass
+            case ev.Undo():
+                raise GameError("an undo is replayed, not applied")
 
-    def _apply_turn(self, event: Event) -> None:
-        state, seat = self._state, event.get("seat")
+    def _apply_turn(self, event: ev.Turn) -> None:
+        state, seat = self._state, event.seat
         if seat not in self.board.seats:
             raise GameError(f"no seat {seat}")
-        if event["extra"]:
+        if event.extra:
             won = [n for n in state.extra_turns.get(seat, []) if n < state.turn_number]
             if not won:
                 raise GameError(f"seat {seat} has no extra turn")
             state.extra_turns[seat].remove(won[0])
         state.position = state.position.with_turn(seat)
-        state.turn_number = event["number"]
-        state.extra_turn = event["extra"]
+        state.turn_number = event.number
+        state.extra_turn = event.extra
         state.acted = False
         state.phase = "draw" if self.mode == "digital" and self.rules.draw == "before" else "play"
 
-    def _apply_draw(self, event: Event) -> None:
-        seat: Any = event.get("seat")
-        self._check_turn(seat)
-        stock.apply_draw(self._state, seat, event, self.rules)
-
-    def _apply_card(self, event: Event) -> None:
+    def _apply_card(self, event: ev.Play | ev.Discard) -> None:
         """A ``play`` or a ``discard``: the card leaves the hand, and a declared one is doubted."""
-        state, seat = self._state, cast(int, event.get("seat"))  # a seat, once its turn is checked
+        state, seat = self._state, event.seat
         self._check_turn(seat)
-        stock.take_card(state, self.mode, seat, event.get("card"))
+        stock.take_card(state, self.mode, seat, event.card)
         state.acted = True
-        if event["event"] == "discard":
+        if isinstance(event, ev.Discard):
             state.counts[seat] = state.counts.get(seat, 0) + 1
-        elif "declared" in event:
+        elif event.declared is not None:
             bluffing.declare(state, self.board, event)
 
-    def _apply_extra(self, event: Event) -> None:
-        state = self._state
-        state.extra_turns.setdefault(cast(int, event.get("seat")), []).append(state.turn_number)
-
-    def _apply_win(self, event: Event) -> None:
-        self._state.winner = tuple(event["team"])
-        self._state.phase = "over"
-
-    def _check_turn(self, seat: Any) -> None:
+    def _check_turn(self, seat: int) -> None:
         if seat != self.turn:
             raise GameError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
 
-    def _apply_move(self, event: Event) -> None:
+    def _apply_move(self, event: ev.Move) -> None:
         state = self._state
-        self._check_turn(event["seat"])
+        self._check_turn(event.seat)
         if state.bluff is not None and state.bluff.doubter is None and state.bluff.doubters:
             raise GameError("the opponents have not answered the declaration yet")
         known, self._known_move = self._known_move, None
-        if event.get("free"):
-            card = event["text"].split()[0]
-            matches = [m for m in self.free_come_outs(card) if m.text == event["text"]]
+        if event.free:
+            card = parse_card(event.text.split(" ", 1)[0])
+            matches = [m for m in self.free_come_outs(card) if m.text == event.text]
             if not matches:
-                raise GameError(f"{event['text']!r} is not a free come-out now")
+                raise GameError(f"{event.text!r} is not a free come-out now")
             move = matches[0]
-        elif known is not None and known.text == event["text"] and known.before == state.position:
+        elif known is not None and known.text == event.text and known.before == state.position:
             move = known
         else:
-            move = parse_move(state.position, event["text"], self.rules)
+            move = parse_move(state.position, event.text, self.rules)
         state.position = move.result
         state.made.append(move)
-        state.counts[event["seat"]] = 0
+        state.counts[event.seat] = 0
         state.phase = "play"
+
+
+def _read(event: Event | Mapping[str, object]) -> Event:
+    """A recorded event as the game's own: JSON read and checked (``referee.events``)."""
+    return ev.event_from_json(event) if isinstance(event, Mapping) else event
+
+
+def _kind(event: Event | Mapping[str, object]) -> str:
+    if not isinstance(event, Mapping):
+        return event.kind
+    kind = event.get("event")
+    return kind if isinstance(kind, str) else "?"
 
 
 def seat_number(key: object) -> int | None:
@@ -618,19 +639,6 @@ def seat_number(key: object) -> int | None:
     return None
 
 
-_APPLY: dict[str, Callable[[Game, Event], None]] = {  # event -> how it changes the state (bluffing's aside)
-    "deal": lambda game, event: stock.apply_deal(game._state, event),
-    "turn": Game._apply_turn,
-    "draw": Game._apply_draw,
-    "reshuffle": lambda game, event: stock.apply_reshuffle(game._state, event),
-    "play": Game._apply_card,
-    "discard": Game._apply_card,
-    "move": Game._apply_move,
-    "bump": lambda game, event: game._state.bumps.append(event),
-    "extra": Game._apply_extra,
-    "decline": lambda game, event: setattr(game._state, "acted", True),
-    "win": Game._apply_win,
-}
 _VERBS: dict[str, str] = {
     "draw": "draw",
     "play": "play or discard",

@@ -1,5 +1,5 @@
 """What a game is at one moment: the state its events build, and the few types the game's
-parts share (an event, a phase, the error an action raises).
+parts share (a phase, the error an action raises; the events themselves are ``referee.events``).
 
 Its own module so that the parts of a game kept apart from ``referee.game`` (the Bluffing
 Joker protocol in ``referee.bluff``, the cards in ``referee.stock``, undo in
@@ -9,8 +9,9 @@ Joker protocol in ``referee.bluff``, the cards in ``referee.stock``, undo in
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
+from referee.events import Bump, Event
 from referee.moves import Move
 from referee.position import Position
 
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
 
 Mode = Literal["digital", "table"]
 Phase = Literal["draw", "play", "doubt", "reveal", "penalty", "over"]
-Event = dict[str, Any]
 MODES = ("digital", "table")
 
 
@@ -44,7 +44,7 @@ class State:
     bluff: Bluff | None = None
     penalty: Penalty | None = None
     winner: tuple[int, ...] | None = None
-    bumps: list[Event] = field(default_factory=list)
+    bumps: list[Bump] = field(default_factory=list)
     reshuffles: int = 0
     made: list[Move] = field(default_factory=list)  # the accepted moves, as history lists them
 

@@ -2,23 +2,26 @@
 
 A record holds everything needed to rebuild a game exactly (``Game.from_events``): the
 start (players, teams, the full rule set, card mode, seed), the deal and stock order,
-and every draw, play, move, bump, discard, doubt and win.
+and every draw, play, move, bump, discard, doubt and win. Here the record meets the disk:
+each line is read into the game's own events (``referee.events``), checked on the way in.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from referee.game import Event, Game, GameError
+from referee import events as ev
+from referee.events import Event, EventError, event_from_json, event_to_json
+from referee.game import Game, GameError
 from referee.movegen import parse_move
 from referee.moves import Move, NotationError
 from referee.render import picture
 from referee.rulesets import Ruleset
-from referee.text import TextError, excerpt, load_json, read_text
+from referee.text import TextError, load_json, read_text
 from referee.words import Names, cards_for, say
 
 
@@ -27,7 +30,7 @@ class RecordError(ValueError):
 
 
 def dumps(events: Iterable[Event]) -> str:
-    return "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in events)
+    return "".join(json.dumps(event_to_json(event), separators=(",", ":")) + "\n" for event in events)
 
 
 def write(path: str | Path, events: Iterable[Event]) -> None:
@@ -43,17 +46,23 @@ def read(path: str | Path) -> list[Event]:
 
 
 def loads(text: str, name: str = "record") -> list[Event]:
-    events = []
+    """The events of a record's JSON lines, each checked: one RecordError naming the line."""
+    events: list[Event] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            event = load_json(line, f"{name} line {number}")
+            data = load_json(line, f"{name} line {number}")
         except TextError as error:
             raise RecordError(str(error)) from None
-        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+        if not isinstance(data, dict) or not isinstance(data.get("event"), str):
             raise RecordError(f"{name} line {number}: an event is an object with an 'event' name")
-        events.append(event)
+        if not events and data["event"] != "start":
+            raise RecordError(f"{name} line {number}: a game record starts with a start event")
+        try:
+            events.append(event_from_json(data))
+        except EventError as error:
+            raise RecordError(f"{name} line {number}: {error}") from None
     return events
 
 
@@ -63,29 +72,32 @@ def redacted(events: Iterable[Event], seat: int | None) -> list[Event]:
     another seat played face down (one turned up after a doubt is in its ``reveal``). The
     start event says so (``"redacted": true``): ``replay`` refuses such a record (a game
     cannot be rebuilt from it), and ``narrate`` tells what is there (``opening``)."""
-    shown: list[Event] = []
-    for event in events:
-        kind, own = event.get("event"), event.get("seat") == seat
-        if kind == "start":
-            event = {**{k: v for k, v in event.items() if k != "seed"}, "redacted": True}
-        elif kind == "deal":
-            hands = event.get("hands")
-            mine = {s: h for s, h in hands.items() if s == str(seat)} if isinstance(hands, dict) else {}
-            event = {**_without(event, "stock"), "hands": mine}
-        elif kind == "reshuffle":
-            event = _without(event, "stock")
-        elif kind == "draw" and not own or kind == "play" and "declared" in event and not own:
-            event = _without(event, "card")
-        shown.append(event)
-    return shown
+    return [_redacted(event, seat) for event in events]
 
 
-def _without(event: Event, key: str) -> Event:
-    return {k: v for k, v in event.items() if k != key}
+def _redacted(event: Event, seat: int | None) -> Event:
+    match event:
+        case ev.Start():
+            return replace(event, seed=None, redacted=True)
+        case ev.Deal(hands=hands):
+            return ev.Deal({s: cards for s, cards in hands.items() if s == seat}, None)
+        case ev.Reshuffle():
+            return ev.Reshuffle(None)
+        case ev.Draw(seat=drew) if drew != seat:
+            return ev.Draw(drew, None)
+        case ev.Play(seat=played, declared=str()) if played != seat:
+            return replace(event, card=None, hidden=True)
+    return event
 
 
-def replay(events: list[Event]) -> Game:
-    if events and events[0].get("redacted"):
+def _is_redacted(events: Sequence[Event | Mapping[str, object]]) -> bool:
+    first = events[0] if events else None
+    return bool(first.get("redacted")) if isinstance(first, Mapping) else isinstance(first, ev.Start) and first.redacted
+
+
+def replay(events: Sequence[Event | Mapping[str, object]]) -> Game:
+    """The game a whole record rebuilds (its events, or their JSON); RecordError if it does not."""
+    if _is_redacted(events):
         raise RecordError(
             "this record leaves out cards (it was exported before the game was over): replaying needs the whole record"
         )
@@ -93,8 +105,6 @@ def replay(events: list[Event]) -> Game:
         return Game.from_events(events)
     except GameError as error:
         raise RecordError(str(error)) from None
-    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
-        raise RecordError(f"an event is missing a field or has one of the wrong kind: {excerpt(error)}") from None
 
 
 def narrate(events: list[Event]) -> Iterator[str]:
@@ -105,7 +115,7 @@ def narrate(events: list[Event]) -> Iterator[str]:
 
 HIDDEN = "a hidden card"
 """How the narration shows a card the record leaves out."""
-CARD_ONLY = ("deal", "draw", "reshuffle")
+CARD_ONLY = (ev.Deal, ev.Draw, ev.Reshuffle)
 """Events that move cards and no peg: a record without the cards still tells the board."""
 
 
@@ -115,7 +125,7 @@ class _WithoutCards(Game):
     cards are not there), and every move is checked against the board as ever."""
 
     def replay_event(self, event: Event) -> None:
-        if not (isinstance(event, dict) and event.get("event") in CARD_ONLY):
+        if not isinstance(event, CARD_ONLY):
             super().replay_event(event)
 
 
@@ -123,9 +133,10 @@ def opening(events: list[Event]) -> Game:
     """The game at the record's start, to be walked through (``walk``): the whole game, or
     for a record that leaves out cards (downloaded without the PIN while the game was on)
     one told without them."""
-    if not (events and events[0].get("redacted")):
+    if not _is_redacted(events):
         return replay(events[:1])
-    start = {**events[0], "seed": 0, "mode": "table"}  # the seed is left out; the cards are not held
+    assert isinstance(events[0], ev.Start)
+    start = replace(events[0], seed=0, mode="table", redacted=False)  # the seed is left out; no card is held
     try:
         return _WithoutCards.from_events([start])
     except GameError as error:
@@ -134,7 +145,7 @@ def opening(events: list[Event]) -> Game:
 
 def hidden_notice(events: list[Event]) -> list[str]:
     """The narration's first line for a record that leaves out cards, else nothing."""
-    if events and events[0].get("redacted"):
+    if _is_redacted(events):
         notice = (
             "(this record was saved before the game was over and leaves out the cards the others "
             f"could not see: each is shown as {HIDDEN})"
@@ -145,18 +156,22 @@ def hidden_notice(events: list[Event]) -> list[str]:
 
 def seat_names(start: Event) -> dict[int, str]:
     """What the table called its seats (the start event's ``table``), else "seat 1" up: people count from 1."""
-    players = start.get("players")
-    seats = [0, 2] if players == 2 else list(range(players if isinstance(players, int) else 0))
-    names = (start.get("table") or {}).get("names") if isinstance(start.get("table"), dict) else None
+    players = start.players if isinstance(start, ev.Start) else 0
+    seats = [0, 2] if players == 2 else list(range(players))
+    names = _table(start).get("names")
     if isinstance(names, list) and len(names) == len(seats):
         return {seat: str(name) for seat, name in zip(seats, names, strict=True)}
     return {seat: f"seat {seat + 1}" for seat in seats}
 
 
+def _table(start: Event) -> Mapping[str, object]:
+    """How the table showed the game (the start event's ``table``), or nothing."""
+    return (start.table or {}) if isinstance(start, ev.Start) else {}
+
+
 def bot_seats(start: Event) -> dict[int, str]:
     """The seats the referee's bots played (the start event's ``table``: ``{"bots": {"2": "greedy"}}``)."""
-    table = start.get("table")
-    bots = table.get("bots") if isinstance(table, dict) else None
+    bots = _table(start).get("bots")
     if not isinstance(bots, dict):
         return {}
     return {int(seat): str(kind) for seat, kind in bots.items() if isinstance(seat, str) and seat.isdigit()}
@@ -173,10 +188,10 @@ def effective(events: Iterable[Event]) -> list[Event]:
     event, or the turn before when the last one has not begun), as ``Game.undo`` does."""
     kept: list[Event] = []
     for event in events:
-        if event.get("event") != "undo":
+        if not isinstance(event, ev.Undo):
             kept.append(event)
             continue
-        markers = [n for n, earlier in enumerate(kept) if earlier.get("event") == "turn"]
+        markers = [n for n, earlier in enumerate(kept) if isinstance(earlier, ev.Turn)]
         if not markers:
             continue
         target = markers[-1]
@@ -186,27 +201,28 @@ def effective(events: Iterable[Event]) -> list[Event]:
     return kept
 
 
-def named_card(play: Event | None) -> str | None:
-    """The card a play event names (declared, or played and recorded), else None: at a real
-    table nobody named it, and only the move tells which cards it could have been."""
+def named_card(play: ev.Play | ev.Discard | None) -> str | None:
+    """The card a play (or discard) event names (declared, or played and recorded), else None: at
+    a real table nobody named it, and only the move tells which cards it could have been."""
     if play is None:
         return None
-    card = play.get("declared") or play.get("card")
-    return str(card) if card else None
+    declared = play.declared if isinstance(play, ev.Play) else None
+    return declared or play.card or None
 
 
 def named_cards(events: Iterable[Event]) -> list[str | None]:
     """For every move that still stands, in order (``Game.history``), the card named for it or None."""
     named: list[str | None] = []
-    play: Event | None = None
+    play: ev.Play | None = None
     for event in effective(events):
-        if event.get("event") == "play":
-            play = event
-        elif event.get("event") == "move":
-            named.append(named_card(play))
-            play = None
-        elif event.get("event") == "turn":
-            play = None
+        match event:
+            case ev.Play():
+                play = event
+            case ev.Move():
+                named.append(named_card(play))
+                play = None
+            case ev.Turn():
+                play = None
     return named
 
 
@@ -232,15 +248,13 @@ def walk(game: Game, events: Iterable[Event]) -> Iterator[Event]:
 
 @contextmanager
 def checked(event: Event) -> Iterator[None]:
-    """A bad event read as a game or described: one RecordError, never a KeyError."""
+    """A bad event read as a game or described: one RecordError naming its kind."""
     try:
         yield
     except GameError as error:
         raise RecordError(str(error)) from None
-    except (KeyError, TypeError, AttributeError, IndexError, ValueError) as error:
-        raise RecordError(
-            f"a {excerpt(event.get('event'))} event is missing a field or has one of the wrong kind: {excerpt(error)}"
-        ) from None
+    except ValueError as error:  # the engine's own: a move's notation, a card's name
+        raise RecordError(f"a {event.kind} event: {error}") from None
 
 
 def _narration(events: list[Event]) -> list[str]:
@@ -248,15 +262,15 @@ def _narration(events: list[Event]) -> list[str]:
     names, marked = seat_names(events[0]), shown_names(events[0])
     lines: list[str] = []
     pending: list[str] = []
-    play: Event | None = None
+    play: ev.Play | None = None
     for event in walk(game, events[1:]):
         with checked(event):
-            if event["event"] == "turn":
+            if isinstance(event, ev.Turn):
                 line = _describe(event, lambda seat: marked.get(seat, f"seat {seat + 1}"), game)
             else:
                 line = _describe(event, lambda seat: names.get(seat, f"seat {seat + 1}"), game, named_card(play))
-            play = event if event["event"] == "play" else None if event["event"] in ("move", "turn") else play
-        if event["event"] == "turn" and pending:
+            play = event if isinstance(event, ev.Play) else None if isinstance(event, (ev.Move, ev.Turn)) else play
+        if isinstance(event, ev.Turn) and pending:
             lines += [*pending, picture(game.position, names), ""]
             pending = []
         if line:
@@ -264,40 +278,42 @@ def _narration(events: list[Event]) -> list[str]:
     return [*lines, *pending, picture(game.position, names)]
 
 
-def _describe(event: dict[str, Any], name: Callable[[int], str], game: Game, card: str | None = None) -> str | None:
-    kind, seat = event["event"], event.get("seat")
-    who = name(seat) if isinstance(seat, int) else ""
-    if kind == "turn":
-        return f"-- turn {event['number']}: {who}{' (extra turn)' if event['extra'] else ''}"
-    if kind == "draw":
-        return f"   {who} draws {event.get('card', HIDDEN)}"
-    if kind == "play" and "declared" in event:
-        return f"   {who} plays face down, declaring {event['declared']}"
-    if kind == "move":
-        try:
-            move = parse_move(game.position, event["text"], game.rules)
-        except NotationError:
-            return f"   {who} moves ({event['text']})"
-        said, text = move_said(move, name, game.rules, card), move_text(move, card)
-        return f"   {said} ({text})" + (" (free come-out)" if event.get("free") else "")
-    if kind == "bump":
-        return (
-            f"   {who}'s peg bumped from {event['from']} to {'start' if event['to'].startswith('S') else event['to']}"
-        )
-    if kind == "discard":
-        return f"   {who} could not move" + (f" and discards {event['card']}" if event.get("card") else "")
-    if kind == "doubt":
-        return f"   {who} {'doubts' if event['doubt'] else 'lets it pass'}"
-    if kind == "reveal":
-        return f"   the card is {event['card']}"
-    if kind == "penalty":
-        return f"   {name(event['by'])} sends {who}'s peg on {event['hole']} back to start"
-    if kind == "extra":
-        return f"   {who} may take an extra turn"
-    if kind == "reshuffle":
-        return "   the played cards are reshuffled into a new stock"
-    if kind == "win":
-        return "== " + " & ".join(name(seat) for seat in event["team"]) + " win"
-    if kind == "undo":
-        return "   (the last turn is taken back)"
+def _describe(event: Event, name: Callable[[int], str], game: Game, card: str | None = None) -> str | None:
+    """One event in words, as ``pegs replay`` prints it (None: nothing to tell)."""
+    match event:
+        case ev.Turn(seat=seat, number=number, extra=extra):
+            return f"-- turn {number}: {name(seat)}{' (extra turn)' if extra else ''}"
+        case ev.Draw(seat=seat, card=drawn):
+            return f"   {name(seat)} draws {drawn or HIDDEN}"
+        case ev.Play(seat=seat, declared=str(declared)):
+            return f"   {name(seat)} plays face down, declaring {declared}"
+        case ev.Move():
+            return _described_move(event, name, game, card)
+        case ev.Bump(seat=seat, source=source, target=target):
+            return f"   {name(seat)}'s peg bumped from {source} to {'start' if target.startswith('S') else target}"
+        case ev.Discard(seat=seat, card=discarded):
+            return f"   {name(seat)} could not move" + (f" and discards {discarded}" if discarded else "")
+        case ev.Doubt(seat=seat, doubt=doubt):
+            return f"   {name(seat)} {'doubts' if doubt else 'lets it pass'}"
+        case ev.Reveal(card=shown):
+            return f"   the card is {shown}"
+        case ev.Penalty(seat=seat, hole=hole, by=by):
+            return f"   {name(by)} sends {name(seat)}'s peg on {hole} back to start"
+        case ev.Extra(seat=seat):
+            return f"   {name(seat)} may take an extra turn"
+        case ev.Reshuffle():
+            return "   the played cards are reshuffled into a new stock"
+        case ev.Win(team=team):
+            return "== " + " & ".join(name(seat) for seat in team) + " win"
+        case ev.Undo():
+            return "   (the last turn is taken back)"
     return None
+
+
+def _described_move(event: ev.Move, name: Callable[[int], str], game: Game, card: str | None) -> str:
+    try:
+        move = parse_move(game.position, event.text, game.rules)
+    except NotationError:
+        return f"   {name(event.seat)} moves ({event.text})"
+    said, text = move_said(move, name, game.rules, card), move_text(move, card)
+    return f"   {said} ({text})" + (" (free come-out)" if event.free else "")

@@ -10,28 +10,37 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.game_state import Event, GameError
+from referee.events import Deal, Doubt, Event, Reshuffle, Reveal, Turn
+from referee.game_state import GameError
 
-# Events after which undo may not go back: they revealed something new to the table.
-NEW_INFORMATION = {"deal", "reshuffle", "reveal"}
+# Events after which undo may not go back: they revealed something new to the table (a
+# doubt too, when it doubted: the card is then turned up).
+NEW_INFORMATION = (Deal, Reshuffle, Reveal)
 
 
 def undo_target(effective: Sequence[Event]) -> int:
     """The index of the ``turn`` event to go back to (the record kept up to it, itself
     included): the turn being played, or the one before if this one has not begun."""
-    markers = [i for i, event in enumerate(effective) if event["event"] == "turn"]
+    markers = [i for i, event in enumerate(effective) if isinstance(event, Turn)]
     target = markers[-1]
     if target == len(effective) - 1:
         if len(markers) < 2:
             raise GameError("nothing to undo")
         target = markers[-2]
-    if any(event["event"] in NEW_INFORMATION or event.get("doubt") for event in effective[target + 1 :]):
+    if any(_news(event) for event in effective[target + 1 :]):
         raise GameError("cannot undo past new information (a reshuffle or a revealed card)")
     return target
 
 
+def _news(event: Event) -> bool:
+    return isinstance(event, NEW_INFORMATION) or isinstance(event, Doubt) and event.doubt
+
+
 def turn_so_far(effective: Sequence[Event]) -> list[str]:
-    """The events of the turn being played, by name, since its ``turn`` event."""
-    kinds = [event["event"] for event in effective]
-    begun = len(kinds) - 1 - kinds[::-1].index("turn") if "turn" in kinds else -1
-    return kinds[begun + 1 :]
+    """The events of the turn being played, by kind, since its ``turn`` event."""
+    kinds: list[str] = []
+    for event in reversed(effective):
+        if isinstance(event, Turn):
+            break
+        kinds.append(event.kind)
+    return kinds[::-1]

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from referee import Ruleset
 from referee.coach.selfplay import play_one
+from referee.events import event_to_json
 from referee.table.cli import main
 from referee.table.config import Config, ConfigError
 
@@ -102,7 +103,7 @@ def test_moves_and_track_read_any_position(
 @SETTINGS
 @given(st.data())
 def test_replay_reads_any_record(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: st.DataObject) -> None:
-    events = [dict(event) for event in RECORD]
+    events = [event_to_json(event) for event in RECORD]
     for _ in range(data.draw(st.integers(0, 3))):
         event = events[data.draw(st.integers(0, len(events) - 1))]
         key = data.draw(st.sampled_from(sorted(event)))

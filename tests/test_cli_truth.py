@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from test_daemon import Daemon
 
+from referee.events import Event, Move, event_to_json
+
 PEGS = [sys.executable, "-m", "referee.table.cli"]
 
 
@@ -201,7 +203,7 @@ def test_both_bots_really_play_a_two_player_game() -> None:
 # -- replay: a record downloaded without the PIN ------------------------------------------------
 
 
-def _table_game(turns: int, seed: int = 4) -> list[dict[str, object]]:
+def _table_game(turns: int, seed: int = 4) -> list[Event]:
     """A real-table Bluffing Joker game under way: cards face down, unknown to the referee,
     some doubted and turned up, some pegs sent back as penalties."""
     import random
@@ -231,11 +233,11 @@ def _table_game(turns: int, seed: int = 4) -> list[dict[str, object]]:
     return game.events
 
 
-def _replayed(tmp_path: Path, events: list[dict[str, object]], name: str) -> list[str]:
+def _replayed(tmp_path: Path, events: list[Event], name: str) -> list[str]:
     from referee import record
 
     path = tmp_path / name
-    record.write(path, events)  # type: ignore[arg-type]
+    record.write(path, events)
     done = run("replay", str(path))
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return done.stdout.split("\n")
@@ -245,9 +247,9 @@ def test_replay_tells_a_table_game_downloaded_without_the_pin(tmp_path: Path) ->
     from referee import record
 
     events = _table_game(40)
-    assert any(event["event"] == "reveal" for event in events) and any(event["event"] == "penalty" for event in events)
+    assert any(event.kind == "reveal" for event in events) and any(event.kind == "penalty" for event in events)
     hidden = record.redacted(events, None)  # what the page gives anyone without the PIN while the game is on
-    assert hidden[0]["redacted"] is True and "seed" not in hidden[0]
+    assert event_to_json(hidden[0])["redacted"] is True and "seed" not in event_to_json(hidden[0])
     with pytest.raises(record.RecordError, match="leaves out cards"):
         record.replay(hidden)  # a game cannot be rebuilt from it (the review, the history) ...
     told = _replayed(tmp_path, hidden, "hidden.jsonl")  # ... but it can be told
@@ -283,8 +285,8 @@ def test_a_broken_record_that_leaves_out_cards_is_still_one_line(tmp_path: Path)
 
     events = _table_game(6)
     hidden = record.redacted(events, None)
-    moved = next(index for index, event in enumerate(hidden) if event["event"] == "move")
-    hidden[moved] = {**hidden[moved], "text": "5 T0:60-T0:65"}
+    moved, move = next((index, event) for index, event in enumerate(hidden) if isinstance(event, Move))
+    hidden[moved] = Move(move.seat, "5 T0:60-T0:65")
     path = tmp_path / "broken.jsonl"
     record.write(path, hidden)
     done = run("replay", str(path))

@@ -122,7 +122,7 @@ def test_a_read_only_store_is_copied_into_a_writable_one(tmp_path: Path, monkeyp
     store = Store.open(tmp_path)
     try:
         assert store.recovered is not None and "was read-only" in store.recovered and "1 games" in store.recovered
-        assert len([e for e in store.events(1) if e["event"] == "move"]) == 3  # every move recovered
+        assert len([e for e in store.events(1) if e.kind == "move"]) == 3  # every move recovered
         store.append(1, [], 0, {"seq": 1})  # and the new store takes writes
     finally:
         store.close()
@@ -163,6 +163,6 @@ def test_a_power_cut_during_recovery_loses_nothing(tmp_path: Path) -> None:
     store = Store.open(tmp_path)
     try:
         assert store.recovered is not None and "now in use" in store.recovered
-        assert len([e for e in store.events(1) if e["event"] == "move"]) == 3 and not recovering.exists()
+        assert len([e for e in store.events(1) if e.kind == "move"]) == 3 and not recovering.exists()
     finally:
         store.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from referee.coach.expert import advise, look_ahead
 from referee.coach.hints import rank
 from referee.coach.lookahead import Hidden, play_round
 from referee.coach.selfplay import play_one
+from referee.events import Discard, event_to_json
 from referee.game import Game
 from referee.movegen import legal_moves
 from referee.moves import Move
@@ -113,8 +115,8 @@ def test_keeping_a_joker_is_an_option_a_bot_can_take() -> None:
     """Basic Game: "A player is never forced to play a joker: if you have no other move you may
     keep the joker and discard another card." Seat 0 holds a joker and cards that cannot move."""
     game = Game(BASIC, 4, seed=2, pegs={"1": ["T1:10", "S", "S", "S", "S"]})
-    events = [dict(event) for event in game.events]
-    deal = next(event for event in events if event["event"] == "deal")
+    events = [event_to_json(event) for event in game.events]
+    deal: Any = next(event for event in events if event["event"] == "deal")
     deal["hands"]["0"] = ["JOKER", "5", "6", "2", "3"]
     game = Game.from_events(events)
     game.draw()
@@ -129,8 +131,8 @@ def test_keeping_a_joker_is_an_option_a_bot_can_take() -> None:
             return keep[0].card, None
 
     Keeper(random.Random(1)).act(game)
-    discards = [event for event in game.events if event["event"] == "discard"]
-    assert discards and discards[-1]["card"] == keep[0].card and discards[-1]["seat"] == 0
+    discards = [event for event in game.events if isinstance(event, Discard)]
+    assert discards and discards[-1].card == keep[0].card and discards[-1].seat == 0
     assert "JOKER" in game.hand(0)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from referee import Ruleset
 from referee.cards import build_deck
+from referee.events import Play, Turn, Undo, Win, event_to_json
 from referee.game import Game, GameError
 
 S = "S"
@@ -25,7 +26,7 @@ def rigged(
 ) -> Game:
     """A game whose deal is chosen by the test, built from a record as a replay would."""
     game = Game(Ruleset.preset(rules), players, pegs=pegs, mode=mode)  # type: ignore[arg-type]
-    events: list[dict[str, Any]] = [game.events[0]]
+    events: list[dict[str, Any]] = [event_to_json(game.events[0])]
     if mode == "digital":
         hands = hands or {}
         dealt = {str(seat): hands.get(seat, ["8", "8", "8", "8", "8"]) for seat in game.board.seats}
@@ -78,7 +79,7 @@ def test_stock_is_reshuffled_when_it_runs_out() -> None:
         game.discard("8")
     assert game.stock_size == 0 and game.discards == ["8", "8"]
     game.draw()  # seat 2: the two played cards are reshuffled, one is drawn
-    assert game.events[-2]["event"] == "reshuffle" and game.stock_size == 1 and game.discards == []
+    assert game.events[-2].kind == "reshuffle" and game.stock_size == 1 and game.discards == []
     assert len(game.hand(2)) == 6
 
 
@@ -156,7 +157,7 @@ def test_nc_counting_frees_a_peg_on_the_third_turn() -> None:
         game.discard("2")
     game.play("2", "2 S0-T0:8", free=True)
     assert game.position.pegs_json()["0"][0] == "T0:8" and game.count(0) == 0
-    assert {"event": "play", "seat": 0, "card": "2", "free": True} in game.events
+    assert Play(0, "2", free=True) in game.events
 
 
 def test_becker_counts_to_the_fourth_turn() -> None:
@@ -198,7 +199,7 @@ def test_the_team_with_every_peg_home_wins() -> None:
     game.draw()
     game.play("2", "2 T0:2-H0:1")
     assert game.phase == "over" and game.winner == (0, 2)
-    assert game.events[-1] == {"event": "win", "team": [0, 2]}
+    assert game.events[-1] == Win((0, 2))
     with pytest.raises(GameError, match="the game is over"):
         game.discard("2")
 
@@ -267,7 +268,7 @@ def test_doubter_with_no_pegs_out_gives_an_extra_turn() -> None:
         _play_any(game)
         while game.phase == "doubt":
             game.respond(game.doubter_to_answer, False)  # type: ignore[arg-type]
-    assert game.turn == 0 and game.events[-1]["extra"] is True
+    assert game.turn == 0 and isinstance(game.events[-1], Turn) and game.events[-1].extra is True
     game.decline_extra_turn()
     assert game.turn == 1
 
@@ -310,7 +311,7 @@ def test_undo_goes_back_to_before_the_draw() -> None:
     assert game.position.pegs_json()["0"] == [S] * 5 and game.stock_size == 2
     game.draw()
     assert game.hand(0)[-1] == "6"  # the same card again: nothing new was learnt
-    assert game.events.count({"event": "undo"}) == 1
+    assert game.events.count(Undo()) == 1
     assert Game.from_events(game.events).position == game.position
     with pytest.raises(GameError, match="nothing to undo"):
         game.undo()
@@ -322,7 +323,7 @@ def test_undo_never_passes_new_information() -> None:
     for _ in range(5):
         game.draw()
         game.discard("8")
-    assert any(e["event"] == "reshuffle" for e in game.events)
+    assert any(e.kind == "reshuffle" for e in game.events)
     with pytest.raises(GameError, match="new information"):
         game.undo()
 

@@ -12,6 +12,7 @@ import pytest
 
 from referee import Ruleset
 from referee.coach.selfplay import play_one
+from referee.events import Event, Move, Play, Reveal, Start, event_to_json
 from referee.record import RecordError, loads, narrate, read, redacted, replay, write
 
 PEGS = [sys.executable, "-m", "referee.table.cli"]
@@ -55,8 +56,8 @@ def test_bad_records_are_refused(text: str, message: str) -> None:
 
 def test_a_tampered_record_is_refused() -> None:
     game, _ = play_one(Ruleset.preset("basic"), 4, 5, "greedy")
-    events = list(game.events)
-    moves = [i for i, e in enumerate(events) if e["event"] == "move"]
+    events = [event_to_json(event) for event in game.events]
+    moves = [i for i, e in enumerate(game.events) if isinstance(e, Move)]
     events[moves[3]] = {**events[moves[3]], "text": "K S0-T0:9"}
     with pytest.raises(RecordError, match=r"event \d+ \(move\)"):
         replay(events)
@@ -95,14 +96,14 @@ def test_a_face_down_card_stays_hidden_from_the_others() -> None:
     """Bluffing Joker (the rules page): "all cards played are played face-down. The player may declare
     the face-down card to be whatever they desire." Until the game is over a record shows
     the card only to the seat that played it, or once turned up."""
-    events = [
-        {"event": "start", "players": 4, "seed": 9},
-        {"event": "play", "seat": 0, "card": "5", "declared": "7", "text": "7 T0:8-T0:15"},
-        {"event": "reveal", "seat": 0, "card": "5"},
+    events: list[Event] = [
+        Start(4, ((0, 2), (1, 3)), {"name": "bluffing-joker"}, "digital", 9, 0),
+        Play(0, "5", "7", "7 T0:8-T0:15"),
+        Reveal(0, "5"),
     ]
     for seat in (None, 1):
-        shown = redacted(events, seat)
+        shown = [event_to_json(event) for event in redacted(events, seat)]
         assert "card" not in shown[1] and shown[1]["declared"] == "7" and shown[2]["card"] == "5"
-    assert redacted(events, 0)[1]["card"] == "5"
+    assert event_to_json(redacted(events, 0)[1])["card"] == "5"
     with pytest.raises(RecordError, match="leaves out cards"):
         replay(redacted(events, 0))

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 
 from referee.cards import CARDS
 from referee.coach.bots import RandomBot
+from referee.events import event_to_json
 from referee.game import Game
 from referee.moves import Move
 from referee.physical import PhysicalBoard, by_hand
@@ -91,7 +92,7 @@ def snapshot(s: Sitting) -> tuple[bytes, dict[int, list[str]], str, bytes]:
     table, game_id = s.table, s.table.session.game_id
     game = table.session.game
     hands = {seat: game.hand(seat) for seat in game.board.seats}
-    events = json.dumps(table.store.events(game_id), sort_keys=True)
+    events = json.dumps([event_to_json(event) for event in table.store.events(game_id)], sort_keys=True)
     record = s.admin.get(f"/api/games/{game_id}/record").get_data()
     return s.admin.get("/api/state").get_data(), hands, events, record
 
@@ -442,7 +443,7 @@ def test_a_refused_engine_action_changes_nothing(rules: str, mode: str, players:
 
     def seen() -> tuple[object, ...]:
         return (
-            json.dumps(game.events),
+            json.dumps([event_to_json(event) for event in game.events]),
             {seat: game.hand(seat) for seat in game.board.seats},
             game.phase,
             game.position,

@@ -24,6 +24,7 @@ from referee import record
 from referee.coach import review as reviewing
 from referee.coach.review import review
 from referee.coach.selfplay import play_one
+from referee.events import event_to_json
 from referee.game import Game, GameError
 from referee.rulesets import Ruleset
 from referee.table.config import Config
@@ -39,7 +40,7 @@ HOLE_CODE = re.compile(r"\b[TSH]\d+:\d+\b")
 def dealt(hands: dict[int, list[str]], draws: list[str], pegs: dict[str, list[str]], mode: str = "digital") -> Game:
     """A 4-player basic game with the hands and the stock chosen: ``draws`` come off the stock in order."""
     start = Game(BASIC, 4, seed=1, pegs=pegs, mode=mode, table={"names": ["Red", "Sky blue", "Yellow", "Blue"]})  # type: ignore[arg-type]
-    events = [dict(event) for event in start.events]
+    events = [event_to_json(event) for event in start.events]
     deal = next(event for event in events if event["event"] == "deal") if mode == "digital" else None
     if deal is not None:
         deal["hands"] = {str(seat): cards for seat, cards in hands.items()}
@@ -99,7 +100,7 @@ def test_at_a_real_table_only_declared_cards_are_judged() -> None:
 
 def test_undone_moves_leave_the_review() -> None:
     game, _stats = play_one(BASIC, 4, seed=11, bot_name="greedy")
-    events = game.events[: [i for i, e in enumerate(game.events) if e["event"] == "move"][6] + 1]
+    events = game.events[: [i for i, e in enumerate(game.events) if e.kind == "move"][6] + 1]
     replayed = Game.from_events(events)
     replayed.undo()
     data = review(replayed.events)
@@ -215,7 +216,7 @@ def test_an_old_store_gains_the_reviews_table(tmp_path: Path) -> None:
             CREATE TABLE turns (game_id INTEGER PRIMARY KEY REFERENCES games(id), state TEXT NOT NULL);
         """)
         db.execute("INSERT INTO games VALUES (1, 0, 'basic', 4, 'digital', '[0, 2]')")
-        rows = [(n, json.dumps(event)) for n, event in enumerate(finished.events)]
+        rows = [(n, json.dumps(event_to_json(event))) for n, event in enumerate(finished.events)]
         db.executemany("INSERT INTO events VALUES (1, ?, ?)", rows)
     store = Store.open(tmp_path)
     assert store.recovered is None and store.events(1) == finished.events

@@ -46,7 +46,7 @@ def test_a_move_on_the_simulated_board_is_accepted_and_stored(service: Table, tm
     assert state["moves"] == ["A S0-T0:8"] and state["turn"] == 1
     assert state["position"]["pegs"]["0"][0] == "T0:8" and state["position"]["turn"] == 1
     events = Store.open(tmp_path).events(state["game"])
-    assert [e["event"] for e in events if e["event"] in ("play", "move")] == ["play", "move"]
+    assert [e.kind for e in events if e.kind in ("play", "move")] == ["play", "move"]
 
 
 def test_done_commits_and_a_bump_is_logged(service: Table) -> None:

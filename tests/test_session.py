@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee import Ruleset
+from referee.events import Move, Start, Turn
 from referee.table.session import Session, StoreFailure
 from referee.table.store import Store, StoreError
 
@@ -53,7 +54,7 @@ def test_done_after_a_settled_move_never_skips_the_next_player(tmp_path: Path) -
     session = table(tmp_path)
     act(session, "lift S0:1, place T0:8, wait, done, done")
     assert session.game.history == [(0, "A S0-T0:8")] and session.game.turn == 1
-    assert not [event for event in session.game.events if event["event"] == "discard"]
+    assert not [event for event in session.game.events if event.kind == "discard"]
 
 
 def test_undo_after_a_bump_names_the_colours_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -110,7 +111,7 @@ def test_a_paused_split_keeps_its_second_half(tmp_path: Path) -> None:
     session = table(tmp_path, s0=["T0:8", "T0:2", S, S, S], s1=["T0:6", S, S, S, S])
     act(session, "lift T0:8, place T0:11, wait, lift T0:6, place S1:5, lift T0:2, place T0:6, done")
     assert session.game.history == [(0, "7 T0:8-T0:11 T0:2-T0:6x")] and session.game.turn == 1
-    assert session.game.bumps[-1]["seat"] == 1
+    assert session.game.bumps[-1].seat == 1
 
 
 def test_a_paused_ten_split_into_an_opponents_peg_is_asked(tmp_path: Path) -> None:
@@ -209,7 +210,7 @@ def test_a_full_disk_accepts_nothing_and_the_move_is_made_again(tmp_path: Path) 
 def test_a_rollback_that_fails_is_still_a_store_error(tmp_path: Path) -> None:
     """Defect 8: SQLite may roll back by itself; "no transaction is active" must not escape."""
     store = Store.open(tmp_path)
-    game_id = store.create([{"event": "start", "rules": {"name": "basic"}, "players": 4, "mode": "table"}])
+    game_id = store.create([Start(4, ((0, 2), (1, 3)), {"name": "basic"}, "table", 0, 0)])
 
     class Broken:
         def __init__(self, real: sqlite3.Connection) -> None:
@@ -226,7 +227,7 @@ def test_a_rollback_that_fails_is_still_a_store_error(tmp_path: Path) -> None:
 
     store._db = Broken(store._db)  # type: ignore[assignment]
     with pytest.raises(StoreError, match="disk I/O error"):
-        store.append(game_id, [{"event": "turn", "seat": 0}], 1)
+        store.append(game_id, [Turn(0, 1, False)], 1)
 
 
 def test_two_knocked_pegs_put_back_are_checked_by_the_table(tmp_path: Path) -> None:
@@ -260,4 +261,4 @@ def test_third_counting_turn_comes_out_free_with_the_card_declared(tmp_path: Pat
     session.declare(0, "5")
     act(session, "lift S0:1, place T0:8, wait")
     assert session.game.history == [(0, "5 S0-T0:8")]
-    assert [event for event in session.game.events if event["event"] == "move"][-1]["free"] is True
+    assert [event for event in session.game.events if isinstance(event, Move)][-1].free is True

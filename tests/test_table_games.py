@@ -155,7 +155,7 @@ class Sitting:
         self.window = None  # Done closes the amendment window
 
     def discards(self) -> int:
-        return sum(1 for event in self.game.events if event["event"] == "discard")
+        return sum(1 for event in self.game.events if event.kind == "discard")
 
     def history(self) -> list[tuple[int, str]]:
         return list(self.game.history)

@@ -16,6 +16,7 @@ from conftest import position, texts
 from referee import Board, BoardError, Ruleset, legal_moves
 from referee.cards import JOKER
 from referee.coach.selfplay import play_one
+from referee.events import event_to_json
 from referee.game import Game
 from referee.physical import PhysicalBoard, by_hand
 from referee.rulesets import PRESETS, RulesetError, from_mapping
@@ -68,7 +69,7 @@ def test_every_preset_plays_a_whole_game_on_ten_sides(rules: str) -> None:
     """Hatcher's ten-player game under every rule set: bots play to a win and the record replays."""
     game, stats = play_one(Ruleset.preset(rules), 10, 5, "greedy")
     assert game.phase == "over" and game.winner is not None and stats.moves > 0
-    assert Game.from_events(json.loads(json.dumps(game.events))).winner == game.winner
+    assert Game.from_events(json.loads(json.dumps([event_to_json(e) for e in game.events]))).winner == game.winner
 
 
 def test_the_tracker_follows_a_move_by_hand_on_ten_sides() -> None:

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from referee import record
 from referee.board import Board
 from referee.coach.selfplay import play_one
+from referee.events import Event, Move, Play, Start, Turn, Undo
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
@@ -91,15 +92,15 @@ def test_a_digital_game_names_its_cards() -> None:
 
 
 def test_effective_events_leave_out_what_was_undone() -> None:
-    events: list[dict[str, Any]] = [
-        {"event": "start"},
-        {"event": "turn", "seat": 0},
-        {"event": "play", "seat": 0, "card": "K"},
-        {"event": "move", "seat": 0, "text": "K S0-T0:8"},
-        {"event": "turn", "seat": 1},
-        {"event": "undo"},
+    events: list[Event] = [
+        Start(4, ((0, 2), (1, 3)), {"name": "basic"}, "table", 0, 0),
+        Turn(0, 1, False),
+        Play(0, "K"),
+        Move(0, "K S0-T0:8"),
+        Turn(1, 2, False),
+        Undo(),
     ]
-    assert [event["event"] for event in record.effective(events)] == ["start", "turn"]
+    assert [event.kind for event in record.effective(events)] == ["start", "turn"]
     assert record.named_cards(events) == []
     assert record.named_cards(events[:-1]) == ["K"]
 

@@ -21,6 +21,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import NotFound
 
+from referee import events as ev
 from referee import record
 from referee.game import GameError
 from web.table import Json, Table, Unavailable
@@ -66,7 +67,7 @@ def games() -> str:
     for game in map(Listed.of, reversed(_table().games()[-SHOWN:])):
         events = record.loads(_table().record(game.id), "record")
         names = record.shown_names(events[0])
-        moves = sum(1 for event in record.effective(events) if event.get("event") == "move")
+        moves = sum(1 for event in record.effective(events) if isinstance(event, ev.Move))
         if not game.winner and game.id != running and not moves:
             continue
         state = "still being played" if game.id == running and not game.winner else "unfinished"
@@ -98,29 +99,17 @@ def replay(game_id: int) -> str:
     bots = record.bot_seats(events[0])
     turns: list[dict[str, Any]] = []
     for event in record.effective(events):
-        seat = event.get("seat")
-        who = marked.get(seat, f"seat {seat + 1}") if isinstance(seat, int) else ""
-        if event.get("event") == "move":
-            move, card = next(made, None), next(named, None)
-            if move is None:
+        match event:
+            case ev.Move(seat=seat):
+                move, card = next(made, None), next(named, None)
+                if move is None:
+                    continue
+                words, text = record.move_said(move, names, game.rules, card), record.move_text(move, card)
+            case ev.Discard(seat=seat):
+                words, text = f"{names.get(seat, marked.get(seat, f'seat {seat + 1}'))} could not move", ""
+            case _:
                 continue
-            turns.append(
-                {
-                    "seat": who,
-                    "words": record.move_said(move, names, game.rules, card),
-                    "text": record.move_text(move, card),
-                    "bot": seat in bots,
-                }
-            )
-        elif event.get("event") == "discard":
-            turns.append(
-                {
-                    "seat": who,
-                    "words": f"{names.get(seat, who) if isinstance(seat, int) else who} could not move",
-                    "text": "",
-                    "bot": seat in bots,
-                }
-            )
+        turns.append({"seat": marked.get(seat, f"seat {seat + 1}"), "words": words, "text": text, "bot": seat in bots})
     winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
     running = _table().state().get("game") == game_id
     return render_template(

@@ -46,9 +46,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from referee import events as ev
 from referee import record
 from referee.coach.hints import Hint, judge, rank
-from referee.game import Event, Game
+from referee.events import Event
+from referee.game import Game
 from referee.movegen import parse_move
 from referee.moves import Move
 from referee.words import Names, name_of, say
@@ -73,16 +75,15 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = S
     record raises ``record.RecordError``."""
     game = record.replay(events[:1])
     names = {seat: _upper_first(name) for seat, name in record.seat_names(events[0]).items()}
-    total = sum(1 for event in events if event.get("event") == "move")
+    total = sum(1 for event in events if isinstance(event, ev.Move))
     moves: list[dict[str, Any]] = []
     known: _Known | None = None
     done = 0
     for event in record.walk(game, events[1:]):
         with record.checked(event):
-            kind = event["event"]
-            if kind == "play":
+            if isinstance(event, ev.Play):
                 known = _known(game, event)
-            elif kind == "move":
+            elif isinstance(event, ev.Move):
                 del moves[len(game.made) :]  # moves taken back by an undo
                 moves.append(_judged(game, event, known, names, len(moves) + 1))
                 known, done = None, done + 1
@@ -103,23 +104,22 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = S
     }
 
 
-def _known(game: Game, event: Event) -> _Known | None:
+def _known(game: Game, event: ev.Play) -> _Known | None:
     """At a play event, before the card leaves the hand: the cards the referee knew."""
     if game.mode == "digital":
-        return _Known(tuple(game.hand(event["seat"])), event.get("card"))
-    card = event.get("declared") or event.get("card")  # Bluffing Joker: the card announced
-    return _Known((card,), card) if isinstance(card, str) else None
+        return _Known(tuple(game.hand(event.seat)), event.card)
+    card = event.declared or event.card  # Bluffing Joker: the card announced
+    return _Known((card,), card) if card else None
 
 
-def _judged(game: Game, event: Event, known: _Known | None, names: Names, number: int) -> dict[str, Any]:
+def _judged(game: Game, event: ev.Move, known: _Known | None, names: Names, number: int) -> dict[str, Any]:
     """One accepted move, judged against the best its known cards allowed."""
-    seat, text = event["seat"], event["text"]
     entry: dict[str, Any] = {
         "number": number,
         "turn": game.turn_number,
-        "seat": seat,
-        "name": name_of(names, seat),
-        "move": text,
+        "seat": event.seat,
+        "name": name_of(names, event.seat),
+        "move": event.text,
         "cards": list(known.cards) if known else None,
         "judged": False,
         "best": None,
@@ -132,18 +132,7 @@ def _judged(game: Game, event: Event, known: _Known | None, names: Names, number
         entry["words"] = say(_made(game, event), names) + _free(event)
         entry["said"] = entry["words"] + "."
         return entry
-    options = rank(game.position, game.rules, list(known.cards), shortlist=SHORTLIST)
-    if game.mode == "table":  # one declared card: "keep the joker" needs the whole hand
-        options = [hint for hint in options if hint.move is not None]
-    played = next((hint for hint in options if hint.move is not None and hint.move.text == text), None)
-    if event.get("free"):  # counting: the free come-out was one more choice
-        options += [judge(move.card, move, game.rules) for move in game.free_come_outs(known.card or text[:1])]
-    if played is None:  # a free come-out, a bluff, or beyond the shortlist: judged on its own
-        move = _made(game, event)
-        played = judge(move.card, move, game.rules)
-    best = max(options, key=lambda hint: hint.score, default=played)
-    if best.score <= played.score:
-        best = played
+    best, played = _best_and_played(game, event, known)
     cost = round(best.score - played.score, 2)
     size = _size(cost)
     words = played.words(names) + _free(event)
@@ -165,14 +154,28 @@ def _judged(game: Game, event: Event, known: _Known | None, names: Names, number
     return entry
 
 
-def _made(game: Game, event: Event) -> Move:
+def _best_and_played(game: Game, event: ev.Move, known: _Known) -> tuple[Hint, Hint]:
+    """The best move the known cards allowed and the move made, each judged by the hints' ranking."""
+    options = rank(game.position, game.rules, list(known.cards), shortlist=SHORTLIST)
+    if game.mode == "table":  # one declared card: "keep the joker" needs the whole hand
+        options = [hint for hint in options if hint.move is not None]
+    played = next((hint for hint in options if hint.move is not None and hint.move.text == event.text), None)
+    if event.free:  # counting: the free come-out was one more choice
+        options += [judge(move.card, move, game.rules) for move in game.free_come_outs(known.card or event.text[:1])]
+    if played is None:  # a free come-out, a bluff, or beyond the shortlist: judged on its own
+        move = _made(game, event)
+        played = judge(move.card, move, game.rules)
+    best = max(options, key=lambda hint: hint.score, default=played)
+    return (played if best.score <= played.score else best), played
+
+
+def _made(game: Game, event: ev.Move) -> Move:
     """The move an event names, from the position before it (a free come-out too)."""
-    text = event["text"]
-    if event.get("free"):
-        for move in game.free_come_outs(text.split()[0]):
-            if move.text == text:
+    if event.free:
+        for move in game.free_come_outs(event.text.split()[0]):
+            if move.text == event.text:
                 return move
-    return parse_move(game.position, text, game.rules)
+    return parse_move(game.position, event.text, game.rules)
 
 
 def _size(cost: float) -> str | None:
@@ -189,8 +192,8 @@ def _lesson(best: Hint, played: Hint) -> str:
     return played.note if played.breaks else best.note
 
 
-def _free(event: Event) -> str:
-    return " (free, after turns without moving)" if event.get("free") else ""
+def _free(event: ev.Move) -> str:
+    return " (free, after turns without moving)" if event.free else ""
 
 
 def _said(words: str, best: Hint, played: Hint, size: str | None, names: Names, hand: bool) -> str:
@@ -219,9 +222,9 @@ def _seat(seat: int, names: Names, moves: list[dict[str, Any]], game: Game, limi
     best = sum(1 for entry in judged if entry["cost"] == 0)
     near = sum(1 for entry in judged if entry["cost"] > 0 and entry["size"] is None)
     slips = sorted((entry for entry in judged if entry["size"]), key=lambda entry: (-entry["cost"], entry["number"]))
-    bumps = [bump for bump in game.bumps if not bump.get("penalty")]
-    made = sum(1 for bump in bumps if bump.get("by") == seat)
-    suffered = sum(1 for bump in bumps if bump.get("seat") == seat)
+    bumps = [bump for bump in game.bumps if not bump.penalty]
+    made = sum(1 for bump in bumps if bump.by == seat)
+    suffered = sum(1 for bump in bumps if bump.seat == seat)
     name = name_of(names, seat)
     biggest = [{key: entry[key] for key in ("number", "size", "note", "said", "cost")} for entry in slips[:limit]]
     return {

@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from referee import events as ev
 from referee.board import Board
 from referee.cards import JOKER
 from referee.coach.bots import BOTS
@@ -120,18 +121,17 @@ def play_one(rules: Ruleset, players: int, seed: int, bot_name: str, vs: str | N
     else:
         raise RuntimeError(f"seed {seed}: no winner after {MAX_ACTIONS} actions")
     seconds = time.perf_counter() - start
-    events = game.events
-    moves = [e for e in events if e["event"] == "move"]
+    moves = [event for event in game.events if isinstance(event, ev.Move)]
     stats = GameStats(
         seed=seed,
         turns=game.turn_number,
         moves=len(moves),
-        bumps=sum(1 for e in events if e["event"] == "bump"),
-        jokers=sum(1 for e in moves if e["text"].startswith(JOKER)),
+        bumps=sum(1 for event in game.events if isinstance(event, ev.Bump)),
+        jokers=sum(1 for move in moves if move.text.startswith(JOKER)),
         generations=game.generations,
         seconds=seconds,
         winner=game.winner or (),
-        finisher=moves[-1]["seat"] if moves else -1,
+        finisher=moves[-1].seat if moves else -1,
     )
     return game, stats
 

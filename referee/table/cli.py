@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
 from referee.coach.bots import BOTS
+from referee.events import Event
 from referee.movegen import legal_moves
 from referee.moves import NotationError
 from referee.position import Position, PositionError
@@ -276,7 +277,7 @@ def _selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _save_record(path: Path, events: list[dict[str, Any]]) -> None:
+def _save_record(path: Path, events: list[Event]) -> None:
     from referee import record
 
     try:

@@ -23,8 +23,10 @@ import time
 from collections import deque
 from typing import Any
 
+from referee import events as ev
 from referee import record
 from referee.coach import review
+from referee.events import Event
 from referee.game import GameError
 from referee.table.store import Store, StoreError
 
@@ -78,7 +80,7 @@ class Reviews:
             done, total = self._progress.get(game_id, (0, 0))
         return {"state": "working", "done": done, "total": total}
 
-    def prepare(self, game_id: int, events: list[Json] | None = None) -> None:
+    def prepare(self, game_id: int, events: list[Event] | None = None) -> None:
         """Make a finished game's review in the background, unless it is made or on its way
         (the table calls this as a game ends, so that the review is ready when asked for)."""
         with self._lock:
@@ -87,7 +89,7 @@ class Reviews:
         if game_id in self._made or self.store.review(game_id, review.VERSION) is not None:
             self._ready.add(game_id)
             return
-        total = sum(1 for event in events if event.get("event") == "move") if events is not None else 0
+        total = sum(1 for event in events if isinstance(event, ev.Move)) if events is not None else 0
         with self._lock:
             if game_id in self._progress:
                 return

@@ -20,13 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.game import Game, GameError
+from referee.events import event_from_json
+from referee.game import Game
 from referee.table.marks import Marks
 from referee.text import excerpt
 
 Row = tuple[Any, ...]
-BROKEN = (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError)
-"""What replaying a damaged event can raise: a row may hold any JSON at all."""
+BROKEN = (ValueError, RecursionError)
+"""What reading and replaying a damaged event can raise: a row may hold any JSON at all, which
+``referee.events`` refuses (EventError) or the game does (GameError), both ValueErrors."""
 
 
 @dataclass
@@ -204,7 +206,7 @@ def _replayable(events: list[dict[str, Any]]) -> tuple[int, str | None]:
         return 0, excerpt(error)
     for index, event in enumerate(events[1:], 1):
         try:
-            game.replay_event(event)
+            game.replay_event(event_from_json(event))
         except BROKEN as error:  # the game stops at the last event that replays
             return index, excerpt(error)
     return len(events), None

@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 from hardware.signals import SEAT_NAMES
 from referee.cards import parse_card
+from referee.events import Event
 from referee.game import Game, GameError, Mode
 from referee.movegen import legal_moves, parse_move
 from referee.moves import Move, NotationError
@@ -56,15 +57,13 @@ class StoreFailure(RuntimeError):
 class GameLog(Protocol):
     """What a session needs of the store (``referee.table.store.Store``)."""
 
-    def create(self, events: list[dict[str, Any]]) -> int: ...
+    def create(self, events: list[Event]) -> int: ...
 
-    def append(
-        self, game_id: int, events: list[dict[str, Any]], first_seq: int, turn: dict[str, Any] | None = None
-    ) -> None: ...
+    def append(self, game_id: int, events: list[Event], first_seq: int, turn: dict[str, Any] | None = None) -> None: ...
 
     def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None: ...
 
-    def events(self, game_id: int) -> list[dict[str, Any]]: ...
+    def events(self, game_id: int) -> list[Event]: ...
 
     def turn(self, game_id: int) -> dict[str, Any] | None: ...
 

@@ -3,7 +3,8 @@
 The embedded default is one SQLite file in the data dir, in WAL mode with
 ``synchronous=FULL``: a committed event survives a power cut, so a game resumes
 exactly where it stopped. Games can be listed and resumed; a game's events are the
-JSON-lines record that ``pegs replay`` reads (the daemon's ``Table.record`` writes it).
+JSON-lines record that ``pegs replay`` reads (the daemon's ``Table.record`` writes it):
+the game's own events (``referee.events``) go in and come out, their JSON is kept here.
 
     store = Store.open("data")
     game_id = store.create(game.events)
@@ -25,12 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee import events as ev
+from referee.events import Event, EventError, event_from_json, event_to_json
 from referee.front import Unavailable
 from referee.table.marks import Marks
 from referee.table.salvage import examine, finish_salvage, salvage
 from referee.table.session import StoreFailure
 
-Event = dict[str, Any]
 log = logging.getLogger("pegs.store")
 DB_NAME = "pegs.sqlite3"
 MIN_FREE_BYTES = 5 * 1024 * 1024
@@ -142,11 +144,13 @@ class Store:
 
     def create(self, events: list[Event]) -> int:
         """A new game from its first events (start, deal, ...); returns its id."""
-        start = events[0]
+        start = events[0] if events else None
+        if not isinstance(start, ev.Start):
+            raise TypeError("a game is stored from its start event")
         with self._acknowledging():
             cursor = self._db.execute(
                 "INSERT INTO games (created, rules, players, mode) VALUES (?, ?, ?, ?)",
-                (time.time(), start["rules"].get("name", "?"), start["players"], start["mode"]),
+                (time.time(), start.rules.get("name", "?"), start.players, start.mode),
             )
             game_id = int(cursor.lastrowid or 0)
             self._insert(game_id, 0, events)
@@ -167,8 +171,8 @@ class Store:
 
     def _won(self, game_id: int, events: list[Event]) -> None:
         for event in events:
-            if event.get("event") == "win":
-                self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (json.dumps(event["team"]), game_id))
+            if isinstance(event, ev.Win):
+                self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (json.dumps(list(event.team)), game_id))
 
     def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None:
         """What the tracker knows of the turn so far, after every sensor event: a file of its
@@ -213,7 +217,10 @@ class Store:
         )
 
     def _insert(self, game_id: int, first_seq: int, events: list[Event]) -> None:
-        rows = [(game_id, first_seq + n, json.dumps(event, separators=(",", ":"))) for n, event in enumerate(events)]
+        rows = [
+            (game_id, first_seq + n, json.dumps(event_to_json(event), separators=(",", ":")))
+            for n, event in enumerate(events)
+        ]
         self._db.executemany("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)", rows)
         if rows:
             self._acknowledged = rows[-1]
@@ -260,7 +267,10 @@ class Store:
             rows = self._db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         if not rows:
             raise StoreError(f"no game {game_id} in {self.path}")
-        return [json.loads(row[0]) for row in rows]
+        try:
+            return [event_from_json(json.loads(row[0])) for row in rows]
+        except EventError as error:
+            raise StoreError(f"game {game_id} in {self.path}: {error}") from None
 
     def last_unfinished(self) -> int | None:
         """The newest game not won, a lesson's games aside (the lesson itself knows its step)."""

@@ -30,6 +30,7 @@ from hardware.leds import PixelStrip, Renderer
 from hardware.sensors import Change, SensorBoard
 from hardware.signals import SEAT_NAMES
 from referee import record
+from referee.events import Event, Start
 from referee.front import Overview
 from referee.game import GameError, Mode
 from referee.rulesets import Ruleset
@@ -208,7 +209,8 @@ class Table:
         self._resume_game(game_id)
 
     def _resume_game(self, game_id: int) -> Session:
-        players = self.store.events(game_id)[0].get("players")
+        start = self.store.events(game_id)[0]
+        players = start.players if isinstance(start, Start) else None
         if self.rig.simulated and isinstance(players, int):
             self.rig.fit(4 if players == 2 else players)
         if self.rig.simulated:
@@ -705,7 +707,7 @@ def settle_memory() -> None:
     gc.freeze()
 
 
-def _over(events: list[dict[str, Any]]) -> bool:
+def _over(events: list[Event]) -> bool:
     """Whether the recorded game is over (a record that does not replay: not known to be)."""
     try:
         return record.replay(events).phase == "over"

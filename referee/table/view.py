@@ -10,11 +10,14 @@ reads it (``web/static/app.js``) points here.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict, cast
 
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
+from referee import events as ev
 from referee import record
 from referee.board import PEGS_PER_SEAT
+from referee.events import Event, event_to_json
 from referee.game import Game
 from referee.moves import Move
 from referee.reasons import why_not
@@ -197,20 +200,10 @@ def game_state(session: Session) -> SessionState:
     """Everything the page shows of the game and the board's reading of it."""
     game, report = session.game, session.report
     seated = seat_list(game)
-    names: dict[int, str] = {seat["seat"]: seat["name"] for seat in seated}
-
-    def colour(seat: int) -> str:
-        return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
-
-    def fixes(found: tuple[Fix, ...]) -> list[FixJson]:
-        return [
-            {"action": f.action, "hole": f.hole, "seat": f.seat, "words": fix_words(f.action, f.hole, f.seat, colour)}
-            for f in found
-        ]
-
+    colour = _colour_of(seated)
     said = tuple(colour(seat) for seat in range(game.board.sides))
-
     last = game.history[-1][0] if game.history else None
+    card, card_words = last_played(game)
     return {
         "game": session.game_id,
         "position": game.position.to_json(),
@@ -222,31 +215,51 @@ def game_state(session: Session) -> SessionState:
         "guidance": report.guidance,
         "back": [fix_words(f.action, f.hole, f.seat, colour) for f in report.back],
         "forward": [fix_words(f.action, f.hole, f.seat, colour) for f in report.forward],
-        "fixes": fixes(report.back),
+        "fixes": _fixes(report.back, colour),
         "why_not": why_not_shown(session) if report.status in ("illegal", "moving") else None,
         "restoring": session.tracker.restoring,
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
-        "move_words": move_words(report.move, said, game.rules, _pending_card(session, report.move))
-        if report.move
-        else None,
+        "move_words": _move_words_on_board(session, said),
         "amending": report.amend,
         "moves": game.moves,
         "history": history(game, said),
-        "bumps": game.bumps,
+        "bumps": [event_to_json(bump) for bump in game.bumps],
         "rules": rules_state(game),
         "occupied": [session.physical.name(h) for h in session.physical.holes(session.tracker.occupied)],
         "seats": seated,
         "teams": [list(team) for team in game.board.teams],
         "sides": game.board.sides,
-        "last_card": last_played(game)[0],
-        "last_card_words": last_played(game)[1],
+        "last_card": card,
+        "last_card_words": card_words,
         "declared": session.declared,
         "needs_declaration": game.rules.bluffing and game.mode == "table" and game.phase == "play",
         "bluff": bluff_state(game),
         "notice": session.notice,
         "store_error": session.store_error,
     }
+
+
+def _colour_of(seated: list[Seat]) -> Callable[[int], str]:
+    """How the page names a seat: the name the table chose, else its colour's."""
+    names: dict[int, str] = {seat["seat"]: seat["name"] for seat in seated}
+
+    def colour(seat: int) -> str:
+        return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
+
+    return colour
+
+
+def _fixes(found: tuple[Fix, ...], colour: Callable[[int], str]) -> list[FixJson]:
+    return [
+        {"action": f.action, "hole": f.hole, "seat": f.seat, "words": fix_words(f.action, f.hole, f.seat, colour)}
+        for f in found
+    ]
+
+
+def _move_words_on_board(session: Session, said: tuple[str, ...]) -> str | None:
+    move = session.report.move
+    return move_words(move, said, session.game.rules, _pending_card(session, move)) if move else None
 
 
 def rules_state(game: Game) -> Rules:
@@ -370,13 +383,13 @@ def bluff_state(game: Game) -> Bluff | None:
     }
 
 
-def last_card(events: list[dict[str, Any]]) -> str | None:
+def last_card(events: list[Event]) -> str | None:
     """The card last named, of a turn that still stands (an undone turn's card is back in
     hand): as declared or dealt. None at a real table where nobody named it (``last_played``)."""
     for event in reversed(record.effective(events)):
-        if event["event"] in ("play", "discard"):
+        if isinstance(event, (ev.Play, ev.Discard)):
             return record.named_card(event)
-        if event["event"] == "start":
+        if isinstance(event, ev.Start):
             return None
     return None
 
@@ -388,14 +401,14 @@ def last_played(game: Game) -> tuple[str | None, str | None]:
     events = record.effective(game.events)
     for n in range(len(events) - 1, -1, -1):
         event = events[n]
-        if event["event"] == "start":
+        if isinstance(event, ev.Start):
             break
-        if event["event"] not in ("play", "discard"):
+        if not isinstance(event, (ev.Play, ev.Discard)):
             continue
         card = record.named_card(event)
         if card:
             return card, card_word(card)
-        if event["event"] == "play" and game.made and any(later["event"] == "move" for later in events[n + 1 :]):
+        if isinstance(event, ev.Play) and game.made and any(isinstance(later, ev.Move) for later in events[n + 1 :]):
             cards = cards_for(game.made[-1], game.rules)  # the last move that stands is this play's
             if len(cards) == 1:
                 return cards[0], card_word(cards[0])
