@@ -121,10 +121,14 @@ class Tracker:
 
     def poll(self, now_ms: int) -> Report:
         """Commit the move the board shows if it has been still for the settle time."""
-        return self._judge(commit=now_ms - self._changed_ms >= self.settle_ms)
+        return self._judge(commit=self.settled(now_ms))
 
     def report(self) -> Report:
         return self._judge(commit=False)
+
+    def settled(self, now_ms: int) -> bool:
+        """The board has been still for the settle time: what it shows now is meant."""
+        return now_ms - self._changed_ms >= self.settle_ms
 
     def restrict(self, allowed: Candidates) -> None:
         """Narrow (or widen) this turn's candidates, e.g. to a card just declared, keeping

@@ -262,3 +262,29 @@ def test_third_counting_turn_comes_out_free_with_the_card_declared(tmp_path: Pat
     act(session, "lift S0:1, place T0:8, wait")
     assert session.game.history == [(0, "5 S0-T0:8")]
     assert [event for event in session.game.events if isinstance(event, Move)][-1].free is True
+
+
+@pytest.mark.parametrize("finish", ["done", "wait"])
+def test_a_bot_seats_move_is_taken_when_another_move_fits_the_board_too(tmp_path: Path, finish: str) -> None:
+    """Bots that fill a seat: "the bot's move is shown on the LEDs ...; a person carries it
+    out, the tracker checks it". Red's bot chose JOKER S0-T2:17x: Red onto Green's peg, Green
+    on to its in-spot, Blue's peg there back to start. Two pegs lifted and two placed leave
+    the board JOKER S0-T2:3x would leave too (the sensors see holes, not colours): the move
+    the lights showed is the one made, so Done or the settle time takes it. Before either,
+    nothing is taken; a person's own move of the same kind is still asked on the page."""
+    pegs = {"s0": [S] * 5, "s1": ["T2:3", S, S, S, S], "s2": ["T2:17", S, S, S, S]}
+    by_hand = "lift T2:3, place S1:5, lift S0:1, lift T2:17, place T2:17, place T2:3"
+    person = table(tmp_path / "person", **pegs)
+    person.declare(0, "JOKER")
+    act(person, f"{by_hand}, {finish}")
+    assert person.report.status == "ambiguous" and person.game.history == []
+    assert {move.text for move in person.report.candidates} == {"JOKER S0-T2:17x", "JOKER S0-T2:3x"}
+
+    bot = table(tmp_path / "bot", **pegs)
+    bot.declare(0, "JOKER")
+    bot.intended = (0, "JOKER S0-T2:17x")
+    ms = act(bot, by_hand)
+    assert bot.report.status == "ambiguous" and bot.game.history == []
+    act(bot, finish, ms)
+    assert bot.game.history == [(0, "JOKER S0-T2:17x")] and bot.game.turn == 1
+    assert bot.report.status == "synced"

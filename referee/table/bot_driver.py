@@ -31,8 +31,9 @@ class BotDriver:
 
     def turn(self, session: Session) -> Plan | None:
         """Let a bot seat act, and keep (and return) the move it chose, if any."""
-        self.plan = self._act(session)
-        return self.plan
+        self.plan = plan = self._act(session)
+        session.intended = None if plan is None else (plan.seat, plan.move.text)
+        return plan
 
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots.kinds

@@ -133,12 +133,7 @@ class SeatBots:
             return None
         seen, plan = self._plan
         if seen == len(game.events) and plan is not None and plan.seat == game.turn:
-            if not _one_of_several(session, plan):
-                return plan
-            # The board fits the bot's move and another (colour-blind sensors: two pegs lifted,
-            # two placed): the bot says which it meant, as a person taps it on the page.
-            session.resolve(plan.move.text)
-            return self.act(session)
+            return plan
         plan = self._choose(session, self._bots[game.turn])
         self._plan = (len(game.events), plan)
         return plan
@@ -170,12 +165,6 @@ class SeatBots:
         if game.mode == "digital" and session.declared != card:
             session.declare(seat, card)
         return Plan(seat, card, move)
-
-
-def _one_of_several(session: Session, plan: Plan) -> bool:
-    """Several moves fit the board, the bot's among them."""
-    report = session.report
-    return report.status == "ambiguous" and any(move.text == plan.move.text for move in report.candidates)
 
 
 def _furthest(game: Game, victim: int) -> str:

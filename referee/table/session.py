@@ -78,6 +78,8 @@ class Session:
         self.tracker = tracker
         self.physical = tracker.physical
         self.declared = declared
+        # (seat, move) a bot seat chose: when several moves fit the board, it is the one made
+        self.intended: tuple[int, str] | None = None
         self.notice: str | None = None  # one sentence for the page about the last thing done
         self.store_error: str | None = None
         self._saved = saved  # events on disk
@@ -161,7 +163,8 @@ class Session:
         if self.store_error is not None and ms < self._retry_at:
             return self._show(self.tracker.report())
         try:
-            return self._react(self.tracker.poll(ms))
+            report = self._react(self.tracker.poll(ms))
+            return self._take_intended(report) if self.tracker.settled(ms) else report
         except StoreFailure:
             self._retry_at = ms + RETRY_MS
             return self.report
@@ -172,7 +175,7 @@ class Session:
             self.notice = _WAITING_FOR[self.game.phase]
             return self.report
         before = len(self.game.history)
-        report = self._react(self.tracker.feed(SensorEvent(ms, "done")))
+        report = self._take_intended(self._react(self.tracker.feed(SensorEvent(ms, "done"))))
         accepted = len(self.game.history) != before
         # Done confirms a move just made; it never answers a question the table was asked.
         confirmed = self.tracker.confirm() if accepted or report.status == "synced" else False
@@ -196,6 +199,18 @@ class Session:
                 why = why_not_shown(self)
                 if why:
                     self.notice = f"This is not a legal move. {why} Put the pegs back where the lights show."
+        return self.report
+
+    def _take_intended(self, report: Report) -> Report:
+        """Several moves fit the board (two pegs lifted and two placed look alike to the
+        sensors) and the seat to play is a bot whose chosen move is one of them: the person
+        made the move the lights showed, so it is taken, as a tap on the page would take it."""
+        intended = self.intended
+        if report.status != "ambiguous" or intended is None or intended[0] != self.game.turn:
+            return report
+        if not any(move.text == intended[1] for move in report.candidates):
+            return report
+        self.resolve(intended[1])
         return self.report
 
     def _restoring(self) -> str:
