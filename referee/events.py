@@ -16,6 +16,7 @@ out, where a real table's unnamed card is ``None`` and written ``null``).
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeAlias
@@ -238,7 +239,7 @@ class _Fields:
         return key in self.data
 
     def wrong(self, key: str, what: str) -> EventError:
-        return EventError(f"a {self.kind} event's {key!r} is {what}, not {repr(self.data[key])[:40]}")
+        return EventError(f"a {self.kind} event's {key!r} is {what}, not {reprlib.repr(self.data[key])}")
 
     def number(self, key: str) -> int:
         value = self.get(key)
@@ -287,13 +288,13 @@ class _Fields:
 
     def mapping(self, key: str) -> dict[str, object]:
         value = self.get(key)
-        if type(value) is not dict:
+        if type(value) is not dict or not all(isinstance(name, str) for name in value):
             raise self.wrong(key, "an object")
         return value
 
     def done(self) -> None:
         if len(self.taken) != len(self.data):
-            stray = ", ".join(repr(key)[:40] for key in self.data if key not in self.taken)
+            stray = ", ".join(reprlib.repr(key) for key in self.data if key not in self.taken)
             raise EventError(f"a {self.kind} event has no {stray} (or not with these keys)")
 
 
@@ -375,14 +376,14 @@ _READ: dict[str, Callable[[_Fields], Event]] = {
 
 def event_from_json(data: Mapping[str, object]) -> Event:
     """The event a JSON object records, checked: EventError names the kind and the field."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):  # a dict, as JSON gives, checked first: cheaper
         raise EventError(f"an event is an object with an 'event' name, not {type(data).__name__}")
     kind = data.get("event")
     if not isinstance(kind, str):
         raise EventError("an event is an object with an 'event' name")
     read = _READ.get(kind)
     if read is None:
-        raise EventError(f"unknown event {kind[:40]!r}")
+        raise EventError(f"unknown event {reprlib.repr(kind)}")
     fields = _Fields(data, kind)
     event = read(fields)
     fields.done()

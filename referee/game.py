@@ -619,7 +619,7 @@ class Game:
 
 def _read(event: Event | Mapping[str, object]) -> Event:
     """A recorded event as the game's own: JSON read and checked (``referee.events``)."""
-    return ev.event_from_json(event) if isinstance(event, Mapping) else event
+    return ev.event_from_json(event) if type(event) is dict or isinstance(event, Mapping) else event
 
 
 def _kind(event: Event | Mapping[str, object]) -> str:
