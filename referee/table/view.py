@@ -308,19 +308,7 @@ def _pending_card(session: Session, move: Move) -> str | None:
 
 def table_settings(game: Game) -> list[str]:
     """The rules beyond the cards that a table sets (house rules change them): the panel lists them."""
-    rules, players = game.rules, game.board.players
-    decks = f"{rules.decks_for(players)} decks and {rules.jokers_for(players)} jokers for {players} players"
-    said = [f"{rules.hand_size} cards in hand", decks]
-    if rules.counting:
-        said.append(f"counting: after {rules.counting - 1} turns without moving, any card brings a peg out")
-    if rules.bluffing:
-        said.append("Bluffing Joker: cards are played face down and may be doubted")
-    said.append(
-        {"own": "your own pegs only", "own-then-partner": "your own pegs, then a partner's once yours are home"}.get(
-            rules.movers, f"pegs you may move: {rules.movers}"
-        )
-    )
-    return said
+    return game.rules.settings(game.board.players)
 
 
 def why_not_shown(session: Session) -> str | None:
