@@ -124,9 +124,10 @@ class _WithoutCards(Game):
     the referee holds no hand; deals, draws and reshuffles are told, not checked (their
     cards are not there), and every move is checked against the board as ever."""
 
-    def replay_event(self, event: Event) -> None:
+    def _apply(self, event: Event) -> None:
+        # Kept in the record though not applied: Undo counts a turn that only drew as begun.
         if not isinstance(event, CARD_ONLY):
-            super().replay_event(event)
+            super()._apply(event)
 
 
 def opening(events: list[Event]) -> Game:

@@ -13,7 +13,8 @@ import pytest
 from referee import Ruleset
 from referee.coach.selfplay import play_one
 from referee.events import Event, Move, Play, Reveal, Start, event_to_json
-from referee.record import RecordError, loads, narrate, read, redacted, replay, write
+from referee.game import Game
+from referee.record import RecordError, dumps, loads, narrate, read, redacted, replay, write
 
 PEGS = [sys.executable, "-m", "referee.table.cli"]
 
@@ -107,3 +108,26 @@ def test_a_face_down_card_stays_hidden_from_the_others() -> None:
     assert event_to_json(redacted(events, 0)[1])["card"] == "5"
     with pytest.raises(RecordError, match="leaves out cards"):
         replay(redacted(events, 0))
+
+
+def test_a_record_without_the_cards_tells_an_undone_draw_as_the_whole_record_does() -> None:
+    """With the referee's cards a turn that has only drawn has not begun, so the table's Undo
+    takes back the turn before as well (the daemon undoes twice). Told from a record that
+    leaves out the cards, that turn's draw still counts: the board at the end is the board
+    the whole record shows, not a turn further back."""
+    game = Game(Ruleset.preset("basic"), 4, mode="digital", seed=3)
+    while len(game.moves) < 5:
+        if game.phase == "draw":
+            game.draw()
+        playable = game.playable()
+        card = min(playable, default=None)
+        game.play(card, playable[card][0]) if card else game.discard(game.hand(game.turn)[0])
+    game.draw()
+    assert game.turn_so_far() == ["draw"]
+    game.undo()
+    game.undo()
+    whole = list(narrate(loads(dumps(game.events))))
+    for seat in (None, 1):
+        told = list(narrate(loads(dumps(redacted(game.events, seat)))))
+        assert told[-1] == whole[-1]  # the board, and whose turn it is
+    assert "> seat 1    ........1..." in whole[-1]  # the 3 T0:8-T0:11 taken back: seat 1 to play again
