@@ -22,27 +22,12 @@ from hardware.chain import PIN_OF_INPUT, READ_ORDER, chain_channel
 from hardware.layout import Layout, parse_hole
 from hardware.sensors import channels_needed
 from referee.table.schematic_draw import MARGIN, Pin, Sheet
-from referee.table.schematic_hookup import FUSE, hookup_sheet
+from referee.table.schematic_hookup import FUSE, QUAD_BUFFER, hookup_sheet
 
 CHIPS_PER_SHEET = 4  # two rows of two: what stays readable on A4 with 2.5 mm text
 PITCH = 7.5  # mm between a chip's pins
 HC165 = {"VCC": 16, "GND": 8, "SH/LD": 1, "CLK": 2, "CLK INH": 15, "QH": 9, "SER": 10, "/QH": 7}  # DIP-16
-HC125 = {
-    "1OE": 1,
-    "1A": 2,
-    "1Y": 3,
-    "2OE": 4,
-    "2A": 5,
-    "2Y": 6,
-    "GND": 7,
-    "3Y": 8,
-    "3A": 9,
-    "3OE": 10,
-    "4Y": 11,
-    "4A": 12,
-    "4OE": 13,
-    "VCC": 14,
-}  # DIP-14; the 74AHCT125 too
+HC125 = QUAD_BUFFER
 BUFFERED = 6  # boards of this many sides and more buffer CLK and SH/LD once per side
 
 

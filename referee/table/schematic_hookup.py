@@ -14,7 +14,7 @@ from referee.table.schematic_draw import MARGIN, Pin, Sheet
 
 PI = {"GPIO10": 19, "GPIO5": 29, "GPIO6": 31, "GPIO13": 33, "5V": 2, "GND": 20}  # 40-pin header
 PICO = {"GP2": 4, "GP3": 5, "GP4": 6, "3V3(OUT)": 36, "GND": 38}  # Pico's pins
-AHCT125 = {
+QUAD_BUFFER = {  # the DIP-14 pins of the 74HC125 and the 74AHCT125 alike
     "1OE": 1,
     "1A": 2,
     "1Y": 3,
@@ -29,7 +29,8 @@ AHCT125 = {
     "4A": 12,
     "4OE": 13,
     "VCC": 14,
-}  # DIP-14
+}
+AHCT125 = QUAD_BUFFER
 FUSE = "3 A"  # a side's 29 pixels draw at most 1.74 A (60 mA each at full white)
 
 
