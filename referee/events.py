@@ -17,7 +17,7 @@ out, where a real table's unnamed card is ``None`` and written ``null``).
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeAlias
 
@@ -390,9 +390,9 @@ def event_from_json(data: Mapping[str, object]) -> Event:
     return event
 
 
-def typed(events: Iterable[Event | Mapping[str, object]]) -> list[Event]:
-    """A record as events: JSON objects read (``event_from_json``), events kept as they are."""
-    return [event_from_json(event) if isinstance(event, Mapping) else event for event in events]
+def as_event(event: Event | Mapping[str, object]) -> Event:
+    """A recorded event as the game's own: JSON read and checked, an event kept as it is."""
+    return event_from_json(event) if type(event) is dict or isinstance(event, Mapping) else event
 
 
 # -- JSON out --------------------------------------------------------------------------
@@ -468,7 +468,3 @@ def _play_json(play: Play) -> Json:
     if play.free:
         data["free"] = True
     return data
-
-
-def events_to_json(events: list[Event]) -> list[Json]:
-    return [event_to_json(event) for event in events]

@@ -380,7 +380,7 @@ class Game:
         every event as it is applied."""
         events = list(events)
         try:
-            start = _read(events[0]) if events else None
+            start = ev.as_event(events[0]) if events else None
         except EventError as error:
             if not (isinstance(events[0], Mapping) and events[0].get("event") == "start"):
                 raise GameError("a game record starts with a start event") from None
@@ -390,7 +390,7 @@ class Game:
         game = cls._set_up(start)
         for number, event in enumerate(events, 1):
             try:
-                game.replay_event(_read(event))
+                game.replay_event(ev.as_event(event))
             except (GameError, ValueError) as error:
                 raise GameError(f"event {number} ({_kind(event)}): {error}") from None
         return game
@@ -615,11 +615,6 @@ class Game:
         state.made.append(move)
         state.counts[event.seat] = 0
         state.phase = "play"
-
-
-def _read(event: Event | Mapping[str, object]) -> Event:
-    """A recorded event as the game's own: JSON read and checked (``referee.events``)."""
-    return ev.event_from_json(event) if type(event) is dict or isinstance(event, Mapping) else event
 
 
 def _kind(event: Event | Mapping[str, object]) -> str:
