@@ -13,7 +13,7 @@ the track, centred on the come-out hole ``T<s>:8``; the optional colour-marker h
     board.view_box             # "x y width height" for the <svg> element
 
 The page draws this board (``web/pages.py``) and the drilling template scales it to
-millimetres (``referee/table/template.py``), so a board drilled from the template looks
+millimetres (``referee/kit/template.py``), so a board drilled from the template looks
 like the page. It is plain arithmetic in the engine, which both may import.
 """
 

@@ -15,10 +15,10 @@ import pytest
 from hardware.layout import Layout, default_layout
 from hardware.registry import LEDS, SENSORS, Backend, Setting, whole_number
 from hardware.sensors import SensorBoard, SimulatedSensors
-from referee.table import backends
-from referee.table.config import Config, ConfigError
-from referee.table.doctor import examine
-from referee.table.doctor_machine import Machine
+from referee.kit.doctor import examine
+from referee.kit.doctor_machine import Machine
+from referee.settings import backends
+from referee.settings.config import Config, ConfigError
 
 THRESHOLD: Setting[int] = Setting(
     "threshold", "the field, in millitesla, that reads as a peg", whole_number(1, 100), 30

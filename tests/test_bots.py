@@ -32,7 +32,7 @@ def test_selfplay_vs_ends_with_the_first_bots_win_rate_and_progress_goes_to_stde
         [
             sys.executable,
             "-m",
-            "referee.table.cli",
+            "referee.cli",
             "selfplay",
             "--players",
             "4",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-PEGS = [sys.executable, "-m", "referee.table.cli"]
+PEGS = [sys.executable, "-m", "referee.cli"]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

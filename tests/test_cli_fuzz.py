@@ -24,10 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import Ruleset
+from referee.cli.main import main
 from referee.coach.selfplay import play_one
 from referee.events import event_to_json
-from referee.table.cli import main
-from referee.table.config import Config, ConfigError
+from referee.settings.config import Config, ConfigError
 
 POSITION = {"players": 4, "turn": 0, "pegs": {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T1:3", "S", "S", "S", "S"]}}
 RECORD = play_one(Ruleset.preset("basic"), 4, seed=5, bot_name="random")[0].events[:40]
@@ -158,7 +158,7 @@ def test_serving_pi_hardware_elsewhere_is_one_line(tmp_path: Path) -> None:
     config = tmp_path / "pegs.toml"
     config.write_text('[leds]\nbackend = "neopixel-spi"\n[data]\ndir = "d"\n')
     done = subprocess.run(
-        [sys.executable, "-m", "referee.table.cli", "serve", "--config", str(config), "--port", "0"],
+        [sys.executable, "-m", "referee.cli", "serve", "--config", str(config), "--port", "0"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -24,7 +24,7 @@ from test_daemon import Daemon
 
 from referee.events import Event, Move, event_to_json
 
-PEGS = [sys.executable, "-m", "referee.table.cli"]
+PEGS = [sys.executable, "-m", "referee.cli"]
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -126,8 +126,8 @@ def test_doctor_on_a_pi_without_a_config_counts_its_fix(tmp_path: Path) -> None:
 
 
 def test_every_finding_with_a_fix_is_one_to_fix(tmp_path: Path) -> None:
-    from referee.table.doctor import examine
-    from referee.table.doctor_machine import Machine
+    from referee.kit.doctor import examine
+    from referee.kit.doctor_machine import Machine
 
     def systemd(state: str, starts: str):  # type: ignore[no-untyped-def]
         return lambda argv: (0, state if argv[1] == "is-active" else starts) if argv[0] == "systemctl" else None

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from test_daemon import Daemon
 
-from referee.table.bench_web import fresh_requests, hold_refused, idle_sockets, still_open
+from referee.bench.web import fresh_requests, hold_refused, idle_sockets, still_open
 from referee.table.serve import CONNECTION_LIMIT, IDLE_TIMEOUT_S
 
 

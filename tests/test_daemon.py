@@ -41,7 +41,7 @@ class Daemon:
             [
                 sys.executable,
                 "-m",
-                "referee.table.cli",
+                "referee.cli",
                 "serve",
                 "--simulate",
                 "--data",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.table.config import Config
+from referee.settings.config import Config
 
 REPO = Path(__file__).parent.parent
 DEPLOY = REPO / "deploy"
@@ -274,8 +274,8 @@ def test_a_new_board_gets_its_own_clock_settings(tmp_path: Path) -> None:
 def test_what_install_writes_is_what_pegs_doctor_checks(tmp_path: Path) -> None:
     """After install.sh and a reboot (simulated: spidev's bufsiz and /dev/spidev0.0 as the kernel shows them),
     doctor finds SPI, the SPI buffer and the core clock in order on every model."""
-    from referee.table.doctor import examine
-    from referee.table.doctor_machine import Machine
+    from referee.kit.doctor import examine
+    from referee.kit.doctor_machine import Machine
 
     for number, model in enumerate(MODELS):
         root = _fake_pi(tmp_path / str(number), model, TRIXIE)
@@ -450,7 +450,7 @@ def test_pegs_is_on_the_path(tmp_path: Path, checkout: Path) -> None:
     unit = configparser.ConfigParser(strict=False, interpolation=None)
     unit.read(DEPLOY / "pegs.service")
     assert unit["Service"]["ExecStart"].split()[0] == os.readlink(link)
-    assert 'pegs = "referee.table.cli:main"' in (REPO / "pyproject.toml").read_text()  # the venv has bin/pegs
+    assert 'pegs = "referee.cli.main:main"' in (REPO / "pyproject.toml").read_text()  # the venv has bin/pegs
 
 
 @pytest.mark.parametrize("foreign", ["file", "link"])
@@ -461,7 +461,7 @@ def test_a_pegs_on_the_path_that_is_not_ours_is_left_alone(tmp_path: Path, check
     link = root / "usr/local/bin/pegs"
     link.parent.mkdir(parents=True)
     if foreign == "file":
-        link.write_text("#!/usr/bin/python3\nfrom referee.table.cli import main\nmain()\n")
+        link.write_text("#!/usr/bin/python3\nfrom referee.cli.main import main\nmain()\n")
     else:
         link.symlink_to("/home/pi/.local/bin/pegs")
     done = _install(root, script=checkout / "deploy/install.sh")
@@ -595,6 +595,6 @@ def test_a_release_archive_installs_like_a_checkout(tmp_path: Path) -> None:
     root = _fake_pi(tmp_path / "pi", "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
     output = _install(root, "--players", "4", script=tmp_path / "pegs/deploy/install.sh", cwd=tmp_path).stdout
     assert f"+ copy {tmp_path / 'pegs'} -> /opt/pegs/src" in output
-    for name in ("pyproject.toml", "referee/table/cli.py", "deploy/pegs.service"):
+    for name in ("pyproject.toml", "referee/cli/main.py", "deploy/pegs.service"):
         assert (root / "opt/pegs/src" / name).is_file()
     assert Config.from_toml(root / "etc/pegs/pegs.toml").players == 4

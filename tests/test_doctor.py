@@ -21,8 +21,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.table.doctor import Finding, examine
-from referee.table.doctor_machine import Machine, RunCommand
+from referee.kit.doctor import Finding, examine
+from referee.kit.doctor_machine import Machine, RunCommand
 
 DEPLOY = Path(__file__).parent.parent / "deploy"
 PI4 = "Raspberry Pi 4 Model B Rev 1.4\0"
@@ -202,7 +202,7 @@ def test_the_firmware_must_read_every_hole(tmp_path: Path) -> None:
 def test_not_a_pi_says_so_and_checks_what_it_can(tmp_path: Path) -> None:
     _config(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path)],
+        [sys.executable, "-m", "referee.cli", "doctor", "--root", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -213,7 +213,7 @@ def test_not_a_pi_says_so_and_checks_what_it_can(tmp_path: Path) -> None:
     assert "FIX  sensor board: /dev/pegs-board is missing" in done.stdout
     (tmp_path / "etc/pegs/pegs.toml").write_text("[leds]\nbackend = 'laser'\n")
     bad = subprocess.run(
-        [sys.executable, "-m", "referee.table.cli", "doctor", "--root", str(tmp_path), "--json"],
+        [sys.executable, "-m", "referee.cli", "doctor", "--root", str(tmp_path), "--json"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -457,7 +457,7 @@ def test_a_real_pegs_daemon_is_told_from_another_configs(tmp_path: Path) -> None
     ours.write_text(f'[web]\nport = {port}\n[data]\ndir = "data"\n')
     other.write_text(f'[sensors]\nbackend = "serial"\nport = "/dev/pegs-none"\n[web]\nport = {port}\n')
     daemon = subprocess.Popen(
-        [sys.executable, "-m", "referee.table.cli", "serve", "--config", str(ours)],
+        [sys.executable, "-m", "referee.cli", "serve", "--config", str(ours)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -18,7 +18,7 @@ from firmware_bridge.firmware_files import firmware_files
 from firmware_bridge.protocol import FrameReader
 from hardware.layout import default_layout, layout_from_channels
 
-PEGS = [sys.executable, "-m", "referee.table.cli"]
+PEGS = [sys.executable, "-m", "referee.cli"]
 
 
 def _boot(directory: Path, pegs_on: set[int]) -> tuple[dict[str, Any], list[protocol.Frame]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_daemon import Daemon
 
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from web import create_app
 

@@ -255,7 +255,7 @@ def test_pegs_hint_prints_json_best_first_and_refuses_bad_input() -> None:
 
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "referee.table.cli", "hint", *args],
+            [sys.executable, "-m", "referee.cli", "hint", *args],
             capture_output=True,
             text=True,
             timeout=60,

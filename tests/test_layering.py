@@ -1,21 +1,29 @@
 """Dependencies point one way (docs/design.md, "Layers"): every import under referee/, hardware/,
 firmware_bridge/ and web/, read with ``ast`` (imports inside functions and under
-TYPE_CHECKING included), against the allowed direction.
+TYPE_CHECKING included), against the allowed direction, folder by folder.
 
-- the engine (referee/ except referee/coach/ and referee/table/): nothing from referee.coach,
-  referee.table, hardware, firmware_bridge, web, nor flask, waitress, sqlite3, threading,
-  serial, gpiozero;
+- the engine (referee/'s own modules): nothing of the folders above it (coach, settings,
+  table, kit, bench, cli), nor hardware, firmware_bridge, web, flask, waitress, sqlite3,
+  threading, serial, gpiozero;
 - the coach (referee/coach/): the engine only, under the same bans but for itself;
-- web: nothing from referee.table, hardware, firmware_bridge;
+- the settings (referee/settings/: the config file and the backends it names): the engine and
+  hardware, never the coach, the table, the kit, the benches, the command or web;
+- the table (referee/table/, the daemon): the engine, the coach, the settings and hardware;
+  never the kit, the benches or the command, and web only where it serves the page;
+- the kit (referee/kit/): hardware, firmware_bridge and, of the engine, only the hole grammar
+  and the board's geometry; the settings only in the doctor (it checks a Pi's config);
+- the benches (referee/bench/): anything but the kit and the command; web only where they
+  measure the page;
+- the command (referee/cli/): anything but web (``pegs serve`` reaches it through the table);
+- web: the engine and itself, never the coach, the settings, the table, the kit, the benches,
+  the command, hardware or firmware_bridge;
 - hardware: nothing from referee or web, but the hole grammar (``referee.holes``, which
   imports nothing but the standard library: the names of the holes are the rules' and the
   wiring's alike, said once);
-- firmware_bridge: nothing from referee, hardware or web;
-- referee.table (the composition root, the daemon) may import anything but web: the daemon
-  runs without the page's package. Only the modules that put the page on the daemon
-  (``WEB_ADAPTERS``: serve.py builds the Flask app and serves it, bench_web.py measures it)
-  may import web, and only what they say. An exception no longer used fails too, so the list
-  stays as short as the code allows.
+- firmware_bridge: nothing from referee, hardware or web.
+
+Exceptions are named module by module (``MODULE_MAY``); one no longer used fails too, so the
+list stays as short as the code allows.
 """
 
 from __future__ import annotations
@@ -29,30 +37,35 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("referee", "hardware", "firmware_bridge", "web")
+FOLDERS = ("referee.coach", "referee.settings", "referee.table", "referee.kit", "referee.bench", "referee.cli")
+IO = ("flask", "waitress", "sqlite3", "threading", "serial", "gpiozero")
 
-ENGINE_FORBIDDEN = (
-    "referee.table",
-    "hardware",
-    "firmware_bridge",
-    "web",
-    "flask",
-    "waitress",
-    "sqlite3",
-    "threading",
-    "serial",
-    "gpiozero",
-)
+
+def _but(*kept: str) -> tuple[str, ...]:
+    return tuple(folder for folder in FOLDERS if folder not in kept)
+
+
 RULES: dict[str, tuple[str, ...]] = {  # layer -> modules it must not import
-    "referee": ("referee.coach", *ENGINE_FORBIDDEN),
-    "referee.coach": ENGINE_FORBIDDEN,
-    "web": ("referee.table", "hardware", "firmware_bridge"),
-    "hardware": ("referee", "web"),
+    "referee": (*FOLDERS, "hardware", "firmware_bridge", "web", *IO),
+    "referee.coach": (*_but("referee.coach"), "hardware", "firmware_bridge", "web", *IO),
+    "referee.settings": (*_but("referee.settings"), "web"),
+    "referee.table": ("referee.kit", "referee.bench", "referee.cli", "web"),
+    "referee.kit": ("referee", "web"),  # but LAYER_MAY's few
+    "referee.bench": ("referee.kit", "referee.cli", "web"),
+    "referee.cli": ("web",),
+    "web": (*FOLDERS, "hardware", "firmware_bridge"),
+    "hardware": ("referee", "web"),  # but LAYER_MAY's hole grammar
     "firmware_bridge": ("referee", "hardware", "web"),
-    "referee.table": ("web",),
 }
-WEB_ADAPTERS: dict[str, tuple[str, ...]] = {  # referee.table module -> what of web it may import
+HARDWARE_MAY = ("referee.holes",)  # what of the engine the hardware layer may import
+LAYER_MAY: dict[str, tuple[str, ...]] = {  # layer -> what it may import in spite of RULES
+    "hardware": HARDWARE_MAY,
+    "referee.kit": ("referee.kit", "referee.holes", "referee.geometry"),  # itself, the holes and the board's shape
+}
+MODULE_MAY: dict[str, tuple[str, ...]] = {  # one module -> what it may import in spite of RULES
     "referee.table.serve": ("web",),  # ``pegs serve``: create_app over the running table, and the LAN address
-    "referee.table.bench_web": ("web",),  # ``pegs bench``: the page's speed and weight, through the real app
+    "referee.bench.web": ("web",),  # ``pegs bench``: the page's speed and weight, through the real app
+    "referee.kit.doctor": ("referee.settings",),  # ``pegs doctor`` checks the Pi's config and its backends
 }
 
 
@@ -73,10 +86,9 @@ def module_name(path: Path) -> str:
 
 def layer(module: str) -> str:
     """The layer whose rules bind ``module``."""
-    if module == "referee.table" or module.startswith("referee.table."):
-        return "referee.table"
-    if module == "referee.coach" or module.startswith("referee.coach."):
-        return "referee.coach"
+    for folder in FOLDERS:
+        if within(module, folder):
+            return folder
     return module.split(".", 1)[0]
 
 
@@ -110,14 +122,11 @@ def within(target: str, prefix: str) -> bool:
     return target == prefix or target.startswith(prefix + ".")
 
 
-HARDWARE_MAY = ("referee.holes",)  # what of the engine the hardware layer may import
-
-
 def allowed(item: Import) -> bool:
-    """``item`` is one of the exceptions ``WEB_ADAPTERS`` or ``HARDWARE_MAY`` names."""
-    if layer(item.module) == "hardware" and any(within(item.target, shared) for shared in HARDWARE_MAY):
+    """``item`` is one of the exceptions ``LAYER_MAY`` or ``MODULE_MAY`` names."""
+    if any(within(item.target, shared) for shared in LAYER_MAY.get(layer(item.module), ())):
         return True
-    return any(within(item.target, prefix) for prefix in WEB_ADAPTERS.get(item.module, ()))
+    return any(within(item.target, prefix) for prefix in MODULE_MAY.get(item.module, ()))
 
 
 def violations(found: Iterator[Import]) -> list[str]:
@@ -152,7 +161,7 @@ def all_imports() -> Iterator[Import]:
 def test_the_walk_sees_every_package() -> None:
     layers = {module_name(path).split(".", 1)[0] for path in source_files()}
     assert layers == set(PACKAGES)
-    assert any(module_name(path) == "referee.table.cli" for path in source_files())
+    assert any(module_name(path) == "referee.cli" for path in source_files())
 
 
 def test_the_checker_catches_what_it_should() -> None:
@@ -179,6 +188,22 @@ def test_the_checker_catches_what_it_should() -> None:
     )
 
 
+def test_each_folder_keeps_to_its_own() -> None:
+    """The table never the kit, the benches or the command; the kit never the table and, of the
+    engine, only the holes and the geometry; the doctor alone reads the settings."""
+    kit_reads = "from referee.kit.parts import parts_list\nfrom referee.holes import IN_SPOT\nimport referee.geometry\n"
+    assert violations(imports(kit_reads, "referee.kit.template", "referee/kit/template.py")) == []
+    wrong = "from referee.table.table import Table\nfrom referee.game import Game\nfrom referee.settings import config\n"
+    assert len(violations(imports(wrong, "referee.kit.template", "referee/kit/template.py"))) == 3
+    assert len(violations(imports(wrong, "referee.kit.doctor", "referee/kit/doctor.py"))) == 2
+    for above in ("referee.kit.doctor", "referee.bench.run", "referee.cli.main"):
+        assert len(violations(imports(f"import {above}\n", "referee.table.table", "referee/table/table.py"))) == 1
+    assert violations(imports("from referee.table.table import Table\n", "referee.bench.x", "referee/bench/x.py")) == []
+    assert len(violations(imports("from referee.cli import main\n", "referee.bench.x", "referee/bench/x.py"))) == 1
+    assert len(violations(imports("from referee.coach import hints\n", "web.api", "web/api.py"))) == 1
+    assert len(violations(imports("from referee.table.view import seats\n", "referee.settings.x", "s.py"))) == 1
+
+
 def test_what_the_hardware_may_import_of_the_engine_imports_only_the_standard_library() -> None:
     """The hole grammar may be shared because it brings nothing of the engine with it."""
     for shared in HARDWARE_MAY:
@@ -193,17 +218,17 @@ def test_dependencies_point_one_way() -> None:
         pytest.fail(f"{len(wrong)} import(s) against docs/design.md's direction:\n" + "\n".join(wrong), pytrace=False)
 
 
-def test_every_web_exception_is_used() -> None:
+def test_every_module_exception_is_used() -> None:
     used = {
         (item.module, prefix)
         for item in all_imports()
-        for prefix in WEB_ADAPTERS.get(item.module, ())
+        for prefix in MODULE_MAY.get(item.module, ())
         if within(item.target, prefix)
     }
     stale = [
         f"{module}: {prefix}"
-        for module, prefixes in WEB_ADAPTERS.items()
+        for module, prefixes in MODULE_MAY.items()
         for prefix in prefixes
         if (module, prefix) not in used
     ]
-    assert not stale, f"WEB_ADAPTERS allows imports nothing makes any more; remove them: {stale}"
+    assert not stale, f"MODULE_MAY allows imports nothing makes any more; remove them: {stale}"

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from hardware.bench import render_frame
 from hardware.layout import LayoutError, default_layout
 from hardware.leds import (
     BLACK,
@@ -26,6 +25,7 @@ from hardware.leds import (
     Renderer,
     limit_current,
 )
+from referee.bench.leds import render_frame
 
 LAYOUT = default_layout(4)
 

@@ -95,7 +95,7 @@ def test_house_rules_change_only_the_steps_of_the_cards_they_change(tmp_path: Pa
 def test_pegs_lesson_prints_the_steps_and_refuses_bad_input() -> None:
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "referee.table.cli", "lesson", *args],
+            [sys.executable, "-m", "referee.cli", "lesson", *args],
             capture_output=True,
             text=True,
             timeout=60,

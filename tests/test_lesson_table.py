@@ -30,7 +30,7 @@ from referee.movegen import legal_moves
 from referee.moves import Move
 from referee.position import Position
 from referee.rulesets import PRESETS, Ruleset
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.store import Store
 from referee.table.table import Table
 from web import create_app

@@ -18,9 +18,9 @@ from serial.tools.list_ports_common import ListPortInfo
 
 from firmware_bridge import link as link_module
 from firmware_bridge import protocol
-from firmware_bridge.bench import link_latency
 from firmware_bridge.fake_device import FakeDevice
 from firmware_bridge.link import LinkHealth, SerialLink, find_port
+from referee.bench.link import link_latency
 
 CHANNELS = 24
 BOARD = [channel % 3 == 0 for channel in range(CHANNELS)]

@@ -23,7 +23,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_daemon import Daemon
 
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from web import create_app
 from web.logins import DAY_S, LOGIN_DAYS

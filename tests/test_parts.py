@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from hardware.layout import default_layout
-from referee.table.parts import COLUMNS, parts_list, to_csv
+from referee.kit.parts import COLUMNS, parts_list, to_csv
 
 DOCS = Path(__file__).parent.parent / "docs"
 # Counted here by hand from the guide's tables: holes per side 28 (29 with a colour marker).
@@ -89,7 +89,7 @@ def test_the_csv_files_beside_the_guide_are_what_pegs_parts_makes(sides: int) ->
 def test_the_command_writes_and_prints_and_refuses_bad_input(tmp_path: Path) -> None:
     """``pegs parts`` as a builder runs it: to a file, to the screen, and a clear line for a bad
     folder or a bad layout (exit 2, no traceback)."""
-    pegs = [sys.executable, "-m", "referee.table.cli", "parts"]
+    pegs = [sys.executable, "-m", "referee.cli", "parts"]
     out = tmp_path / "parts.csv"
     done = subprocess.run(
         [*pegs, "--sides", "8", "--markers", "--out", str(out)], capture_output=True, text=True, check=False

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from hardware.layout import default_layout
-from referee.table import backends
-from referee.table.config import Config
+from referee.settings import backends
+from referee.settings.config import Config
 
 RESET = 64  # 80 us of low at 6.4 MHz before and after the pixels
 sent: list[Wire] = []  # every bus the strip opened

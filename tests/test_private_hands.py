@@ -29,7 +29,7 @@ from flask.testing import FlaskClient
 from referee.cards import CARDS, RANKS
 from referee.game import Game
 from referee.rulesets import Ruleset
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from tests.table_hands import Table as Hands
 from tests.table_hands import after, carry_out

@@ -16,7 +16,7 @@ from referee.events import Event, Move, Play, Reveal, Start, event_to_json
 from referee.game import Game
 from referee.record import RecordError, dumps, loads, narrate, read, redacted, replay, write
 
-PEGS = [sys.executable, "-m", "referee.table.cli"]
+PEGS = [sys.executable, "-m", "referee.cli"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -37,7 +37,7 @@ from referee.game import Game
 from referee.moves import Move
 from referee.physical import PhysicalBoard, by_hand
 from referee.rulesets import Ruleset
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.store import StoreError
 from referee.table.table import Table
 from web import create_app

@@ -27,7 +27,7 @@ from referee.coach.selfplay import play_one
 from referee.events import event_to_json
 from referee.game import Game, GameError
 from referee.rulesets import Ruleset
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.reviews import Reviews
 from referee.table.store import Store
 from referee.table.table import Table
@@ -135,7 +135,7 @@ def test_one_entry_per_move_costs_never_negative_slips_biggest_first(seed: int, 
 
 
 def pegs(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "referee.table.cli", *args]
+    command = [sys.executable, "-m", "referee.cli", *args]
     return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
 
 

@@ -22,7 +22,7 @@ from firmware_bridge.firmware_files import chips_for
 from hardware.chain import chain_input
 from hardware.layout import Layout, default_layout, parse_hole
 from hardware.sensors import channels_needed
-from referee.table.schematic import schematic_sheets
+from referee.kit.schematic import schematic_sheets
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).parent.parent / "docs"
@@ -194,7 +194,7 @@ def test_every_sheet_is_a4_with_readable_text_inside_its_margins(layout: Layout)
 def test_the_command_writes_the_sheets_and_refuses_bad_input(tmp_path: Path) -> None:
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "referee.table.cli", "schematic", *args],
+            [sys.executable, "-m", "referee.cli", "schematic", *args],
             capture_output=True,
             text=True,
             timeout=60,

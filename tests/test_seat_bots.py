@@ -19,7 +19,7 @@ import referee.table.session as session_module
 from hardware.leds import MemoryStrip
 from hardware.signals import ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.moves import Move
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from tests.table_hands import Table as Hands
 from tests.table_hands import after, carry_out

@@ -16,7 +16,7 @@ from hardware.layout import default_layout
 from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
 from referee.game import GameError
-from referee.table.config import Config, ConfigError
+from referee.settings.config import Config, ConfigError
 from referee.table.store import Store, StoreError
 from referee.table.table import Table
 
@@ -248,7 +248,7 @@ def test_a_read_only_or_missing_data_dir_is_a_clear_error_at_start(tmp_path: Pat
     with pytest.raises(StoreError, match="cannot create data dir"):
         Store.open(blocker / "data")
     done = subprocess.run(
-        [sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", str(blocker / "d")],
+        [sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", str(blocker / "d")],
         capture_output=True,
         text=True,
         timeout=60,

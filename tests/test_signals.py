@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hardware.layout import default_layout
 from hardware.leds import Renderer
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, ROLES, SEAT_COLOURS, SEAT_NAMES, TURN_LEVEL
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from web import create_app
 from web.pages import pages

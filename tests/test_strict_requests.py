@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from referee.game import Game, seat_number
 from referee.position import PositionError
 from referee.rulesets import Ruleset
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.seat_bots import bot_kinds
 from referee.table.table import Table
 from web import create_app

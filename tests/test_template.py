@@ -23,7 +23,7 @@ from board_layouts import BOARDS, IDS
 
 from hardware.layout import Layout, Wire, board_holes, default_layout, layout_from_channels, parse_hole
 from referee import geometry as page
-from referee.table.template import PAPERS, Template
+from referee.kit.template import PAPERS, Template
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).parent.parent / "docs"
@@ -135,7 +135,7 @@ def test_the_sheets_cover_every_hole_and_fit_the_paper(paper: str) -> None:
 def test_the_command_writes_the_board_and_its_sheets_and_refuses_bad_sizes(tmp_path: Path) -> None:
     def pegs(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "referee.table.cli", "template", *args],
+            [sys.executable, "-m", "referee.cli", "template", *args],
             capture_output=True,
             text=True,
             timeout=60,

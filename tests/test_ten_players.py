@@ -89,7 +89,7 @@ def test_pegs_moves_and_selfplay_take_ten_players(tmp_path: Path) -> None:
     """The CLI contract (docs/design.md, "The pegs command") on ten sides."""
     data = {"players": 10, "turn": 9, "pegs": {"9": ["T9:8", S, S, S, S]}}
     done = subprocess.run(
-        [sys.executable, "-m", "referee.table.cli", "moves", json.dumps(data), "--card", "7"],
+        [sys.executable, "-m", "referee.cli", "moves", json.dumps(data), "--card", "7"],
         capture_output=True,
         text=True,
         check=False,
@@ -100,7 +100,7 @@ def test_pegs_moves_and_selfplay_take_ten_players(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "referee.table.cli",
+            "referee.cli",
             "selfplay",
             "--players",
             "10",

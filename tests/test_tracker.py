@@ -216,7 +216,7 @@ def test_track_command(tmp_path: Path) -> None:
     cli = [
         sys.executable,
         "-m",
-        "referee.table.cli",
+        "referee.cli",
         "track",
         str(tmp_path / "p.json"),
         "--events",

@@ -104,7 +104,7 @@ def test_the_leds_agree_with_the_page_when_no_split_was_made(tmp_path: Path) -> 
     card named lit the hole of a split nobody made. The LEDs show the same fixes as the page:
     the peg to take off blinking red, its hole to put it back in pulsing white, nothing else."""
     from referee.rulesets import Ruleset
-    from referee.table.config import Config
+    from referee.settings.config import Config
     from referee.table.table import Table
 
     table = Table.build(Config.simulated(str(tmp_path)))

@@ -18,13 +18,14 @@ from flask.testing import FlaskClient
 
 from referee import record
 from referee.board import Board
+from referee.cli import main as cli
 from referee.coach.selfplay import play_one
 from referee.events import Event, Move, Play, Start, Turn, Undo
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
-from referee.table import cli, view
-from referee.table.config import Config
+from referee.settings.config import Config
+from referee.table import view
 from referee.table.table import Table
 from referee.words import cards_for, cards_words, say
 from web import create_app

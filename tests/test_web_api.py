@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from referee.coach.selfplay import play_one
 from referee.rulesets import Ruleset
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from web import create_app
 

@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from web import create_app
 

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.geometry import PITCH, geometry
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 from web import create_app
 from web.pages import pages

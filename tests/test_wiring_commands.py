@@ -17,9 +17,10 @@ import pytest
 from firmware_bridge.fake_device import FakeDevice
 from hardware.layout import default_layout
 from hardware.leds import MemoryStrip
-from referee.table import cli, wiring_commands
+from referee.cli import main as cli
+from referee.cli import wiring as wiring_commands
 
-PEGS = [sys.executable, "-m", "referee.table.cli"]
+PEGS = [sys.executable, "-m", "referee.cli"]
 
 
 class Tool:

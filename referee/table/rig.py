@@ -13,7 +13,7 @@ from __future__ import annotations
 from hardware.layout import Layout, default_layout
 from hardware.leds import MemoryStrip, PixelStrip, Renderer
 from hardware.sensors import SensorBoard, SimulatedSensors
-from referee.table.config import Config
+from referee.settings.config import Config
 
 
 class Rig:

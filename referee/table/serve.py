@@ -14,8 +14,8 @@ from types import FrameType
 from typing import Any
 
 from referee.game import GameError
+from referee.settings.config import Config, ConfigError
 from referee.table import lock, logs
-from referee.table.config import Config, ConfigError
 from referee.table.store import StoreError
 from referee.table.table import Table
 

@@ -34,10 +34,11 @@ from referee.events import Event, Start
 from referee.front import Overview
 from referee.game import GameError, Mode
 from referee.rulesets import Ruleset
-from referee.table import backends, simulator, teaching, view
+from referee.settings import backends
+from referee.settings.config import Config, ConfigError
+from referee.table import simulator, teaching, view
 from referee.table.bot_driver import BotDriver
 from referee.table.buttons import Buttons
-from referee.table.config import Config, ConfigError
 from referee.table.game_settings import new_table
 from referee.table.lesson_host import LessonHost
 from referee.table.lessons import StepGame

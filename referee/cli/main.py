@@ -23,6 +23,10 @@ from typing import Any, NoReturn
 
 from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
+from referee.cli import kit as kit_commands
+from referee.cli import wiring as wiring_commands
+from referee.cli.kit import KitError
+from referee.cli.wiring import WiringError
 from referee.coach.bots import BOTS
 from referee.events import Event
 from referee.movegen import legal_moves
@@ -30,9 +34,6 @@ from referee.moves import NotationError
 from referee.position import Position, PositionError
 from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
-from referee.table import kit_commands, wiring_commands
-from referee.table.kit_commands import KitError
-from referee.table.wiring_commands import WiringError
 from referee.text import decode, excerpt, load_json, read_text
 from referee.tracker import EventsError
 
@@ -295,7 +296,7 @@ def _positive(text: str) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from referee.table import bench
+    from referee.bench import run as bench
 
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("pegs bench: --repeat must be at least 1")

@@ -15,13 +15,15 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from referee.bench.common import timings as summary
+
 
 def sse_latency(clients: int = 16, changes: int = 40, seed: int = 1) -> dict[str, Any]:
     """From a simulated sensor event posted to the daemon until every one of ``clients``
     SSE streams has delivered the new state: p50 and p99 over all deliveries."""
     import waitress
 
-    from referee.table.config import Config
+    from referee.settings.config import Config
     from referee.table.table import Table
     from web import create_app
 
@@ -121,7 +123,7 @@ def page_weight() -> dict[str, Any]:
     """Bytes of the page and every local file it loads (the 100 KB budget)."""
     import re
 
-    from referee.table.config import Config
+    from referee.settings.config import Config
     from referee.table.table import Table
     from web import create_app
 
@@ -171,7 +173,6 @@ def many_pages(pages: int = 200, seconds: float = 6.0, closing: int = 10) -> lis
         stop.set()
         for sock in live:
             sock.close()
-    from referee.table.bench import timings as summary
 
     label = f"{pages} pages open ({len(live)} live, {len(refused)} polling every 2 s)"
     return [
@@ -188,7 +189,6 @@ def held_connections(held: int = 200, idle: int = 150, beyond: int = 100, second
     send nothing, and with more idle sockets than the daemon's connection limit. Each
     measurement lasts at most ``seconds`` (under 5 s: idle connections are closed after
     ``serve.IDLE_TIMEOUT_S``)."""
-    from referee.table.bench import timings as summary
     from referee.table.serve import CONNECTION_LIMIT
 
     seconds = min(seconds, 5.0)
@@ -235,8 +235,6 @@ def _fresh_while_held(
 ) -> dict[str, Any]:
     """The bench's row for another phone's requests while ``holding`` stay open (with how
     many the daemon has not closed by the end, when ``count_held``); then they are closed."""
-    from referee.table.bench import timings as summary
-
     row = summary(
         f"web: state, health and moves on new connections, {label}", fresh_requests(port, seconds), "requests"
     )
@@ -331,7 +329,7 @@ def _daemon() -> Iterator[int]:
         port = probe.getsockname()[1]
         probe.close()
         server = subprocess.Popen(
-            [sys.executable, "-m", "referee.table.cli", "serve", "--simulate", "--data", data, "--port", str(port)],
+            [sys.executable, "-m", "referee.cli", "serve", "--simulate", "--data", data, "--port", str(port)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from hardware.chain import INPUTS_PER_CHIP
 from hardware.layout import Layout, parse_hole
 from hardware.sensors import channels_read
-from referee.table.template import Template
+from referee.kit.template import Template
 
 PEGS_PER_COLOUR = 5
 SLACK = 1.2  # cable: a fifth more than the straight runs, for going round the chips and the corners

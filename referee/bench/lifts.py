@@ -18,13 +18,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from referee.bench.common import WORST, timings
 from referee.board import SIDES, Board
 from referee.cards import CARDS
 from referee.movegen import legal_moves
 from referee.physical import by_hand
 from referee.position import Position
 from referee.rulesets import PRESETS, Ruleset, from_mapping
-from referee.table.bench import WORST, timings
 from referee.table.session import Session
 from referee.table.store import Store
 from referee.table.table import settle_memory
@@ -144,7 +144,7 @@ def run_memory() -> dict[str, Any]:
     import subprocess
     import sys
 
-    probe = "from referee.table.bench_lifts import memory_probe; memory_probe()"
+    probe = "from referee.bench.lifts import memory_probe; memory_probe()"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=300)
     return {
         "name": "daemon: resident memory (VmRSS), worst board, heaviest accepted house rules",
@@ -158,7 +158,7 @@ def memory_probe(moves: int = 6, seed: int = 11) -> None:
     import resource
 
     from referee.physical import PhysicalBoard
-    from referee.table.config import Config
+    from referee.settings.config import Config
     from referee.table.table import Table
 
     rng = random.Random(seed)

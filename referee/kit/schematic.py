@@ -21,8 +21,8 @@ from firmware_bridge.firmware_files import chips_for
 from hardware.chain import PIN_OF_INPUT, READ_ORDER, chain_channel
 from hardware.layout import Layout, parse_hole
 from hardware.sensors import channels_needed
-from referee.table.schematic_draw import MARGIN, Pin, Sheet
-from referee.table.schematic_hookup import FUSE, QUAD_BUFFER, hookup_sheet
+from referee.kit.schematic_draw import MARGIN, Pin, Sheet
+from referee.kit.schematic_hookup import FUSE, QUAD_BUFFER, hookup_sheet
 
 CHIPS_PER_SHEET = 4  # two rows of two: what stays readable on A4 with 2.5 mm text
 PITCH = 7.5  # mm between a chip's pins

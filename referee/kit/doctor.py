@@ -27,10 +27,10 @@ from hardware.layout import Layout, LayoutError
 from hardware.leds import DMA_ALIGN, spi_frame_bytes
 from hardware.registry import LEDS, SENSORS, Options
 from hardware.sensors import boards_reading, channel_mismatch, channels_needed, firmware_fix
-from referee.table.backends import layout_for
-from referee.table.boot_config import BootConfig, pi_family
-from referee.table.config import Config, ConfigError
-from referee.table.doctor_machine import Health, Machine
+from referee.kit.boot_config import BootConfig, pi_family
+from referee.kit.doctor_machine import Health, Machine
+from referee.settings.backends import layout_for
+from referee.settings.config import Config, ConfigError
 
 SERVICE = "pegs"
 GROUPS = ("gpio", "spi", "dialout")

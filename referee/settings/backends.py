@@ -15,7 +15,7 @@ from hardware.layout import Layout, default_layout
 from hardware.leds import PixelStrip
 from hardware.registry import LEDS, SENSORS, Options, Registry, SettingError, Setup
 from hardware.sensors import SensorBoard
-from referee.table.config import Config, ConfigError
+from referee.settings.config import Config, ConfigError
 
 T = TypeVar("T")
 P = TypeVar("P")

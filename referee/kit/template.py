@@ -20,13 +20,13 @@ from collections.abc import Iterator
 from functools import cached_property
 from xml.sax.saxutils import escape
 
+import referee.geometry as page
 from hardware.chain import chain_input
 from hardware.layout import Layout, parse_hole
-from referee import geometry as page
 from referee.holes import COME_OUT, IN_SPOT
-from referee.table.clearance import Box, Circle, circle_meets_box, free_spot, route, text_box
-from referee.table.template_labels import Label, place_labels, place_tag
-from referee.table.template_paper import OVERLAP, PAPERS, SCALE_BAR, Paper, grid, scale_bar, steps, svg_document
+from referee.kit.clearance import Box, Circle, circle_meets_box, free_spot, route, text_box
+from referee.kit.template_labels import Label, place_labels, place_tag
+from referee.kit.template_paper import OVERLAP, PAPERS, SCALE_BAR, Paper, grid, scale_bar, steps, svg_document
 
 __all__ = ["PAPERS", "Paper", "Template", "hole_kind"]  # PAPERS and Paper: what `pegs template --paper` offers
 Point = tuple[float, float]

@@ -9,8 +9,8 @@ the buzzer are on the pins ``hardware.controls`` and the daemon's config use by 
 from __future__ import annotations
 
 from hardware.layout import Layout, Wire, parse_hole
-from referee.table.parts import supply_amps
-from referee.table.schematic_draw import MARGIN, Pin, Sheet
+from referee.kit.parts import supply_amps
+from referee.kit.schematic_draw import MARGIN, Pin, Sheet
 
 PI = {"GPIO10": 19, "GPIO5": 29, "GPIO6": 31, "GPIO13": 33, "5V": 2, "GND": 20}  # 40-pin header
 PICO = {"GP2": 4, "GP3": 5, "GP4": 6, "3V3(OUT)": 36, "GND": 38}  # Pico's pins

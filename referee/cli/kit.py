@@ -108,7 +108,7 @@ def firmware_command(args: argparse.Namespace) -> int:
 
 
 def template_command(args: argparse.Namespace) -> int:
-    from referee.table.template import PAPERS, Template
+    from referee.kit.template import PAPERS, Template
 
     layout = board_layout(args)
     try:
@@ -138,7 +138,7 @@ def template_command(args: argparse.Namespace) -> int:
 
 
 def schematic_command(args: argparse.Namespace) -> int:
-    from referee.table.schematic import schematic_sheets
+    from referee.kit.schematic import schematic_sheets
 
     layout = board_layout(args)
     out = Path(args.out)
@@ -160,7 +160,7 @@ def schematic_command(args: argparse.Namespace) -> int:
 
 
 def parts_command(args: argparse.Namespace) -> int:
-    from referee.table.parts import parts_list, to_csv
+    from referee.kit.parts import parts_list, to_csv
 
     layout = board_layout(args)
     text = to_csv(parts_list(layout))
@@ -177,8 +177,8 @@ def parts_command(args: argparse.Namespace) -> int:
 
 def doctor_command(args: argparse.Namespace) -> int:
     """Exit 0 when nothing needs fixing, 1 when something does."""
-    from referee.table.doctor import examine
-    from referee.table.doctor_machine import Machine
+    from referee.kit.doctor import examine
+    from referee.kit.doctor_machine import Machine
 
     root = Path(args.root)
     if not root.is_dir():

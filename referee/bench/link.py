@@ -1,6 +1,6 @@
 """How long a sensor change takes from the wire to the consumer, over a real pty.
 
-``python -m firmware_bridge.bench [FRAMES]`` prints the result as JSON.
+``python -m referee.bench.link [FRAMES]`` prints the result as JSON.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from referee.table.clearance import (
+from referee.kit.clearance import (
     Box,
     Circle,
     Point,

@@ -12,11 +12,11 @@ import tempfile
 import time
 from typing import Any
 
+from referee.bench.common import timings
 from referee.coach.lesson import lesson
 from referee.physical import PhysicalBoard, by_hand
 from referee.rulesets import Ruleset
-from referee.table.bench import timings
-from referee.table.config import Config
+from referee.settings.config import Config
 from referee.table.table import Table
 
 

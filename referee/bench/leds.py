@@ -1,6 +1,6 @@
 """How long the LED side of a lift takes: rendering guidance into a 224-pixel frame.
 
-    from hardware.bench import render_frame
+    from referee.bench.leds import render_frame
     render_frame(500)   # {"name": "LEDs: render a 224-pixel frame", "runs": 500, "median_ms": ..., "p99_ms": ...}
 
 A sensor event, the lift that lights destinations included, has 15 ms p99 of software on this
