@@ -416,7 +416,7 @@ def _check_bots(bots: object) -> None:
     """A new game's bots: seat numbers (as JSON keys are text) to a bot's name; the table
     refuses a name it does not know."""
     if bots is not None and (not isinstance(bots, dict) or not all(isinstance(v, str) for v in bots.values())):
-        raise ValueError('\'bots\' maps a seat number to "random", "greedy", "strategic" or "expert"')
+        raise ValueError('\'bots\' maps a seat number to a bot: "beginner", "family", "strong" or "expert"')
     for seat in bots or {}:
         _need(
             seat_number(seat) is not None,

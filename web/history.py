@@ -5,11 +5,11 @@ record is replayed here in full, but no card a hand held is shown).
     GET /games                  the list, newest first
     GET /games/<id>             that game's moves in plain words
     GET /games/<id>/review      the game reviewed: progress while it is made, then each move
-                                judged, each seat's biggest slips and a summary
+                                judged, each seat's biggest mistakes, each team's turning points
     GET /api/games/<id>/review  the same as JSON (``Table.review``), polled by that page
 
-A review shows the cards every seat held, so it opens only once the game is over: before
-that, 409 and a page saying so.
+The game being played has no review yet (409 and a page saying so); a game left unfinished is
+reviewed up to where it stopped, without the cards anyone held.
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ def games() -> str:
                 "winner": " & ".join(record.seat_names(events[0]).get(seat, f"seat {seat + 1}") for seat in game.winner)
                 or state,
                 "over": bool(game.winner),
+                "reviewable": bool(game.winner) or (game.id != running and moves > 0),
             }
         )
     return render_template("games.html", games=rows)
@@ -129,7 +130,7 @@ def review_page(game_id: int) -> Response | str:
     try:
         status = _table().review(game_id)
     except GameError as error:
-        page = render_template("message.html", title="Not over yet", words=str(error))
+        page = render_template("message.html", title="Still being played", words=str(error))
         return Response(page, status=409)
     return render_template("review.html", game_id=game_id, status=status, review=status.get("review"))
 

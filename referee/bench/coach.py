@@ -1,30 +1,33 @@
-"""The coach's benches: a bot's decision, the expert over whole games, the game review."""
+"""The coach's benches: a hint over whole games and on the worst board, a bot's decision,
+the expert over whole games, the game review (docs/design.md, "Budgets")."""
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from referee.bench.common import WORST, timings
-from referee.coach.bots import BOTS, ExpertBot, StrategicBot
+from referee.coach.bots import BOTS, ExpertBot, RandomBot, StrongBot
+from referee.coach.lookahead import Hidden
 from referee.coach.review import review
 from referee.coach.selfplay import play_one
 from referee.game import Game
 from referee.rulesets import Ruleset
+from referee.table.teaching import Question
+
+Hook = Callable[[Game], None]
 
 
-def run_bot(games: int = 20, kind: type[StrategicBot] | None = None, name: str = "strategic") -> dict[str, Any]:
+def run_bot(games: int = 20, kind: type[RandomBot] = StrongBot, name: str = "strong") -> dict[str, Any]:
     """A bot's whole decision on the worst board (8 players, North Carolina, the worst case's
-    pegs): its hand's legal moves generated, ranked by the hints, looked ahead."""
-    worst = WORST
-    rules = Ruleset.preset(worst.rules)
+    pegs): its hand's legal moves generated and judged (and looked ahead, for the expert)."""
+    rules = Ruleset.preset(WORST.rules)
     decisions: list[float] = []
     for seed in range(games):
-        game = Game(rules, 8, mode="digital", seed=seed, pegs=worst.position["pegs"])
-        if game.phase == "draw":
-            game.draw()
-        bot = (kind or StrategicBot)(random.Random(seed))
+        game = _worst_game(rules, seed)
+        bot = kind(random.Random(seed))
         start = time.perf_counter()
         options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
         if options:
@@ -33,27 +36,70 @@ def run_bot(games: int = 20, kind: type[StrategicBot] | None = None, name: str =
     return timings(f"bot: {name} move, worst board (8 players, north-carolina)", decisions, "decisions")
 
 
-def run_expert(games: int = 4) -> list[dict[str, Any]]:
-    """The expert's decisions over whole 4-player games (basic and North Carolina, against
-    the strategic bot), and on the worst board (8 players, North Carolina, a crowded track)."""
-    decisions: list[float] = []
+def _worst_game(rules: Ruleset, seed: int) -> Game:
+    game = Game(rules, 8, mode="digital", seed=seed, pegs=WORST.position["pegs"])
+    if game.phase == "draw":
+        game.draw()
+    return game
 
-    class Timed(ExpertBot):
+
+def _whole_games(games: int, seen: Hook) -> None:
+    """4-player games, basic and North Carolina, expert against strong; ``seen`` at each of the
+    expert's decisions, before it is made."""
+
+    class Watched(ExpertBot):
         def choose(self, game: Any, options: Any) -> Any:
-            start = time.perf_counter()
-            chosen = super().choose(game, options)
-            decisions.append(time.perf_counter() - start)
-            return chosen
+            seen(game)
+            return super().choose(game, options)
 
-    BOTS["timed expert"] = Timed
+    BOTS["watched expert"] = Watched
     try:
         for seed in range(games):
             for rules in ("basic", "north-carolina"):
-                play_one(Ruleset.preset(rules), 4, seed, "timed expert", "strategic")
+                play_one(Ruleset.preset(rules), 4, seed, "watched expert", "strong")
     finally:
-        del BOTS["timed expert"]
+        del BOTS["watched expert"]
+
+
+def run_expert(games: int = 4) -> list[dict[str, Any]]:
+    """The expert's decisions over whole 4-player games, and on the worst board."""
+    decisions: list[float] = []
+
+    def timed(game: Game) -> None:
+        options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
+        start = time.perf_counter()
+        ExpertBot(random.Random(len(game.events))).choose(game, options)
+        decisions.append(time.perf_counter() - start)
+
+    _whole_games(games, timed)
     whole = timings("bot: expert move, whole 4-player games (basic, north-carolina)", decisions, "decisions")
     return [whole, run_bot(max(5, 5 * games), ExpertBot, "expert")]
+
+
+def run_hints(games: int = 4) -> list[dict[str, Any]]:
+    """A hint as the page asks for it (the hand judged, the best few looked ahead, the threat
+    said) at every turn of whole 4-player games, and on the worst board."""
+    asked: list[float] = []
+
+    def timed(game: Game) -> None:
+        asked.append(_hint_time(game))
+
+    _whole_games(games, timed)
+    rules = Ruleset.preset(WORST.rules)
+    worst = [_hint_time(_worst_game(rules, seed)) for seed in range(max(5, 5 * games))]
+    return [
+        timings("hint: whole 4-player games (basic, north-carolina), looked ahead", asked, "hints"),
+        timings("hint: worst board (8 players, north-carolina), looked ahead", worst, "hints"),
+    ]
+
+
+def _hint_time(game: Game) -> float:
+    question = Question(
+        game.position, game.rules, tuple(dict.fromkeys(game.hand(game.turn))), Hidden.of(game, game.turn), "bench"
+    )
+    start = time.perf_counter()
+    question.answer()
+    return time.perf_counter() - start
 
 
 def run_review(games: int = 6) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from referee.bench import lifts
-from referee.bench.coach import run_bot, run_expert, run_review
+from referee.bench.coach import run_bot, run_expert, run_hints, run_review
 from referee.bench.common import CASES
 from referee.bench.daemon import run_daemon, run_daemon_worst
 from referee.bench.engine import run_case, run_tracker
@@ -24,7 +24,8 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
     stages: list[tuple[str, Callable[[], list[dict[str, Any]]]]] = [
         ("legal move generation", lambda: [run_case(case, repeat) for case in CASES]),
         ("the tracker", lambda: run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))),
-        ("the strategic bot", lambda: [run_bot(max(5, min(20, repeat or 20)))]),
+        ("the strong bot", lambda: [run_bot(max(5, min(20, repeat or 20)))]),
+        ("hints", lambda: run_hints(max(1, min(4, (repeat or 20) // 5)))),
         ("the expert bot", lambda: run_expert(max(1, min(4, (repeat or 20) // 5)))),
         ("the game review", lambda: run_review(max(3, min(10, repeat or 10)))),
         (

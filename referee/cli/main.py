@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any, NoReturn
 from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
 from referee.cli import kit as kit_commands
+from referee.cli import train as train_command
 from referee.cli import wiring as wiring_commands
 from referee.cli.kit import KitError
 from referee.cli.wiring import WiringError
@@ -76,6 +78,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _serve_command(commands)
     wiring_commands.add_commands(commands)
     kit_commands.add_commands(commands)
+    train_command.add_commands(commands)
     bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.add_argument("--repeat", type=int, help="runs per position (default: per position)")
@@ -188,6 +191,7 @@ def _moves(args: argparse.Namespace) -> int:
 def _hint(args: argparse.Namespace) -> int:
     from hardware.signals import SEAT_NAMES
     from referee.coach.hints import hints_json, rank
+    from referee.coach.lookahead import Hidden
 
     text = args.hand if args.hand is not None else args.card
     cards = [parse_card(card) for card in text.replace(",", " ").split()]
@@ -196,7 +200,9 @@ def _hint(args: argparse.Namespace) -> int:
     rules = Ruleset.load(args.rules)
     position = read_position(args.position)
     names = dict(enumerate(SEAT_NAMES))  # the table's default colours, as the page names them
-    _print_json(hints_json(rank(position, rules, cards, args.limit), names))
+    hidden = Hidden.of_hand(position, rules, cards)  # the other hands sampled: the best few looked ahead
+    hints = rank(position, rules, cards, args.limit, hidden, random.Random(position.key))
+    _print_json(hints_json(hints, names))
     return 0
 
 

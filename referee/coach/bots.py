@@ -1,11 +1,13 @@
-"""Bots that can fill an empty seat: ``random`` (any legal action), ``greedy`` (the race),
-``strategic`` (the hints' strategy notes and a look at the opponents' reach) and ``expert``
-(the strategic bot's best few moves, looked ahead over sampled deals of the hidden cards).
+"""Bots that can fill an empty seat, by level: ``beginner`` (the race alone), ``family`` (the
+judge, with a slip now and then), ``strong`` (the judge) and ``expert`` (the judge looking
+ahead over sampled deals of the hidden cards); ``random`` and ``greedy`` are the yardsticks
+they are measured against. Each level's win rates are published with their intervals
+(README, "Bots").
 
 A bot is asked to ``act`` whenever the game waits on its seat: to draw, play or discard,
 doubt a declaration, or choose a peg to send back to start.
 
-    bot = GreedyBot(random.Random(1))
+    bot = BOTS["strong"](random.Random(1))
     while game.phase != "over":
         bot.act(game)          # one bot playing every seat
 """
@@ -16,11 +18,10 @@ import random
 from typing import Protocol
 
 from referee.cards import JOKER, RANKS
-from referee.coach.expert import look_ahead
-from referee.coach.hints import Hint, assess, spare_card
+from referee.coach.hints import spare_card
+from referee.coach.judge import Choice, Verdict, judge
 from referee.coach.lookahead import Hidden
 from referee.coach.race import gain, progress
-from referee.coach.strategic import exposure
 from referee.game import Game
 from referee.moves import Move
 
@@ -121,59 +122,57 @@ def _send_back(game: Game, rng: random.Random) -> None:
     game.send_to_start(chooser, board.hole_name(hole))
 
 
-class StrategicBot(GreedyBot):
-    """Chooses by the hints (the strategy notes of the rule texts) less what its pegs stand to
-    lose to the opponents' next cards (``referee.coach.strategic.exposure``)."""
+class StrongBot(GreedyBot):
+    """Plays the judge's best choice (``referee.coach.judge``): the learned chance to win
+    after each move, keeping a joker where only jokers move and nothing forces one."""
 
-    shortlist = 150  # a North Carolina 10 may split 14,000 ways: the notes judge the best of them by race
+    look_ahead = False
+    slips = 0.0  # how often it takes the second or third best instead (a family player's slip)
 
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
-        best = self.ordered(game, options)[0]
-        return best.card, best.move
+        verdicts = self.judged(game, options)
+        if self.slips and len(verdicts) > 1 and self.rng.random() < self.slips:
+            chosen = self.rng.choice(verdicts[1:3])
+        else:
+            chosen = verdicts[0]
+        return chosen.card, chosen.move
 
-    def ordered(self, game: Game, options: list[tuple[str, Move]]) -> list[Hint]:
-        """The options by the hints' value less what they leave exposed, best first."""
-        team = set(game.board.team_of[game.turn])
-        hints = assess(self._shortlisted(game, options), game.rules, self._hand(game, options))
-        scored = [
-            (hint.value - (exposure(hint.move.result, team) if hint.move else 0.0), self.rng.random(), hint)
-            for hint in hints
-        ]
-        scored.sort(key=lambda entry: entry[:2], reverse=True)
-        return [hint for *_, hint in scored]
-
-    def _shortlisted(self, game: Game, options: list[tuple[str, Move]]) -> list[tuple[str, Move]]:
-        if len(options) <= self.shortlist:
-            return options
-        team = set(game.board.team_of[game.turn])
-        return sorted(options, key=lambda option: gain(game.board, team, option[1]), reverse=True)[: self.shortlist]
-
-    @staticmethod
-    def _hand(game: Game, options: list[tuple[str, Move]]) -> list[str] | None:
-        """The hand, when keeping a joker is an option (only jokers move and nothing forces one)."""
-        if game.mode != "digital" or game.must_move() or game.free_come_out_due():
-            return None
-        return game.hand(game.turn)
+    def judged(self, game: Game, options: list[tuple[str, Move]]) -> list[Verdict]:
+        choices = [Choice(card, move) for card, move in options]
+        hand = game.hand(game.turn) if game.mode == "digital" else []
+        if hand and not (game.must_move() or game.free_come_out_due()) and all(c == JOKER for c, _ in options):
+            choices.append(Choice(spare_card(hand), None))
+        if not self.look_ahead:
+            return judge(game.position, game.rules, choices)
+        return judge(game.position, game.rules, choices, Hidden.of(game, game.turn), self.rng)
 
     def choose_discard(self, game: Game, hand: list[str]) -> str:
         return spare_card(hand)
 
 
-class ExpertBot(StrategicBot):
-    """The hints' best few moves, each played out against sampled deals of the hidden cards
-    and the round of replies they lead to (``referee.coach.expert``)."""
-
-    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
-        judged = look_ahead(
-            game.position, game.rules, self.ordered(game, options), Hidden.of(game, game.turn), self.rng
-        )
-        best = judged[0].hint
-        return best.card, best.move
+class BeginnerBot(GreedyBot):
+    """The race alone, as a newcomer counts it: the greedy bot under a friendlier name."""
 
 
+class FamilyBot(StrongBot):
+    """The judge's choice, but one move in four the second or third best."""
+
+    slips = 0.25
+
+
+class ExpertBot(StrongBot):
+    """The judge's best few choices played on over sampled deals of the hidden cards."""
+
+    look_ahead = True
+
+
+LEVELS = ("beginner", "family", "strong", "expert")
 BOTS: dict[str, type[RandomBot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
-    "strategic": StrategicBot,
+    "beginner": BeginnerBot,
+    "family": FamilyBot,
+    "strong": StrongBot,
     "expert": ExpertBot,
+    "strategic": StrongBot,  # the old name of the strong bot, in games stored before the levels
 }

@@ -19,9 +19,8 @@ from dataclasses import dataclass, replace
 from functools import cache
 from itertools import islice
 
-from referee.board import Board
 from referee.cards import JOKER, build_deck
-from referee.coach.race import gain, progress
+from referee.coach.race import gain
 from referee.game import Game
 from referee.movegen import legal_moves
 from referee.moves import Move
@@ -63,6 +62,17 @@ class Hidden:
             if other != seat
         }
         return cls(unseen, sizes, tuple(game.hand(seat)) if game.mode == "digital" else None)
+
+    @classmethod
+    def of_hand(cls, position: Position, rules: Ruleset, hand: Sequence[str]) -> Hidden:
+        """What the seat to play cannot see when only its hand and the board are known (a
+        position file, no cards seen played): every other card, each other seat a full hand."""
+        board = position.board
+        deck = Counter(build_deck(rules.decks_for(board.players), rules.jokers_for(board.players)))
+        deck.subtract(hand)
+        unseen = tuple(sorted(card for card, count in deck.items() for _ in range(max(0, count))))
+        sizes = {other: rules.hand_size for other in board.seats if other != position.turn}
+        return cls(unseen, sizes, tuple(hand))
 
     def sample(self, rng: random.Random, count: int) -> list[Deal]:
         deals = []
@@ -154,14 +164,3 @@ def play_round(
         if turn == seat:
             return
         turn = board.next_seat(turn)
-
-
-def standing(position: Position, team: Sequence[int] | frozenset[int]) -> float:
-    """Our team's progress less the average progress of each other team."""
-    board: Board = position.board
-    ours = sum(progress(board, s, hole) for s in team for hole in position.pegs(s))
-    others = [t for t in board.teams if not set(t) & set(team)]
-    if not others:
-        return float(ours)
-    theirs = sum(progress(board, s, hole) for t in others for s in t for hole in position.pegs(s))
-    return ours - theirs / len(others)

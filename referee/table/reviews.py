@@ -9,9 +9,11 @@ it has got, and the store keeps it: opening it again reads one row.
     reviews.status(7)     # {"state": "working", "done": 120, "total": 300}, then
                           # {"state": "done", "review": {...}}; a game not over: GameError
 
-Only games that are over are reviewed: a review shows every hand each seat held, which
-must stay hidden while the game is played. The worker gives the interpreter back between
-moves, so a sensor event never waits more than one move's ranking for it.
+A game that stopped unfinished is reviewed up to where it stopped, without the cards: a
+review of a game not over shows no hand and no better move a hand allowed
+(``review.without_cards``), since the game may yet go on; it is made again when the game
+has moved on since. The worker gives the interpreter back between moves, so a sensor event
+never waits more than one move's judging for it.
 """
 
 from __future__ import annotations
@@ -35,9 +37,7 @@ Json = dict[str, Any]
 
 
 def not_over(game_id: int) -> GameError:
-    return GameError(
-        f"game {game_id} is not over yet: its review shows the cards every seat held, so it opens once the game is won"
-    )
+    return GameError(f"game {game_id} is being played: its review opens once the game is won or left for another")
 
 
 class _Stopped(Exception):
@@ -57,10 +57,11 @@ class Reviews:
         self._stop = threading.Event()
 
     def status(self, game_id: int) -> Json:
-        """The review of a game that is over: done, or how far the worker has got (it starts
-        now if it had not). A game not over: GameError; no such game: StoreError."""
+        """A game's review: done, or how far the worker has got (it starts now if it had
+        not). No such game: StoreError. The table refuses the game in play before asking."""
         stored = self._stored(game_id)
-        if stored is not None:
+        stale = stored is not None and self._stale(game_id, stored)
+        if stored is not None and not stale:
             return {"state": "done", "review": stored}
         with self._lock:
             if game_id in self._progress:
@@ -70,23 +71,21 @@ class Reviews:
                 return {"state": "failed", "error": self._failed.pop(game_id)}
         events = self.store.events(game_id)
         try:
-            over = record.replay(events).phase == "over"
+            record.replay(events)
         except record.RecordError as error:
             return {"state": "failed", "error": f"this game's record does not replay: {error}"}
-        if not over:
-            raise not_over(game_id)
-        self.prepare(game_id, events)
+        self.prepare(game_id, events, again=stale)
         with self._lock:
             done, total = self._progress.get(game_id, (0, 0))
         return {"state": "working", "done": done, "total": total}
 
-    def prepare(self, game_id: int, events: list[Event] | None = None) -> None:
-        """Make a finished game's review in the background, unless it is made or on its way
-        (the table calls this as a game ends, so that the review is ready when asked for)."""
+    def prepare(self, game_id: int, events: list[Event] | None = None, again: bool = False) -> None:
+        """Make a game's review in the background, unless it is made (and not ``again``) or
+        on its way (the table calls this as a game ends, so that the review is ready when asked for)."""
         with self._lock:
             if game_id in self._ready or game_id in self._progress or game_id in self._failed or self._stop.is_set():
                 return
-        if game_id in self._made or self.store.review(game_id, review.VERSION) is not None:
+        if not again and (game_id in self._made or self.store.review(game_id, review.VERSION) is not None):
             self._ready.add(game_id)
             return
         total = sum(1 for event in events if isinstance(event, ev.Move)) if events is not None else 0
@@ -105,6 +104,19 @@ class Reviews:
         worker = self._worker
         if worker is not None:
             worker.join(timeout)
+
+    def _stale(self, game_id: int, stored: Json) -> bool:
+        """A review of a game not over is stale once more moves stand in its record: made again."""
+        game = stored.get("game")
+        if not isinstance(game, dict) or game.get("over"):
+            return False
+        moves = sum(1 for event in record.effective(self.store.events(game_id)) if isinstance(event, ev.Move))
+        if moves == game.get("moves"):
+            return False
+        with self._lock:
+            self._ready.discard(game_id)
+            self._made.pop(game_id, None)
+        return True
 
     def _stored(self, game_id: int) -> Json | None:
         text = self._made.get(game_id) or self.store.review(game_id, review.VERSION)
@@ -147,7 +159,10 @@ class Reviews:
                 raise _Stopped
             time.sleep(0)  # let the sensor and page threads in between two moves
 
-        text = json.dumps(review.review(self.store.events(game_id), progress), separators=(",", ":"))
+        made = review.review(self.store.events(game_id), progress)
+        if not made["game"]["over"]:
+            made = review.without_cards(made)
+        text = json.dumps(made, separators=(",", ":"))
         try:
             self.store.save_review(game_id, review.VERSION, text)
             self._ready.add(game_id)

@@ -81,7 +81,7 @@ def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str
     """``{seat: kind}`` from a game's table settings; refuses unknown seats or kinds."""
     given = table.get("bots") or {}
     if not isinstance(given, Mapping):
-        raise ValueError("'bots' maps a seat to random, greedy, strategic or expert")  # noqa: TRY004 (a 400, like any bad request)
+        raise ValueError("'bots' maps a seat to a bot: beginner, family, strong or expert")  # noqa: TRY004 (a 400, like any bad request)
     kinds = {}
     for seat, kind in given.items():
         number = seat_number(seat)

@@ -527,8 +527,8 @@ class Table:
         return [dict(game.__dict__) for game in self.store.games()]
 
     def review(self, game_id: int) -> dict[str, Any]:
-        """A finished game's review, or how far its making has got (``referee.table.reviews``).
-        The game at the table counts as over only while it is (a win may be undone)."""
+        """A game's review, or how far its making has got (``referee.table.reviews``): any game
+        but the one being played (a win may be undone: over only while it is)."""
         with self._lock:
             game = self.session.game
             if game_id == self.session.game_id and game.phase != "over":

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.cards import CARDS, RANKS
-from referee.coach.expert import advise
-from referee.coach.hints import Hint, rank
+from referee.coach.hints import Hint, best_per_card, rank
+from referee.coach.judge import DEALS
 from referee.coach.lookahead import Hidden
+from referee.coach.outlook import outlook
 from referee.game import Game
 from referee.movegen import legal_moves
 from referee.position import Position
@@ -32,7 +33,6 @@ from referee.words import say
 
 HINTS = 3
 PER_CARD = 8
-SHORTLIST = 150  # judged moves at most (a North Carolina 10 splits thousands of ways)
 
 
 def _cards(session: Session) -> list[str]:
@@ -70,16 +70,29 @@ class Question:
         )
 
     def answer(self, limit: int = HINTS, look_ahead: bool = True) -> list[Hint]:
-        """The best moves, the first few looked ahead by the expert."""
-        ranked = rank(self.position, self.rules, self.cards, shortlist=SHORTLIST)
-        if look_ahead:
-            ranked = advise(self.position, self.rules, ranked, self.hidden, random.Random(self.moment))
-        return ranked[:limit]
+        """The best choices, the first few looked ahead. With the hand unknown (a real table,
+        no card declared) the best move of each card the seat may hold, best first: three
+        ways to play a 7 help nobody who holds no 7."""
+        rng = random.Random(self.moment)
+        hidden = self.hidden if look_ahead else None
+        ranked = rank(self.position, self.rules, self.cards, hidden=hidden, rng=rng if look_ahead else None)
+        if self.hand_unknown:
+            return best_per_card(ranked)
+        ranked = ranked[:limit]
+        if look_ahead and ranked:
+            found = outlook(self.position, self.rules, ranked[0].move, self.hidden.sample(rng, DEALS))
+            if found:
+                ranked[0] = replace(ranked[0], reason=f"{ranked[0].reason} Looking ahead: {found}.")
+        return ranked
+
+    @property
+    def hand_unknown(self) -> bool:
+        return self.cards == tuple(RANKS)
 
 
 def rank_for(session: Session, limit: int = HINTS) -> list[Hint]:
-    """The hints ranked by the notes alone (no look-ahead): quick enough to make while a page
-    is being published."""
+    """The hints by the quick judge (no look-ahead): quick enough to make while a page is
+    being published."""
     question = Question.of(session)
     return question.answer(limit, look_ahead=False) if question else []
 

@@ -129,7 +129,7 @@ class State(SessionState):
     simulate: bool  # a simulated board: taps on holes lift and place pegs
     store_recovered: str | None  # what was found damaged at start-up, and what was kept
     sensor_error: str | None  # why the sensors are not read
-    bots: dict[str, str]  # seat (as a string) -> bot kind: "random", "greedy", "strategic", "expert"
+    bots: dict[str, str]  # seat (as a string) -> bot kind: "beginner", "family", "strong", "expert" (or an older name)
     bot: dict[str, Any] | None  # the bot to play's chosen move: seat, kind, card, move, words
     move_marks: dict[str, str]  # hole -> role of a lit move (a bot's, a hint's): "lift", "hint", "bump"
     lesson: dict[str, Any] | None  # referee/table/lessons.py, LessonRun.as_json

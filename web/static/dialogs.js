@@ -21,7 +21,10 @@ wireRulesPicker("ng");
 export const showLessonRulesSummary = wireRulesPicker("ls");
 
 // A seat is a person or a bot; a bot chooses, a person moves its pegs (referee/table/seat_bots.py).
-export const BOT_KINDS = { random: "random bot", greedy: "greedy bot", strategic: "strategic bot", expert: "expert bot" };
+// The levels offered (referee/coach/bots.py; README, "Bots": each level's measured win rates). Older names
+// (random, greedy, strategic) still play in games made before the levels.
+export const BOT_KINDS = { beginner: "beginner bot", family: "family bot", strong: "strong bot", expert: "expert bot" };
+export const BOT_NAMES = { ...BOT_KINDS, random: "random bot", greedy: "greedy bot", strategic: "strong bot" };
 function playerSelect(seat) {
   const select = el("select", "player");
   select.dataset.seat = String(seat);

@@ -4,7 +4,7 @@ import { post, seatName, state, teamName, teamsOf } from "./app.js";
 import { canAct, me } from "./seat.js";
 import { lessonStep } from "./lesson.js";
 import { renderHints } from "./hints.js";
-import { BOT_KINDS } from "./dialogs.js";
+import { BOT_NAMES } from "./dialogs.js";
 
 export function renderLists() {
   const moves = state.history || (state.moves || []).map((move) => ({ move }));
@@ -107,7 +107,7 @@ function renderBot() {
   const kind = (state.bots || {})[String(state.turn)];
   box.hidden = !kind || state.phase === "over";
   if (box.hidden) return;
-  const who = `${seatName(state.turn)} (${BOT_KINDS[kind] || "bot"})`;
+  const who = `${seatName(state.turn)} (${BOT_NAMES[kind] || "bot"})`;
   const plan = state.bot;
   if (plan) {
     const words = plan.words || plan.move;

@@ -1,0 +1,190 @@
+"""Why a move is good or not, in the words of the strategy notes, after the judge has ranked it.
+
+The notes (``referee.coach.notes``) are advice written by good players, not a way to count:
+the judge (``referee.coach.judge``) ranks the moves by the chance to win, and the notes then
+say why. A move cites the note it follows; where the best move breaks a note another move
+keeps, it says why the note gives way here ("usually keep two pegs out, but this is worth
+more here: about 8 in 100 more chances to win"). A move is never ranked by a note.
+
+    said = explain(verdicts, rules)        # one Said per verdict, in the same order
+    said[0].reason, said[0].note           # 'Your peg goes into home, all the way in: ...', its source
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from referee.board import Board
+from referee.coach.judge import Verdict
+from referee.coach.notes import BY_NAME, NOTES, RACE, Note, Seen
+from referee.moves import Move, Step
+from referee.rulesets import Ruleset
+from referee.words import travelled
+
+KEEP_JOKER = "Keep your joker for a double or triple play later: no other card can move, so let a card go instead"
+
+
+@dataclass(frozen=True)
+class Said:
+    reason: str  # one or two sentences, with {s<seat>} where a seat's name goes
+    note: str  # the source of the note it cites (the race's rule where no note speaks)
+    follows: tuple[str, ...]  # the notes it follows (advice, or a warning others break)
+    breaks: tuple[str, ...]  # the warnings it breaks that another choice keeps
+
+
+def explain(verdicts: Sequence[Verdict], rules: Ruleset) -> list[Said]:
+    """The reasons for the judge's verdicts (best first), each against the best."""
+    seen = [Seen.of(v.card, v.move, rules) if v.move is not None else None for v in verdicts]
+    applied = [{note.name: note.applies(s) for note in NOTES} if s else None for s in seen]
+    kept = _kept_by(applied)
+    best = verdicts[0].chance if verdicts else 0.0
+    return [
+        _said(verdict, s, times, kept, verdicts, best)
+        for verdict, s, times in zip(verdicts, seen, applied, strict=True)
+    ]
+
+
+def _kept_by(applied: Sequence[Mapping[str, int] | None]) -> dict[str, int]:
+    """Per warning, the index of the first (best judged) choice that keeps it while another breaks it."""
+    kept: dict[str, int] = {}
+    for note in NOTES:
+        if note.kind != "warning":
+            continue
+        counts = [times[note.name] if times is not None else 0 for times in applied]
+        if counts and max(counts) > min(counts):
+            kept[note.name] = counts.index(min(counts))
+    return kept
+
+
+def _said(
+    verdict: Verdict,
+    seen: Seen | None,
+    applied: Mapping[str, int] | None,
+    kept: Mapping[str, int],
+    verdicts: Sequence[Verdict],
+    best: float,
+) -> Said:
+    if seen is None or applied is None:
+        return Said(_sentence(KEEP_JOKER) + _standing(verdict, best), BY_NAME["joker"].source, ("joker",), ())
+    effect = effect_words(seen)
+    follows = [note for note in NOTES if note.kind == "advice" and applied[note.name]]
+    follows += [note for note in NOTES if note.kind == "warning" and note.name in kept and not applied[note.name]]
+    breaks = [note for note in NOTES if note.name in kept and applied[note.name]]
+    if breaks and verdict.chance >= best - SAME:
+        keeper = verdicts[kept[breaks[0].name]]
+        reason = _gives_way(effect, breaks[0], verdict.chance - keeper.chance)
+        cited = breaks[0]
+    elif breaks:
+        reason = _sentence(f"{effect or plain_words(seen)}, though {breaks[0].why}")
+        cited = breaks[0]
+    elif follows:
+        cited = follows[0]
+        clause = cited.why if cited.kind == "advice" else cited.heed
+        reason = _sentence(f"{effect}: {clause}" if effect else clause)
+    else:
+        cited = None
+        reason = _sentence(effect or plain_words(seen))
+    return Said(
+        reason + _standing(verdict, best),
+        cited.source if cited else RACE,
+        tuple(note.name for note in follows),
+        tuple(note.name for note in breaks),
+    )
+
+
+SAME = 0.005  # half a point of the chance to win: as good as the best, as far as words go
+
+
+def _gives_way(effect: str, note: Note, more: float) -> str:
+    """The best move breaks a note: say what the note usually asks and why it gives way."""
+    usually = note.heed or note.why
+    usually = usually.removeprefix("it ").removeprefix("in the endgame ")
+    worth = chance_words(more, "more") if more >= SAME else "as many chances to win"
+    did = effect or "this move"
+    return _sentence(f"{did}. Usually a move {usually}, but here this is worth more: {worth}")
+
+
+def _standing(verdict: Verdict, best: float) -> str:
+    lost = best - verdict.chance
+    if lost < SAME:
+        return ""
+    return f" {_sentence(chance_words(lost, 'fewer') + ' than the best move')}"
+
+
+def chance_words(amount: float, direction: str) -> str:
+    """A difference in the chance to win as people feel it: 'about 1 in 10 more chances to win'."""
+    if amount >= 0.095:
+        return f"about {round(amount * 10)} in 10 {direction} chances to win"
+    if amount >= 0.005:
+        return f"about {max(1, round(amount * 100))} in 100 {direction} chances to win"
+    return f"less than 1 in 100 {direction} chances to win"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _whose(seen: Seen, seat: int) -> str:
+    return "your" if seat == seen.seat else f"{{s{seat}}}'s"
+
+
+def plain_words(seen: Seen) -> str:
+    """A move no note speaks to: how far it takes the peg, which anyone can count on the board."""
+    step = seen.move.steps[0]
+    distance = travelled(seen.board, step)
+    whose = _whose(seen, seen.after.colour_at(step.target) or seen.seat)
+    direction = "further round" if distance >= 0 else "back"
+    return f"{whose} peg moves {abs(distance)} hole{'s' if abs(distance) != 1 else ''} {direction}"
+
+
+def effect_words(seen: Seen) -> str:
+    """What the move does that matters, as anyone can see it on the board ('' for a plain move)."""
+    board, move = seen.board, seen.move
+    said = [
+        f"{_whose(seen, bump.seat)} peg "
+        + ("goes back to start" if board.is_start(bump.target) else "jumps to its in-spot")
+        for bump in move.bumps
+    ]
+    for step in move.steps:
+        colour = seen.after.colour_at(step.target) if not step.swap else None
+        if colour is not None:
+            _step_effect(seen, board, step, colour, said)
+    if not said and move.steps and move.steps[0].swap:
+        said.append("two pegs swap places")
+    return " and ".join(dict.fromkeys(said))
+
+
+def _step_effect(seen: Seen, board: Board, step: Step, colour: int, said: list[str]) -> None:
+    whose = _whose(seen, colour)
+    if board.is_start(step.source):
+        said.insert(0, "a new peg comes out" if colour == seen.seat else f"{{s{colour}}} gets a new peg out")
+    elif board.is_home(step.target):
+        deepest = not any(
+            board.home(colour, depth) not in seen.after.on_board(colour)
+            for depth in range(board.depth(step.target) + 1, 6)
+        )
+        said.append(f"{whose} peg goes into home" + (", all the way in" if deepest else ""))
+    elif board.is_track(step.target):
+        before_in_spot = (board.in_spot(colour) - step.target) % board.track_length
+        its = "your" if colour == seen.seat else "its"
+        if before_in_spot == 0:
+            said.append(f"{whose} peg stops on {its} in-spot, ready to go home")
+        elif before_in_spot <= 13 and _toward_home(board, step, colour):
+            holes = f"{before_in_spot} hole{'s' if before_in_spot > 1 else ''}"
+            said.append(f"{whose} peg stops {holes} before {its} in-spot, ready to go home")
+
+
+def _toward_home(board: Board, step: Step, colour: int) -> bool:
+    """Did the step bring the peg nearer its in-spot (not a runner just setting off)?"""
+    track = board.track_length
+    return (board.in_spot(colour) - step.target) % track < (board.in_spot(colour) - step.source) % track
+
+
+def moved_from(move: Move) -> tuple[int, ...]:
+    """The holes the move's pegs leave, in step order (start pegs left out)."""
+    board = move.before.board
+    return tuple(step.source for step in move.steps if not board.is_start(step.source))
