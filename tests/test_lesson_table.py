@@ -108,6 +108,14 @@ def step_moves(state: State) -> list[Move]:
     return list(steps[info["step"] - 1].passes)
 
 
+def skip_to(table: Table, key: str) -> State:
+    """Skip steps until the lesson shows the step ``key``."""
+    state = table.state()
+    while state["lesson"]["key"] != key:
+        state = table.lesson_action("skip")
+    return state
+
+
 def wait(table: Table, condition: Callable[[State], bool], seconds: float = 5.0) -> State:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -188,8 +196,8 @@ def test_a_legal_move_that_misses_the_idea_is_taken_back(table: Table) -> None:
 
 def test_after_two_tries_the_lights_show_the_answer(table: Table) -> None:
     """ "After two tries the lights show the answer": the peg to lift flashes, where it goes is blue."""
-    state = table.start_lesson(Ruleset.preset("basic"), 4)
-    state = table.lesson_action("skip")  # coming out
+    table.start_lesson(Ruleset.preset("basic"), 4)
+    state = skip_to(table, "come-out")
     for _ in range(2):
         assert not state["lesson"]["shown"] and "lift" not in state["move_marks"].values()
         state = table.sim_events(["lift S0:1", "place T0:9", "done"])
@@ -207,12 +215,13 @@ def test_the_whole_table_takes_each_step_in_turn(table: Table) -> None:
     for seat in range(4):
         assert state["lesson"]["learner"] == seat and state["lesson"]["key"] == "board"
         state = table.lesson_action("next")
+    state = skip_to(table, "come-out")
     for seat, name in enumerate(("Red", "Sky blue", "Yellow", "Blue")):
         assert state["lesson"]["key"] == "come-out" and state["turn"] == seat
         state = table.sim_events([f"lift S{seat}:1", f"place T{seat}:8", "done"])
         assert state["lesson"]["feedback"]["words"] == f"Well done! {name} comes out with an ace."
         state = table.lesson_action("next")
-    assert state["lesson"]["key"] == "forward" and state["lesson"]["learner"] == 0
+    assert state["lesson"]["key"] == "counting" and state["lesson"]["learner"] == 0  # North Carolina Rules, rule 9
 
 
 def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stopped(tmp_path: Path) -> None:
@@ -221,8 +230,7 @@ def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stoppe
     first.start()
     first.sim_events(["lift S0:1", "place T0:8", "done"])  # the family's game, before the lesson
     first.start_lesson(Ruleset.preset("basic"), 4)
-    first.lesson_action("skip")
-    first.lesson_action("skip")  # moving forward
+    skip_to(first, "forward")  # Red's pegs on its 9th and 13th holes
     state = first.sim_events(["lift T0:9", "place T0:14", "done"])  # passing its own peg
     assert "You can't pass your own peg" in state["lesson"]["feedback"]["words"]
     first.stop()  # the power goes, the pegs stay where they were
@@ -236,13 +244,14 @@ def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stoppe
         state = second.sim_events(["lift T0:14", "place T0:9"])
         assert state["declared"] == "5" and state["status"] == "synced"
         state = second.lesson_action("leave")
+        basic = [step.key for step in lesson(Ruleset.preset("basic"), 4)]
         assert state["lesson"] is None and state["game"] == 1 and state["moves"] == ["A S0-T0:8"]
         assert state["lesson_left"] == {
             "id": 1,
             "rules": "basic",
             "players": 4,
-            "step": 3,
-            "steps": 11,
+            "step": basic.index("forward") + 1,
+            "steps": len(basic),
             "title": "Moving forward",
         }
         state = second.lesson_action("resume")
@@ -277,8 +286,7 @@ def test_on_a_wooden_board_the_step_waits_until_the_pegs_are_set_up(tmp_path: Pa
         try:
             state = running.start_lesson(Ruleset.preset("basic"), 4)
             assert state["lesson"]["phase"] == "look"  # all pegs in start: set up already
-            running.lesson_action("skip")
-            state = running.lesson_action("skip")  # moving forward: Red's pegs on its 9th and 13th holes
+            state = skip_to(running, "forward")  # Red's pegs on its 9th and 13th holes
             assert state["lesson"]["phase"] == "setup" and state["status"] == "setup"
             assert state["lesson"]["setup"] == [
                 "take 2 pegs out of Red's start",
@@ -374,7 +382,7 @@ def test_undo_discard_and_another_card_in_a_step(table: Table) -> None:
     """A step's card always moves: "Can't move" and another card are refused and change
     nothing; Undo after the step is done takes the step back to be done again."""
     table.start_lesson(Ruleset.preset("basic"), 4)
-    state = table.lesson_action("skip")  # coming out, with the ace
+    state = skip_to(table, "come-out")  # with the ace
     with pytest.raises(GameError):
         table.cant_move()
     with pytest.raises(GameError):
@@ -474,8 +482,9 @@ def test_a_lesson_survives_kill_9_of_the_real_daemon(tmp_path: Path) -> None:
         post("/api/login", {"pin": PIN})
         headers = {"X-CSRF-Token": json.load(opener.open(f"http://127.0.0.1:{daemon.port}/api/me", timeout=10))["csrf"]}
         post("/api/lesson", {"rules": "north-carolina"}, headers)
-        post("/api/lesson/skip", {}, headers)
-        state = post("/api/lesson/skip", {}, headers)  # moving forward, with a 5
+        state = post("/api/lesson/skip", {}, headers)
+        while state["lesson"]["key"] != "forward":  # moving forward, with a 5
+            state = post("/api/lesson/skip", {}, headers)
         assert state["lesson"]["key"] == "forward" and state["declared"] == "5"
         state = post("/api/sim/events", {"events": ["lift T0:9", "place T0:14", "done"]}, headers)
         assert state["lesson"]["tries"] == 1

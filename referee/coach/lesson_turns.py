@@ -54,13 +54,18 @@ def counting(seats: Seats, rules: Ruleset) -> Step | None:
     if turn is None:
         return None
     before = turn - 1
+    out = (
+        "a peg of your team out onto its come-out hole"
+        if rules.movers == "team"
+        else "a peg out onto your come-out hole"
+    )
     return Step(
         "counting",
         "Counting",
         "If none of your cards can move a peg, for example when all your pegs are in start and you hold no card "
         "that comes out, you discard one: that is counting. After "
         f"{before} such turn{'s' if before > 1 else ''} in a row, on the {ordinal(turn)} you discard any card and "
-        "bring a peg out onto your come-out hole free, even if you hold a card that comes out "
+        f"bring {out} free, even if you hold a card that comes out "
         f"{cites(rules, 'counting')}.",
         seats.position({}),
         None,
