@@ -193,7 +193,9 @@ def test_each_folder_keeps_to_its_own() -> None:
     engine, only the holes and the geometry; the doctor alone reads the settings."""
     kit_reads = "from referee.kit.parts import parts_list\nfrom referee.holes import IN_SPOT\nimport referee.geometry\n"
     assert violations(imports(kit_reads, "referee.kit.template", "referee/kit/template.py")) == []
-    wrong = "from referee.table.table import Table\nfrom referee.game import Game\nfrom referee.settings import config\n"
+    wrong = (
+        "from referee.table.table import Table\nfrom referee.game import Game\nfrom referee.settings import config\n"
+    )
     assert len(violations(imports(wrong, "referee.kit.template", "referee/kit/template.py"))) == 3
     assert len(violations(imports(wrong, "referee.kit.doctor", "referee/kit/doctor.py"))) == 2
     for above in ("referee.kit.doctor", "referee.bench.run", "referee.cli.main"):

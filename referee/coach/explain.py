@@ -78,8 +78,8 @@ def _said(
     elif breaks:
         reason = _sentence(f"{effect or plain_words(seen)}, though {breaks[0].why}")
         cited = breaks[0]
-    elif follows:
-        cited = follows[0]
+    elif cited_follows := [n for n in follows if n.kind == "advice" or (n.heed and verdict.chance >= best - SAME)]:
+        cited = cited_follows[0]  # a warning kept is praise only for a move as good as the best
         clause = cited.why if cited.kind == "advice" else cited.heed
         reason = _sentence(f"{effect}: {clause}" if effect else clause)
     else:

@@ -1,9 +1,9 @@
 """The first lesson: the rules of a rule set taught one idea at a time, each a small position
 set up on the board, a card to play, and the moves that show the idea.
 
-    steps = lesson(Ruleset.preset("north-carolina"), players=4, names={0: "Red", ...})
-    steps[6].teach      # "The 7 may be split between two of your pegs ..."
-    steps[6].passes     # the moves that pass: here only the splits
+    steps = {step.key: step for step in lesson(Ruleset.preset("north-carolina"), 4, {0: "Red", ...})}
+    steps["split-10"].teach   # "The 10 must be split between any two pegs on the board, ..."
+    steps["split-10"].passes  # the moves that pass: here the splits that move an opponent's peg
 
 The steps follow the rules, not a script: every rule a rule set changes from the basic game (a
 ``Ruleset`` field, a card's power) gets its step, its words made from that data and citing the

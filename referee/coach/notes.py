@@ -303,13 +303,6 @@ def _into_home_short(seen: Seen) -> int:
     return count
 
 
-def _bound_up(seen: Seen) -> int:
-    """A peg moved within home that leaves more of them stuck short of the end."""
-    if any(seen.board.is_home(step.target) and not seen.board.is_home(step.source) for step in seen.move.steps):
-        return 0  # entering home is the note above
-    return sum(max(0, _gaps(seen.after, seat) - _gaps(seen.before, seat)) for seat in seen.team)
-
-
 def _all_the_way_in(seen: Seen) -> int:
     return sum(max(0, _gaps(seen.before, seat) - _gaps(seen.after, seat)) for seat in seen.team)
 
@@ -469,15 +462,9 @@ NOTES: tuple[Note, ...] = (
         excuses=("danger",),
         heed="it waits for the exact count to go all the way home",
     ),
-    Note(
-        "bound up",
-        ERRORS,
-        "warning",
-        6,
-        _bound_up,
-        "it leaves a peg in home short of the end, which can bind your home up (the Kiss of Death)",
-        heed="it keeps your home from binding up",
-    ),
+    # Common Errors' "Getting bound up ... the Kiss of Death" is said by "into home short" (a peg
+    # entering home) and "all the way in": a peg within home only ever moves deeper, so no move
+    # inside home can leave more of them short of the end.
     Note(
         "all the way in",
         ERRORS,

@@ -50,11 +50,12 @@ from typing import Any
 
 from referee import events as ev
 from referee import record
-from referee.coach.review_moves import Judged, Known, judge_move, known_at
+from referee.coach.review_moves import BLUNDER, INACCURACY, MISTAKE, Judged, Known, judge_move, known_at
 from referee.coach.review_words import seat_entry, team_entry
 from referee.events import Event
 from referee.words import name_of
 
+__all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
 VERSION = 2  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
