@@ -32,7 +32,7 @@ import math
 import random
 import statistics
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import islice
@@ -42,7 +42,6 @@ from referee.cards import JOKER, build_deck
 from referee.game import Checkpoint, Game
 from referee.movegen import free_come_outs, legal_moves
 from referee.moves import Move
-from referee.position import Position
 from referee.rulesets import Ruleset
 
 MAX_PER_CARD = 24  # distinct results judged per card: a North Carolina 10 may split thousands of ways

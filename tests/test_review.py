@@ -25,7 +25,7 @@ from referee.coach import review as reviewing
 from referee.coach.review import review
 from referee.coach.selfplay import play_one
 from referee.events import event_to_json
-from referee.game import Game, GameError
+from referee.game import Game
 from referee.rulesets import Ruleset
 from referee.settings.config import Config
 from referee.table.reviews import Reviews
