@@ -143,7 +143,8 @@ def sample_worlds(game: Game, playouts: int, rng: random.Random) -> list[World]:
 
 def in_world(checkpoint: Checkpoint, world: World) -> Checkpoint:
     """The game at ``checkpoint`` with the world's hidden cards in place of the real ones."""
-    state = replace(checkpoint.state, hands={**checkpoint.state.hands, **world.hands}, stock=list(world.stock))
+    hands = {**checkpoint.state.hands, **{seat: list(cards) for seat, cards in world.hands.items()}}
+    state = replace(checkpoint.state, hands=hands, stock=list(world.stock))
     return replace(checkpoint, state=state)
 
 
@@ -220,7 +221,7 @@ def spare(hand: Sequence[str]) -> str:
     return min(hand, key=lambda card: (KEEP.index(card) if card in KEEP else -1, card), default="")
 
 
-def _scored(game: Game, race: Race, rules: Ruleset, rng: random.Random) -> list[tuple[float, float, Option]]:
+def _scored(game: Game, race: Race, rules: Ruleset, rng: random.Random) -> list[tuple[int, float, Option]]:
     """Every option the policy weighs under ``rules``: (gain less a joker's worth, tie-break, option)."""
     position, hand = game.position, game.hand(game.turn)
     scored = [
