@@ -44,7 +44,7 @@ from referee.movegen import free_come_outs, legal_moves
 from referee.moves import Move
 from referee.rulesets import Ruleset
 
-MAX_PER_CARD = 24  # distinct results judged per card: a North Carolina 10 may split thousands of ways
+MAX_PER_CARD = 8  # distinct results judged per card: a North Carolina 10 may split thousands of ways
 POLICY_MOVES_PER_CARD = 40  # moves the play-out policy weighs per card (the first ones the engine lists)
 MAX_ACTIONS = 4000  # a play-out that long is a bug: it counts as half a win and is reported
 START_VALUE = 8  # what the race counts a peg in start at: coming out is worth less than a step on
