@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from referee.board import Board
 from referee.cards import build_deck
 from referee.coach import training
-from referee.coach.bots import BOTS, LEVELS, ExpertBot, StrongBot
+from referee.coach.bots import BOTS, LEVELS, ExpertBot, Situation, StrongBot
 from referee.coach.features import NAMES, features
 from referee.coach.judge import Choice, judge, noise
 from referee.coach.lookahead import Hidden, play_round
@@ -176,7 +176,7 @@ def test_keeping_a_joker_is_a_choice_the_bots_weigh() -> None:
     game.draw()
     assert set(game.playable()) == {"JOKER"} and not game.must_move()
     options = [(card, move) for card, moves in game.playable().items() for move in moves]
-    judged = StrongBot(random.Random(1)).judged(game, options)
+    judged = StrongBot(random.Random(1)).judged(Situation.of(game), options)
     keep = [verdict for verdict in judged if verdict.move is None]
     assert len(keep) == 1 and keep[0].card != "JOKER"
 

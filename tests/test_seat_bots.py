@@ -154,7 +154,10 @@ def test_a_teaching_game_shows_hints_and_each_cards_moves_to_everyone(service: T
     assert "hints" not in service.state() and service.state()["teaching"] is False
     service.new_game(4, service.session.game.rules, teach=True)
     state = service.state()
-    assert state["teaching"] is True and 1 <= len(state["hints"]) <= 3
+    assert state["teaching"] is True
+    # Real cards, nobody's hand known: the best move of each card Red may hold, one hint a card.
+    cards = [hint["card"] for hint in state["hints"]]
+    assert len(cards) == len(set(cards)) and {"A", "K"} <= set(cards)
     assert all(hint["words"].startswith("Red comes out") for hint in state["hints"])  # all a start-up allows
     assert state["teaching_moves"]["A"]["moves"] == ["Red comes out with an ace"]
     assert state["teaching_moves"]["5"] == {"moves": [], "more": 0}
@@ -208,3 +211,32 @@ def test_the_peg_to_lift_flashes_on_the_strip(service: Table) -> None:
         seen.add(strip.frame[service.layout.pixel("S0:1")])
         time.sleep(0.04)
     assert len(seen) >= 2 and (0, 0, 0) not in seen
+
+
+def test_a_thinking_bot_never_holds_the_table(service: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 31, "Speed": a seat bot's move never holds the table's lock for longer than a sensor
+    event's budget. The expert thinks on its own thread (slowed here to a whole second): the
+    sensors and the page are answered meanwhile, and its move is shown once it has chosen."""
+    from referee.coach.bots import ExpertBot
+
+    thinking = ExpertBot.pick
+
+    def slow(self: ExpertBot, situation: object, options: list) -> object:  # type: ignore[type-arg]
+        time.sleep(1.0)
+        return thinking(self, situation, options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ExpertBot, "pick", slow)
+    service.new_game(4, service.session.game.rules, mode="digital", bots={"0": "expert"})
+    began = time.monotonic()
+    answers = []
+    while service.state()["bot"] is None:
+        assert time.monotonic() - began < 10, "the expert never chose"
+        start = time.perf_counter()
+        service.sim_events(["lift S2:1", "place S2:1"])  # a knock on another seat's start
+        service.state()
+        answers.append(time.perf_counter() - start)
+        time.sleep(0.05)
+    assert time.monotonic() - began >= 1.0 and len(answers) >= 5
+    assert max(answers) < 0.2  # answered while the bot thought
+    plan = service.state()["bot"]
+    assert plan["seat"] == 0 and plan["card"] in service.session.game.hand(0)

@@ -15,6 +15,7 @@ doubt a declaration, or choose a peg to send back to start.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Protocol
 
 from referee.cards import JOKER, RANKS
@@ -24,10 +25,32 @@ from referee.coach.lookahead import Hidden
 from referee.coach.race import gain, progress
 from referee.game import Game
 from referee.moves import Move
+from referee.position import Position
+from referee.rulesets import Ruleset
 
 
 class Bot(Protocol):
     def act(self, game: Game) -> None: ...
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a bot may know when it chooses, taken from the game in one look: the board, the
+    rules, its hand (where the referee holds it) and the cards it cannot see. A table hands it
+    to a bot thinking on another thread while the game goes on being refereed."""
+
+    position: Position
+    rules: Ruleset
+    hand: tuple[str, ...]
+    hidden: Hidden
+    may_keep_joker: bool  # only jokers move and nothing forces one: keeping it is a choice
+
+    @classmethod
+    def of(cls, game: Game) -> Situation:
+        digital = game.mode == "digital"
+        hand = tuple(game.hand(game.turn)) if digital else ()
+        free = digital and not (game.must_move() or game.free_come_out_due())
+        return cls(game.position, game.rules, hand, Hidden.of(game, game.turn), free)
 
 
 class RandomBot:
@@ -50,8 +73,14 @@ class RandomBot:
         elif game.phase == "play":
             self._play(game)
 
+    quick = True  # decides in a moment: a table asks it under its lock (else on another thread)
+
     def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
         """The card and move to play; a move of None: discard that card instead."""
+        return self.pick(Situation.of(game), options)
+
+    def pick(self, situation: Situation, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
+        """``choose`` from what one look at the game saw."""
         return self.rng.choice(options)
 
     def _play(self, game: Game) -> None:
@@ -96,10 +125,11 @@ class GreedyBot(RandomBot):
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng, bluff_rate=0.0, doubt_rate=0.1)
 
-    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
-        team = set(game.board.team_of[game.turn])
+    def pick(self, situation: Situation, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
+        board = situation.position.board
+        team = set(board.team_of[situation.position.turn])
         scored = [
-            (gain(game.board, team, move) - (4 if card == JOKER else 0), self.rng.random(), card, move)
+            (gain(board, team, move) - (4 if card == JOKER else 0), self.rng.random(), card, move)
             for card, move in options
         ]
         best = max(scored, key=lambda entry: entry[:2])
@@ -126,25 +156,26 @@ class StrongBot(GreedyBot):
     """Plays the judge's best choice (``referee.coach.judge``): the learned chance to win
     after each move, keeping a joker where only jokers move and nothing forces one."""
 
+    quick = False
     look_ahead = False
     slips = 0.0  # how often it takes the second or third best instead (a family player's slip)
 
-    def choose(self, game: Game, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
-        verdicts = self.judged(game, options)
+    def pick(self, situation: Situation, options: list[tuple[str, Move]]) -> tuple[str, Move | None]:
+        verdicts = self.judged(situation, options)
         if self.slips and len(verdicts) > 1 and self.rng.random() < self.slips:
             chosen = self.rng.choice(verdicts[1:3])
         else:
             chosen = verdicts[0]
         return chosen.card, chosen.move
 
-    def judged(self, game: Game, options: list[tuple[str, Move]]) -> list[Verdict]:
+    def judged(self, situation: Situation, options: list[tuple[str, Move]]) -> list[Verdict]:
         choices = [Choice(card, move) for card, move in options]
-        hand = game.hand(game.turn) if game.mode == "digital" else []
-        if hand and not (game.must_move() or game.free_come_out_due()) and all(c == JOKER for c, _ in options):
-            choices.append(Choice(spare_card(hand), None))
+        if situation.may_keep_joker and situation.hand and all(card == JOKER for card, _ in options):
+            choices.append(Choice(spare_card(situation.hand), None))
+        position, rules = situation.position, situation.rules
         if not self.look_ahead:
-            return judge(game.position, game.rules, choices)
-        return judge(game.position, game.rules, choices, Hidden.of(game, game.turn), self.rng)
+            return judge(position, rules, choices)
+        return judge(position, rules, choices, situation.hidden, self.rng)
 
     def choose_discard(self, game: Game, hand: list[str]) -> str:
         return spare_card(hand)

@@ -19,15 +19,16 @@ log = logging.getLogger("pegs.table")
 
 
 class BotDriver:
-    def __init__(self, failed: Callable[[], None]) -> None:
+    def __init__(self, failed: Callable[[], None], ready: Callable[[], None] = lambda: None) -> None:
         self._failed = failed  # a bot could not act: the table counts it among its errors
+        self._ready = ready  # a bot thinking on its own thread has chosen: look at the game again
         self.bots = SeatBots({}, None)  # the game's bot seats (set with each session)
         self.plan: Plan | None = None  # the move a bot chose, for a person to make
         self._failed_at: tuple[int, int] | None = None  # (game, events) where a bot last failed
 
     def seat(self, game: Game) -> None:
         """The bots of ``game``'s table settings take their seats."""
-        self.bots = SeatBots.of(game)
+        self.bots = SeatBots.of(game, self._ready)
 
     def turn(self, session: Session) -> Plan | None:
         """Let a bot seat act, and keep (and return) the move it chose, if any."""

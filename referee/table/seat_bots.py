@@ -15,12 +15,14 @@ a person carries it out.
 
 from __future__ import annotations
 
+import logging
 import random
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.coach.bots import BOTS, RandomBot
+from referee.coach.bots import BOTS, RandomBot, Situation
 from referee.coach.race import progress
 from referee.game import Game, seat_number
 from referee.moves import Move
@@ -28,6 +30,7 @@ from referee.table.session import Session
 from referee.words import say
 
 KINDS = tuple(BOTS)
+log = logging.getLogger("pegs.table")
 
 
 @dataclass(frozen=True)
@@ -97,19 +100,40 @@ def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str
     return kinds
 
 
-class SeatBots:
-    """The game's bot seats, each with its own bot, seeded by the game and the seat."""
+@dataclass(frozen=True)
+class _Thought:
+    """A choice a bot made on its own thread, for the state of the game it looked at."""
 
-    def __init__(self, kinds: Mapping[int, str], seed: int | None) -> None:
+    seen: int  # the game's events when it looked
+    options: list[tuple[str, Move]]
+    card: str
+    move: Move | None
+
+
+class SeatBots:
+    """The game's bot seats, each with its own bot, seeded by the game and the seat. A bot
+    that judges its moves (``RandomBot.quick`` false) thinks on a thread of its own, from one
+    look at the game, so that the table's lock is never held while it thinks; ``ready`` is
+    called when it has chosen, and the next look at the game takes the choice."""
+
+    def __init__(self, kinds: Mapping[int, str], seed: int | None, ready: Callable[[], None] = lambda: None) -> None:
         self.kinds = dict(kinds)
         self._bots: dict[int, RandomBot] = {
             seat: BOTS[kind](random.Random(f"{seed}:{seat}")) for seat, kind in kinds.items()
         }
         self._plan: tuple[int, Plan | None] = (-1, None)  # (events when chosen, plan)
+        self._ready = ready
+        self._thinking: int | None = None  # the game's events when a bot began to think
+        self._thought: _Thought | None = None  # set by the thinking thread
 
     @classmethod
-    def of(cls, game: Game) -> SeatBots:
-        return cls(bot_kinds(game.table, tuple(game.board.seats)), game.seed)
+    def of(cls, game: Game, ready: Callable[[], None] = lambda: None) -> SeatBots:
+        return cls(bot_kinds(game.table, tuple(game.board.seats)), game.seed, ready)
+
+    @property
+    def thinking(self) -> bool:
+        """A bot is choosing its move on its own thread."""
+        return self._thinking is not None
 
     def __bool__(self) -> bool:
         return bool(self._bots)
@@ -134,11 +158,49 @@ class SeatBots:
         seen, plan = self._plan
         if seen == len(game.events) and plan is not None and plan.seat == game.turn:
             return plan
-        plan = self._choose(session, self._bots[game.turn])
+        bot = self._bots[game.turn]
+        plan = self._choose(session, bot) if bot.quick else self._think(session, bot)
         self._plan = (len(game.events), plan)
         return plan
 
     def _choose(self, session: Session, bot: RandomBot) -> Plan | None:
+        options = self._options(session, bot)
+        if not options:
+            return None
+        card, move = bot.choose(session.game, options)
+        return self._carry(session, options, card, move)
+
+    def _think(self, session: Session, bot: RandomBot) -> Plan | None:
+        """The choice a thinking thread made for this state of the game, else start one."""
+        seen = len(session.game.events)
+        thought = self._thought
+        if thought is not None and thought.seen == seen:
+            self._thought = None
+            return self._carry(session, thought.options, thought.card, thought.move)
+        if self._thinking == seen:
+            return None
+        options = self._options(session, bot)
+        if not options:
+            return None
+        situation = Situation.of(session.game)
+        self._thinking = seen
+        threading.Thread(target=self._work, args=(bot, situation, options, seen), name="pegs-bot", daemon=True).start()
+        return None
+
+    def _work(self, bot: RandomBot, situation: Situation, options: list[tuple[str, Move]], seen: int) -> None:
+        try:
+            card, move = bot.pick(situation, options)
+        except Exception:  # a bot must never stall the table: it plays the first legal choice
+            log.exception("a bot could not choose; it plays its first legal move")
+            card, move = options[0]
+        self._thought = _Thought(seen, options, card, move)
+        if self._thinking == seen:
+            self._thinking = None
+        self._ready()
+
+    def _options(self, session: Session, bot: RandomBot) -> list[tuple[str, Move]] | None:
+        """The seat's choices, or None when there are none (the bot has discarded, or waits for
+        its card to be turned up at a real table)."""
         game, seat = session.game, session.game.turn
         if game.mode == "digital":
             options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
@@ -156,7 +218,11 @@ class SeatBots:
             if not options:
                 session.discard(seat, None)
                 return None
-        card, move = bot.choose(game, options)
+        return options
+
+    def _carry(self, session: Session, options: list[tuple[str, Move]], card: str, move: Move | None) -> Plan | None:
+        """The chosen card and move made the seat's: a discard at once, or the plan a person carries out."""
+        game, seat = session.game, session.game.turn
         if move is None and game.must_move():  # never a discard the game refuses (a card moves): a move then
             card, move = options[0]
         if move is None:  # the bot keeps its joker and lets this card go

@@ -94,7 +94,7 @@ class Table:
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
         self._lights = LedPresenter(self.rig)
-        self._bots = BotDriver(failed=self._count_error)
+        self._bots = BotDriver(failed=self._count_error, ready=self._bot_ready)
         self._lessons = LessonHost(
             store,
             self.rig,
@@ -672,6 +672,12 @@ class Table:
 
     def _count_error(self) -> None:
         self.errors += 1
+
+    def _bot_ready(self) -> None:
+        """A seat bot has chosen on its own thread: the next look takes its move and shows it."""
+        with self._lock:
+            if not self._stop.is_set():
+                self._publish(force=True)
 
     # -- helpers -------------------------------------------------------------------------------
 
