@@ -93,11 +93,7 @@ def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, 
     if played is None:  # a free come-out, a bluff, or a move the card did not explain
         played = Choice(known.card or made.card, made)
         choices.append(played)
-    quick = judge(game.position, game.rules, choices, also=played)
-    best, mine = quick[0], _find(quick, played)
-    lost, size = round(max(0.0, best.chance - mine.chance), 3), None
-    if lost >= INACCURACY:
-        best, mine, lost, size = _confirmed(game, choices, played, known, number)
+    best, mine, lost, size = assess(game, choices, played, known, number)
     best_hint, played_hint = hints_of([best, mine], game.rules) if best is not mine else [None, None]
     words = say(made, names) + which_pegs(made, names) + _free(event)
     return {
@@ -111,6 +107,19 @@ def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, 
         else None,
         "said": _said(words, best_hint, played_hint, lost, size, names, len(known.cards) > 1),
     }
+
+
+def assess(
+    game: Game, choices: list[Choice], played: Choice, known: Known, number: int
+) -> tuple[Verdict, Verdict, float, str | None]:
+    """The best choice, the one played, what it gave away and its size word (None: as good as
+    the best, near enough): the quick judge first, a look-ahead where it sees a loss."""
+    quick = judge(game.position, game.rules, choices, also=played)
+    best, mine = quick[0], _find(quick, played)
+    lost = round(max(0.0, best.chance - mine.chance), 3)
+    if lost < INACCURACY:
+        return best, mine, lost, None
+    return _confirmed(game, choices, played, known, number)
 
 
 def _confirmed(
