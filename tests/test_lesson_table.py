@@ -167,7 +167,7 @@ def test_every_preset_s_lesson_can_be_done_with_a_wrong_try_in_each_step(table: 
     assert done == expected
     state = table.state()
     assert state["lesson"]["phase"] == "practice" and state["teaching"] and state["turn"] == 0
-    assert state["bots"] == {"1": "strategic", "2": "strategic", "3": "strategic"}
+    assert state["bots"] == {"1": "family", "2": "family", "3": "family"}
     assert [game["id"] for game in table.games()] == [1, state["game"]]  # the steps are not games played
 
 

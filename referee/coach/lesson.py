@@ -32,7 +32,7 @@ from referee.words import Names
 
 __all__ = ["PRACTICE_BOTS", "Place", "Step", "lesson", "places", "the_card"]
 
-PRACTICE_BOTS = "strategic"  # the practice game's other seats
+PRACTICE_BOTS = "family"  # the practice game's other seats: the judge, with a slip now and then
 
 
 def lesson(
