@@ -134,3 +134,55 @@ def _daemon_process(data: str, starts: int = 3) -> list[dict[str, Any]]:
         {**timings("daemon: start-up, process start to page answering", startup, "starts")},
         {"name": "daemon: resident memory (VmRSS) resuming that game", "runs": starts, "rss_mb": round(rss_mb, 1)},
     ]
+
+
+def run_seat_bots(turns: int = 24, seed: int = 3) -> dict[str, Any]:
+    """A sensor change to its LED frame while expert bots fill three seats of a digital game:
+    they think on their own threads, so no sensor event waits for a bot (issue 31, "Speed")."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as data:
+        running = Table.build(Config.simulated(data))
+        running.start()
+        try:
+            running.new_game(
+                4, Ruleset.preset("basic"), mode="digital", bots={"1": "expert", "2": "expert", "3": "expert"}
+            )
+            running.latencies.clear()
+            for _ in range(turns):
+                if not _one_turn(running, rng):
+                    break
+            latencies = list(running.latencies)
+        finally:
+            running.stop()
+    return timings("daemon: sensor change to LED frame, expert seat bots thinking", latencies, "events")
+
+
+def _one_turn(running: Table, rng: random.Random) -> bool:
+    """Carry out the next move by hand: the bot's plan once it has chosen, or a person's own."""
+    game = running.session.game
+    if game.phase == "over":
+        return False
+    deadline = time.monotonic() + 10
+    while game.turn != 0 and running.state()["bot"] is None and game.phase == "play":
+        if time.monotonic() > deadline:
+            return False
+        knock = next((hole for hole in running.state()["occupied"] if hole.startswith("S")), None)
+        if knock is not None:  # a hand brushes a start peg while the bot thinks
+            running.sim_events([f"lift {knock}", f"place {knock}"])
+        time.sleep(0.01)
+    plan = running.state()["bot"]
+    position = game.position
+    if plan is not None and game.turn != 0:
+        move = next(m for m in game.legal(plan["card"]) if m.text == plan["move"])
+    else:
+        options = [(card, m) for card, moves in sorted(game.playable().items()) for m in moves]
+        if not options:
+            running.discard(0, game.hand(0)[0])
+            return True
+        card, move = rng.choice(options)
+        running.declare(0, card)
+    physical = PhysicalBoard(position.board)
+    filled = [physical.index(hole) for hole in running.state()["occupied"]]
+    running.sim_events([f"{e.kind} {physical.name(e.holes[0])}" for e in by_hand(position, move, rng, occupied=filled)])
+    running.press_done()
+    return True

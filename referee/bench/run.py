@@ -8,7 +8,7 @@ from typing import Any, TextIO
 from referee.bench import lifts
 from referee.bench.coach import run_bot, run_expert, run_hints, run_review
 from referee.bench.common import CASES
-from referee.bench.daemon import run_daemon, run_daemon_worst
+from referee.bench.daemon import run_daemon, run_daemon_worst, run_seat_bots
 from referee.bench.engine import run_case, run_tracker
 from referee.bench.leds import render_frame
 from referee.bench.lesson import run_lesson
@@ -37,7 +37,11 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
         ),
         (
             "the daemon",
-            lambda: run_daemon(max(5, min(30, repeat or 30))) + [run_daemon_worst(max(3, min(10, repeat or 10)))],
+            lambda: [
+                *run_daemon(max(5, min(30, repeat or 30))),
+                run_daemon_worst(max(3, min(10, repeat or 10))),
+                run_seat_bots(max(6, min(24, repeat or 24))),
+            ],
         ),
         ("the first lesson", lambda: _lesson(repeat)),
         ("first lifts", lambda: _lifts(repeat)),
