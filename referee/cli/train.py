@@ -49,9 +49,9 @@ def train_command(args: argparse.Namespace) -> int:
         "made_by": f"pegs train --seed {args.seed}" + (f" --games {args.games}" if args.games else ""),
         "self_play": "greedy bots on every seat, the presets in turn, a position in three after each move",
         "models": models,
-        "seconds": round(time.perf_counter() - began),
     }
     Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"pegs train: {args.out} written in {time.perf_counter() - began:.0f} s", file=sys.stderr)
     return 0
 
 
