@@ -85,12 +85,13 @@ def _sizes(flagged: list[dict[str, Any]]) -> str:
 
 
 def team_entry(team: Sequence[int], names: Names, moves: list[Judged], game: Game, limit: int) -> dict[str, Any]:
-    """A team's luck and choices told apart, and the moves that swung its chances most."""
+    """A team's luck and choices told apart, and its own moves that swung its chances most."""
     key = tuple(team)
     entries = [judged.entry for judged in moves if judged.seat in team and judged.entry["judged"]]
     lost = round(sum(entry["lost"] for entry in entries), 3)
     luck = round(sum(entry["luck"] or 0.0 for entry in entries), 3)
-    swings = sorted(moves, key=lambda j: -abs(j.after[key] - j.before[key]))[:limit]
+    own = [judged for judged in moves if judged.seat in team]  # the team's own moves that swung it most
+    swings = sorted(own, key=lambda j: -abs(j.after[key] - j.before[key]))[:limit]
     name = " & ".join(name_of(names, seat) for seat in team)
     won = game.winner is not None and set(game.winner) == set(team)
     return {
@@ -99,7 +100,7 @@ def team_entry(team: Sequence[int], names: Names, moves: list[Judged], game: Gam
         "won": won,
         "lost": lost,
         "luck": luck,
-        "turning_points": [_turning_point(judged, key, team) for judged in sorted(swings, key=_number)],
+        "turning_points": [_turning_point(judged, key) for judged in sorted(swings, key=_number)],
         "summary": _team_summary(name, won, game.winner is not None, entries, lost, luck),
     }
 
@@ -108,16 +109,15 @@ def _number(judged: Judged) -> int:
     return int(judged.entry["number"])
 
 
-def _turning_point(judged: Judged, team: tuple[int, ...], seats: Sequence[int]) -> dict[str, Any]:
+def _turning_point(judged: Judged, team: tuple[int, ...]) -> dict[str, Any]:
     entry = judged.entry
     swing = judged.after[team] - judged.before[team]
-    ours = judged.seat in seats
     before, after = round(judged.before[team] * 100), round(judged.after[team] * 100)
     said = (
         f"Move {entry['number']}: {entry['words']}. "
         f"The team's chances to win went from about {before} to {after} in 100."
     )
-    if ours and entry["size"] and entry["best"]:
+    if entry["size"] and entry["best"]:
         said += f" Instead: {entry['best']['words']}. {entry['best']['why']}"
     return {"number": entry["number"], "seat": judged.seat, "swing": round(swing, 3), "said": said}
 
