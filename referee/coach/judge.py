@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.coach.lookahead import Hidden, play_round
 from referee.coach.race import gain
@@ -75,8 +75,19 @@ def judge(
     chosen = [verdict.choice for verdict in quick[:looked_ahead]]
     if also is not None and also not in chosen:
         chosen.append(also)
-    ahead = _look_ahead(position, rules, chosen, hidden, rng)
-    return sorted(ahead, key=_order) + [verdict for verdict in quick if verdict.choice not in chosen]
+    ahead = sorted(_look_ahead(position, rules, chosen, hidden, rng), key=_order)
+    return ahead + _on_the_same_scale(quick, ahead)
+
+
+def _on_the_same_scale(quick: Sequence[Verdict], ahead: Sequence[Verdict]) -> list[Verdict]:
+    """The choices not looked ahead, their chances moved by the looked-ahead ones' mean shift
+    (a round later the chances differ from right after the move), never above the last looked
+    ahead: what one gives away against the best is then counted on one scale."""
+    first = {verdict.choice: verdict.chance for verdict in quick}
+    shift = sum(verdict.chance - first[verdict.choice] for verdict in ahead) / len(ahead)
+    floor, looked = ahead[-1].chance, {verdict.choice for verdict in ahead}
+    rest = [verdict for verdict in quick if verdict.choice not in looked]
+    return [replace(verdict, chance=min(floor, max(0.0, verdict.chance + shift))) for verdict in rest]
 
 
 def noise(better: Verdict, worse: Verdict) -> float:
