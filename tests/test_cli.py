@@ -151,8 +151,12 @@ def test_bench_reports_median_and_p99_as_json() -> None:
     assert ten["name"].startswith("worst case: 10 players") and ten["moves"] > worst["moves"]
     tracker = [r for r in results if r["name"].startswith("tracker: one sensor event")]
     assert len(tracker) == 2 and all(r["events"] > 0 and r["p99_ms"] > 0 for r in tracker)
-    bot = next(r for r in results if r["name"].startswith("bot: strategic move"))
+    bot = next(r for r in results if r["name"].startswith("bot: strong move"))
     assert bot["decisions"] > 0 and bot["p99_ms"] > 0
+    hints = [r for r in results if r["name"].startswith("hint: ")]
+    assert len(hints) == 2 and all(r["hints"] > 0 for r in hints)
+    thinking = next(r for r in results if r["name"].startswith("daemon: sensor change to LED frame, expert seat"))
+    assert thinking["events"] > 0
     review = [r for r in results if r["name"].startswith("review: a whole 4-player game")]
     # docs/design.md, "Budgets": < 5 s a game
     assert len(review) == 2 and all(r["games"] >= 3 and r["p99_ms"] < 5000 for r in review)
