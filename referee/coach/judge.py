@@ -28,7 +28,8 @@ from referee.position import Position
 from referee.rulesets import Ruleset
 
 LOOKED_AHEAD = 4  # the quick judge's best few that are played on
-DEALS = 12  # sampled deals of the hidden cards per look-ahead
+DEALS = 12  # sampled deals of the hidden cards per look-ahead (a bot's move, a review's check)
+HINT_DEALS = 24  # a hint's: against the play-out reference 24 put a real mistake first in 2 of 48 positions, 12 in 6
 WORK = 3000  # most replies per decision: on a crowded board fewer deals are played
 SHORTLIST = 150  # a North Carolina 10 may split 14,000 ways: the value judges those that gain most
 
@@ -65,6 +66,7 @@ def judge(
     rng: random.Random | None = None,
     looked_ahead: int = LOOKED_AHEAD,
     also: Choice | None = None,
+    deals: int = DEALS,
 ) -> list[Verdict]:
     """The choices of the seat to play, best first. With ``hidden`` and ``rng`` the quick
     judge's best ``looked_ahead`` (and ``also``, where given: the move a review judges) are
@@ -75,7 +77,7 @@ def judge(
     chosen = [verdict.choice for verdict in quick[:looked_ahead]]
     if also is not None and also not in chosen:
         chosen.append(also)
-    ahead = sorted(_look_ahead(position, rules, chosen, hidden, rng), key=_order)
+    ahead = sorted(_look_ahead(position, rules, chosen, hidden, rng, deals), key=_order)
     return ahead + _on_the_same_scale(quick, ahead)
 
 
@@ -132,12 +134,11 @@ def _order(verdict: Verdict) -> tuple[float, str]:
 
 
 def _look_ahead(
-    position: Position, rules: Ruleset, choices: Sequence[Choice], hidden: Hidden, rng: random.Random
+    position: Position, rules: Ruleset, choices: Sequence[Choice], hidden: Hidden, rng: random.Random, count: int
 ) -> list[Verdict]:
     board, seat = position.board, position.turn
-    deals = hidden.sample(rng, DEALS)
     replies = max(1, position.board.players) * len(choices)
-    deals = deals[: max(2, WORK // replies)]
+    deals = hidden.sample(rng, count)[: max(2, WORK * count // DEALS // replies)]
     verdicts = []
     for choice in choices:
         start = choice.move.result if choice.move is not None else position
