@@ -1,8 +1,8 @@
 """Measure a ranker (a hint's top choice) and a game review against the independent reference
 (tests/reference_judge.py: Monte-Carlo play-outs over sampled hidden cards), as issue 31 asks.
 
-    .venv/bin/python scripts/judge_quality.py --positions 72 --playouts 100 --seed 1 --players 4 6 \\
-        --ranker scripts.judge_quality:strategic_ranker --review scripts.judge_quality:hints_review
+    .venv/bin/python scripts/judge_quality.py --positions 48 --playouts 80 --seed 1 --players 4 6 \\
+        --ranker scripts.judge_adapters:top_hint --review scripts.judge_adapters:review_label
 
 A ranker is ``function(game) -> (card, move or None)``, its top choice for the seat to play;
 a review is ``function(game, card, move or None) -> "best" | "good" | "inaccuracy" |
@@ -40,49 +40,6 @@ from referee.moves import Move
 Choice = tuple[str, Move | None]
 FLAGGED = ("mistake", "blunder")
 OUTCOME = {1.0: "1", 0.0: "0", 0.5: "h"}
-
-
-# -- the baseline's adapters: the current teaching's ranker and review -----------------------
-
-
-def _options(game: Game) -> list[tuple[str, Move]]:
-    """What the bots are offered: every card's moves, else the counting turn's free come-outs."""
-    options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
-    hand = sorted(set(game.hand(game.turn)))
-    return options or [(card, move) for card in hand for move in game.free_come_outs(card)]
-
-
-def strategic_ranker(game: Game) -> Choice:
-    """The strategic bot's choice (``referee.coach.bots``), as the baseline ranker."""
-    bots: Any = importlib.import_module("referee.coach.bots")  # Any: the teaching is being rebuilt
-    bot = getattr(bots, "StrategicBot", None) or bots.BOTS["strategic"]
-    options = _options(game)
-    if not options:
-        return bot(random.Random(0)).choose_discard(game, game.hand(game.turn)), None
-    card, move = bot(random.Random(0)).choose(game, options)
-    return card, move
-
-
-def hints_review(game: Game, card: str, move: Move | None) -> str:
-    """The game review's judgement (the hints' scores and the review's slip sizes): a small
-    slip an inaccuracy, a slip a mistake, a big slip a blunder."""
-    hints: Any = importlib.import_module("referee.coach.hints")  # Any: the teaching is being rebuilt
-    review: Any = importlib.import_module("referee.coach.review")
-    shortlist = getattr(review, "SHORTLIST", 150)
-    ranked = hints.rank(game.position, game.rules, game.hand(game.turn), shortlist=shortlist)
-    text = move.text if move is not None else None
-    played = next((h for h in ranked if (h.move.text if h.move else None) == text and h.card == card), None)
-    if played is None:
-        played = hints.judge(move.card, move, game.rules) if move is not None else ranked[-1]
-    cost = max(h.score for h in ranked) - played.score if ranked else 0.0
-    if cost <= 0:
-        return "best"
-    near, slip, big = (getattr(review, name, None) for name in ("NEAR", "SLIP", "BIG"))
-    if near is None or slip is None or big is None:
-        raise RuntimeError("this review has no slip sizes (NEAR, SLIP, BIG): pass its own --review")
-    if cost < near:
-        return "good"
-    return "inaccuracy" if cost < slip else "mistake" if cost < big else "blunder"
 
 
 # -- the reference, cached by position -------------------------------------------------------
@@ -222,14 +179,14 @@ def table(data: dict[str, Any]) -> str:
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--positions", type=int, default=72)
-    parser.add_argument("--playouts", type=int, default=100, help="play-outs per option (100: ~30 min for 72)")
+    parser.add_argument("--positions", type=int, default=48)
+    parser.add_argument("--playouts", type=int, default=80, help="play-outs per option (80: ~30 min for 48 on 2 cores)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 6])
     parser.add_argument("--rules", nargs="+", default=["basic", "north-carolina"])
-    parser.add_argument("--ranker", default="judge_quality:strategic_ranker")
-    parser.add_argument("--review", default="judge_quality:hints_review", help="'none' to leave it out")
-    parser.add_argument("--cache", default="test-artifacts/judge-cache.json")
+    parser.add_argument("--ranker", default="scripts.judge_adapters:top_hint")
+    parser.add_argument("--review", default="scripts.judge_adapters:review_label", help="'none' to leave it out")
+    parser.add_argument("--cache", default="judge-cache.json", help="the reference's results, kept between runs")
     parser.add_argument("--processes", type=int, default=2)
     return parser.parse_args(argv)
 
