@@ -20,7 +20,7 @@ from typing import Any
 
 from referee.cards import JOKER, RANKS
 from referee.coach.explain import explain, moved_from
-from referee.coach.judge import HINT_DEALS, Choice, Verdict, judge
+from referee.coach.judge import HINT_DEALS, HINT_LOOKED_AHEAD, Choice, Verdict, judge
 from referee.coach.lookahead import Hidden
 from referee.movegen import legal_moves
 from referee.moves import Move
@@ -95,7 +95,7 @@ def rank(
     player is never forced to play a joker). ``hidden`` and ``rng``: look the best few ahead."""
     hand = list(cards) if cards is not None else None
     choices = choices_for(position, rules, hand)
-    hints = hints_of(judge(position, rules, choices, hidden, rng, deals=HINT_DEALS), rules)
+    hints = hints_of(judge(position, rules, choices, hidden, rng, HINT_LOOKED_AHEAD, deals=HINT_DEALS), rules)
     return hints[:limit] if limit else hints
 
 
