@@ -185,7 +185,7 @@ def test_a_bot_fills_a_seat_and_a_person_moves_its_pegs(browser: object, daemon:
     page.fill("#pin", PIN)
     page.press("#pin", "Enter")
     page.click("#new-game")
-    page.select_option('select.player[data-seat="1"]', "greedy")
+    page.select_option('select.player[data-seat="1"]', "beginner")
     page.click('#new-game-dialog button[value="start"]')
     playwright.expect(page.locator("#new-game-dialog")).not_to_be_visible()
     click_holes(page, "S0:1", "T0:8")  # Red comes out
