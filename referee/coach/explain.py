@@ -45,15 +45,16 @@ def explain(verdicts: Sequence[Verdict], rules: Ruleset) -> list[Said]:
     ]
 
 
-def _kept_by(applied: Sequence[Mapping[str, int] | None]) -> dict[str, int]:
-    """Per warning, the index of the first (best judged) choice that keeps it while another breaks it."""
-    kept: dict[str, int] = {}
+def _kept_by(applied: Sequence[Mapping[str, int] | None]) -> dict[str, tuple[int, int]]:
+    """Per warning some choice breaks more often than another: the index of the first (best
+    judged) choice that breaks it least, and how often that is."""
+    kept: dict[str, tuple[int, int]] = {}
     for note in NOTES:
         if note.kind != "warning":
             continue
         counts = [times[note.name] if times is not None else 0 for times in applied]
         if counts and max(counts) > min(counts):
-            kept[note.name] = counts.index(min(counts))
+            kept[note.name] = (counts.index(min(counts)), min(counts))
     return kept
 
 
@@ -61,7 +62,7 @@ def _said(
     verdict: Verdict,
     seen: Seen | None,
     applied: Mapping[str, int] | None,
-    kept: Mapping[str, int],
+    kept: Mapping[str, tuple[int, int]],
     verdicts: Sequence[Verdict],
     best: float,
 ) -> Said:
@@ -69,10 +70,11 @@ def _said(
         return Said(_sentence(KEEP_JOKER) + _standing(verdict, best), BY_NAME["joker"].source, ("joker",), ())
     effect = effect_words(seen)
     follows = [note for note in NOTES if note.kind == "advice" and applied[note.name]]
-    follows += [note for note in NOTES if note.kind == "warning" and note.name in kept and not applied[note.name]]
-    breaks = [note for note in NOTES if note.name in kept and applied[note.name]]
+    least = {name: fewest for name, (_, fewest) in kept.items()}
+    follows += [note for note in NOTES if note.name in least and applied[note.name] == 0]  # kept, others break it
+    breaks = [note for note in NOTES if note.name in least and applied[note.name] > least[note.name]]
     if breaks and verdict.chance >= best - SAME:
-        keeper = verdicts[kept[breaks[0].name]]
+        keeper = verdicts[kept[breaks[0].name][0]]
         reason = _gives_way(effect, breaks[0], verdict.chance - keeper.chance)
         cited = breaks[0]
     elif breaks:
