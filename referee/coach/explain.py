@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from referee.board import Board
 from referee.coach.judge import Verdict
-from referee.coach.notes import BY_NAME, NOTES, RACE, Note, Seen
+from referee.coach.notes import BY_NAME, EXCUSE_WORDS, NOTES, RACE, Excuse, Note, Seen, excuse_for
 from referee.moves import Move, Step
 from referee.rulesets import Ruleset
 from referee.words import travelled
@@ -75,7 +75,7 @@ def _said(
     breaks = [note for note in NOTES if note.name in least and applied[note.name] > least[note.name]]
     if breaks and verdict.chance >= best - SAME:
         keeper = verdicts[kept[breaks[0].name][0]]
-        reason = _gives_way(effect, breaks[0], verdict.chance - keeper.chance)
+        reason = _gives_way(effect, breaks[0], verdict.chance - keeper.chance, excuse_for(breaks[0], seen))
         cited = breaks[0]
     elif breaks:
         reason = _sentence(f"{effect or plain_words(seen)}, though {breaks[0].why}")
@@ -98,13 +98,15 @@ def _said(
 SAME = 0.005  # half a point of the chance to win: as good as the best, as far as words go
 
 
-def _gives_way(effect: str, note: Note, more: float) -> str:
-    """The best move breaks a note: say what the note usually asks and why it gives way."""
+def _gives_way(effect: str, note: Note, more: float, excuse: Excuse | None) -> str:
+    """The best move breaks a note: say what the note usually asks and why it gives way (the
+    note's own exception, where one applies)."""
     usually = note.heed or note.why
     usually = usually.removeprefix("it ").removeprefix("in the endgame ")
     worth = chance_words(more, "more") if more >= SAME else "as many chances to win"
+    why = f"{EXCUSE_WORDS[excuse]}, and this is worth more" if excuse is not None else "here this is worth more"
     did = effect or "this move"
-    return _sentence(f"{did}. Usually a move {usually}, but here this is worth more: {worth}")
+    return _sentence(f"{did}. Usually a move {usually}, but {why}: {worth}")
 
 
 def _standing(verdict: Verdict, best: float) -> str:

@@ -9,12 +9,13 @@ The sources, named as players know them:
 - Larry Hatcher's variations on the same sheet ("the area between the opponents COME OUT
   and IN SPOT tends to be a safe area").
 
-A note is *advice* (a move that follows it scores more) or a *warning* (a move that breaks
-it ranks below every move that breaks none: the hints never put first a move their own words
-say is a mistake). A warning may be *outweighed*: by its own exception ("unless the peg is
-in imminent danger"), by the endgame, by a big bump, or because every other move breaks it
-too; the hint then names what outweighs it. Some warnings only count when the better way is
-on offer ("attacking an opponent *instead of* putting a teammate into a scoring position").
+A note is *advice* (a move that follows it is worth saying so) or a *warning* (a move that
+breaks it, where another choice keeps it, is told so). Notes never rank a move: the judge
+(``referee.coach.judge``) does, by the chance to win, and ``referee.coach.explain`` says in
+the notes' words why. A warning has its own exceptions ("unless the peg is in imminent
+danger"), the endgame or a big bump: where the best move breaks a warning, the hint names
+the exception that applies, if one does. Some warnings only count when the better way is on
+offer ("attacking an opponent *instead of* putting a teammate into a scoring position").
 """
 
 from __future__ import annotations
@@ -90,7 +91,6 @@ class Note:
     name: str
     source: str
     kind: Literal["advice", "warning"]
-    weight: float  # per time it applies
     applies: Callable[[Seen], int]  # how many times (0: not at all)
     why: str  # the clause that explains it: "it leaves your peg on a corner, ..."
     heed: str = ""  # a warning's clause for a move that keeps it when others would not
@@ -348,7 +348,6 @@ NOTES: tuple[Note, ...] = (
         "corner",
         CLUB,
         "warning",
-        8,
         _corner,
         "it leaves your peg on a corner, 10 holes past a come-out hole, where a peg that comes out and plays a 10 "
         "or a face card lands on it",
@@ -359,7 +358,6 @@ NOTES: tuple[Note, ...] = (
         "come-out",
         CLUB,
         "warning",
-        8,
         _opponent_come_out,
         "it leaves your peg on an opponent's come-out hole: the next peg they bring out lands on it",
         excuses=("big bump", "endgame"),
@@ -369,7 +367,6 @@ NOTES: tuple[Note, ...] = (
         "in-spot",
         CLUB,
         "warning",
-        6,
         _opponent_in_spot,
         "it leaves your peg on an opponent's in-spot, where their pegs stop on the way home",
         excuses=("big bump", "endgame"),
@@ -379,7 +376,6 @@ NOTES: tuple[Note, ...] = (
         "safe stretch",
         HATCHER,
         "advice",
-        2,
         _safe_stretch,
         "it stops between an opponent's in-spot and come-out hole, a stretch that tends to be safe",
     ),
@@ -387,7 +383,6 @@ NOTES: tuple[Note, ...] = (
         "short hop",
         STRATEGY,
         "advice",
-        6,
         _short_hop,
         "it keeps your peg 1 to 3 holes past its come-out hole, so an 8 backwards later takes it to its "
         "in-spot, ready to go home",
@@ -396,7 +391,6 @@ NOTES: tuple[Note, ...] = (
         "lurk for a partner",
         STRATEGY,
         "advice",
-        4,
         _lurk_partner,
         "it waits 10 holes before a partner's come-out hole, where a 10 or a face card sets up a home run",
     ),
@@ -404,7 +398,6 @@ NOTES: tuple[Note, ...] = (
         "lurk for an in-spot",
         STRATEGY,
         "advice",
-        2,
         _lurk_in_spot,
         "it waits 10 holes before an opponent's in-spot, where a 10 or a face card catches their pegs going home",
     ),
@@ -412,7 +405,6 @@ NOTES: tuple[Note, ...] = (
         "home run",
         STRATEGY,
         "advice",
-        6,
         _home_run,
         "it parks your peg on a partner's come-out hole: when the partner comes out, your peg jumps to its in-spot",
     ),
@@ -420,7 +412,6 @@ NOTES: tuple[Note, ...] = (
         "ready for a runner",
         STRATEGY,
         "advice",
-        5,
         _ready_for_runner,
         "it comes out just ahead of a partner's peg: when the partner lands on it, it jumps straight to its in-spot",
     ),
@@ -428,7 +419,6 @@ NOTES: tuple[Note, ...] = (
         "teammate",
         ERRORS,
         "advice",
-        8,
         _teammate_scores,
         "it sends a teammate's peg on to its in-spot, ready to go home",
     ),
@@ -436,7 +426,6 @@ NOTES: tuple[Note, ...] = (
         "attack instead",
         ERRORS,
         "warning",
-        3,
         _attack_instead,
         "it attacks an opponent when it could put a teammate on its in-spot; a peg sent to start is only two "
         "moves from going home again",
@@ -446,7 +435,6 @@ NOTES: tuple[Note, ...] = (
         "joker",
         ERRORS,
         "warning",
-        7,
         _joker_single,
         "it spends a joker on a single play; kept, it could make a double or triple play later",
         excuses=("endgame", "big bump"),
@@ -456,7 +444,6 @@ NOTES: tuple[Note, ...] = (
         "into home short",
         ERRORS,
         "warning",
-        6,
         _into_home_short,
         "it takes your peg into home but not all the way in; better wait for the exact count and rely on your partners",
         excuses=("danger",),
@@ -469,7 +456,6 @@ NOTES: tuple[Note, ...] = (
         "all the way in",
         ERRORS,
         "advice",
-        4,
         _all_the_way_in,
         "it moves a peg deeper into home, so your home does not bind up",
     ),
@@ -477,7 +463,6 @@ NOTES: tuple[Note, ...] = (
         "two pegs out",
         ERRORS,
         "warning",
-        5,
         _too_few_out,
         "it leaves you fewer than two pegs out to move; 7s, 9s and jokers need two",
         heed="it keeps at least two pegs out to move; 7s, 9s and jokers need two",
@@ -486,7 +471,6 @@ NOTES: tuple[Note, ...] = (
         "tens to go",
         STRATEGY,
         "advice",
-        3,
         _last_peg_tens,
         "it leaves your team's last peg a run of 10s from the end of home, and 10s are the commonest cards",
     ),
@@ -494,7 +478,6 @@ NOTES: tuple[Note, ...] = (
         "smallest card",
         ERRORS,
         "warning",
-        0.2,
         _big_card_in_endgame,
         "in the endgame a big card that does not go home wastes the count; play your smallest and give your "
         "partners more chances to get home",
