@@ -225,7 +225,12 @@ def test_a_game_left_unfinished_is_reviewed_without_the_cards(tmp_path: Path) ->
     data = done["review"]
     assert not data["game"]["over"] and data["cards_shown"] is False and len(data["moves"]) == 21
     assert all(entry["cards"] is None and entry["best"] is None for entry in data["moves"])
-    assert "Better" not in json.dumps(data) and "held" not in json.dumps(data)
+    assert (
+        "Better" not in json.dumps(data)
+        and "held" not in json.dumps(data)
+        and "draws were worth" not in json.dumps(data)
+    )
+    assert all(entry["luck"] is None for entry in data["moves"]) and all(team["luck"] is None for team in data["teams"])
 
 
 def test_an_old_store_gains_the_reviews_table(tmp_path: Path) -> None:

@@ -111,21 +111,12 @@ def without_cards(data: dict[str, Any]) -> dict[str, Any]:
     allowed (the game may yet go on); what each move gave away and the turning points stay."""
     moves = [_move_without_cards(entry) for entry in data["moves"]]
     by_number = {entry["number"]: entry for entry in moves}
-    teams = [
-        {
-            **team,
-            "turning_points": [
-                {**point, "said": point["said"].split(" Instead: ")[0]} for point in team["turning_points"]
-            ],
-        }
-        for team in data["teams"]
-    ]
+    teams = [_team_without_cards(team) for team in data["teams"]]
     seats = [
         {
             **seat,
-            "biggest": [
-                {**entry, "said": by_number[entry["number"]]["said"], "note": None} for entry in seat["biggest"]
-            ],
+            "luck": None,
+            "biggest": [{**e, "said": by_number[e["number"]]["said"], "note": None} for e in seat["biggest"]],
         }
         for seat in data["seats"]
     ]
@@ -133,7 +124,15 @@ def without_cards(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _move_without_cards(entry: dict[str, Any]) -> dict[str, Any]:
-    return {**entry, "cards": None, "best": None, "played": None, "note": None, "said": _said_without_cards(entry)}
+    hidden = {"cards": None, "best": None, "played": None, "note": None, "luck": None}
+    return {**entry, **hidden, "said": _said_without_cards(entry)}
+
+
+def _team_without_cards(team: dict[str, Any]) -> dict[str, Any]:
+    """A team's part without its draws' luck (the cards drawn) or the better moves its hands allowed."""
+    points = [{**point, "said": point["said"].split(" Instead: ")[0]} for point in team["turning_points"]]
+    summary = team["summary"].split(" Their draws were worth")[0] + " Their luck is told once the game is over."
+    return {**team, "luck": None, "summary": summary, "turning_points": points}
 
 
 def _said_without_cards(entry: dict[str, Any]) -> str:
