@@ -4,7 +4,7 @@
     pegs track position.json --events events.txt --card 7 --rules arizona
     pegs selfplay --players 4 --rules basic --games 100 --seed 1 --bot greedy --record games/
     pegs replay games/game-1.jsonl
-    pegs review games/game-1.jsonl            # each move judged, each seat's slips, as JSON
+    pegs review games/game-1.jsonl            # each move judged, each seat's mistakes, each team's turning points
     pegs serve --simulate                     # the daemon and its page, no hardware
     pegs watch --port /dev/pegs-board         # and selftest, calibrate: the wiring
     pegs bench
@@ -94,7 +94,7 @@ def _engine_commands(commands: Any) -> None:
     moves.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     moves.set_defaults(func=_moves)
 
-    hint = commands.add_parser("hint", help="the seat to play's moves ranked by the strategy notes, as JSON")
+    hint = commands.add_parser("hint", help="the seat to play's choices ranked by the chance to win, explained by the strategy notes, as JSON")
     hint.add_argument("position", help="position file (JSON), - for stdin, or the JSON itself")
     given = hint.add_mutually_exclusive_group(required=True)
     given.add_argument("--hand", help="the cards in hand, e.g. '5 8 K JOKER' (digital cards)")
@@ -124,11 +124,11 @@ def _game_commands(commands: Any) -> None:
 
     review = commands.add_parser(
         "review",
-        help="review a recorded game: each move against the best its cards "
-        "allowed, each seat's biggest slips and a summary, as JSON",
+        help="review a recorded game: each move against the best its cards allowed, in chances to win; "
+        "each seat's biggest mistakes, each team's luck and turning points, as JSON",
     )
     review.add_argument("record", help="a game record (JSON lines)")
-    review.add_argument("--limit", type=_positive, default=3, help="the biggest slips listed per seat (default 3)")
+    review.add_argument("--limit", type=_positive, default=3, help="the biggest mistakes listed per seat (default 3)")
     review.set_defaults(func=_review)
 
     selfplay = commands.add_parser("selfplay", help="bots play whole games: statistics and throughput")
