@@ -251,3 +251,23 @@ def test_the_expert_and_strong_bots_only_play_legal_moves() -> None:
             if game.phase == "over":
                 break
             bot.act(game)  # the game refuses an illegal move: a GameError would fail here
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--out", "/no/such/folder/value.json"], "there is no folder"),
+        (["--games", "0", "--out", "v.json"], "at least 1"),
+        (["--players", "3", "--out", "v.json"], "invalid choice"),
+    ],
+)
+def test_pegs_train_refuses_bad_input_before_playing(args: list[str], words: str) -> None:
+    """Bad input: one line and exit 2, said before minutes of self-play."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "train", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and done.stdout == "" and words in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -30,14 +30,27 @@ HELD_OUT = 5  # one game in five is kept for the check
 def add_commands(commands: Any) -> None:
     train = commands.add_parser("train", help="fit the value that judges moves to self-played games (minutes)")
     train.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1)")
-    train.add_argument("--games", type=int, help="games per number of players (default: 700 to 2,400 by size)")
+    train.add_argument("--games", type=_games, help="games per number of players (default: 700 to 2,400 by size)")
     train.add_argument("--players", type=int, nargs="+", choices=PLAYERS, default=list(PLAYERS))
     train.add_argument("--out", required=True, help="the value.json to write")
-    train.add_argument("--processes", type=int, default=2, help="games played side by side (default 2)")
+    train.add_argument("--processes", type=_games, default=2, help="games played side by side (default 2)")
     train.set_defaults(func=train_command)
 
 
+def _games(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, not {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {number}")
+    return number
+
+
 def train_command(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if not out.parent.is_dir():  # said before minutes of self-play, not after
+        raise ValueError(f"cannot write {out}: there is no folder {out.parent}")
     began = time.perf_counter()
     models = {}
     for players in args.players:
@@ -50,7 +63,10 @@ def train_command(args: argparse.Namespace) -> int:
         "self_play": "greedy bots on every seat, the presets in turn, a position in three after each move",
         "models": models,
     }
-    Path(args.out).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    try:
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise ValueError(f"cannot write {out}: {error.strerror}") from None
     print(f"pegs train: {args.out} written in {time.perf_counter() - began:.0f} s", file=sys.stderr)
     return 0
 
