@@ -94,7 +94,9 @@ def _engine_commands(commands: Any) -> None:
     moves.add_argument("--rules", default="basic", help=f"{', '.join(PRESETS)} or a house-rules .toml file")
     moves.set_defaults(func=_moves)
 
-    hint = commands.add_parser("hint", help="the seat to play's choices ranked by the chance to win, explained by the strategy notes, as JSON")
+    hint = commands.add_parser(
+        "hint", help="the seat to play's choices ranked by the chance to win, explained by the strategy notes, as JSON"
+    )
     hint.add_argument("position", help="position file (JSON), - for stdin, or the JSON itself")
     given = hint.add_mutually_exclusive_group(required=True)
     given.add_argument("--hand", help="the cards in hand, e.g. '5 8 K JOKER' (digital cards)")
