@@ -94,11 +94,12 @@ def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, 
         played = Choice(known.card or made.card, made)
         choices.append(played)
     best, mine, lost, size = assess(game, choices, played, known, number)
-    best_hint, played_hint = hints_of([best, mine], game.rules) if best is not mine else [None, None]
+    shown = hints_of([best, mine], game.rules) if best is not mine else hints_of([mine], game.rules) * 2
+    best_hint, played_hint = shown if best is not mine else (None, None)  # None: the move made was the best
     words = say(made, names) + which_pegs(made, names) + _free(event)
     return {
-        "best": _best_json(best_hint or hints_of([mine], game.rules)[0], names),
-        "played": {"why": (played_hint or hints_of([mine], game.rules)[0]).words_why(names), "note": None},
+        "best": _best_json(shown[0], names),
+        "played": {"why": shown[1].words_why(names), "note": None},
         "lost": lost,
         "luck": _luck(game, known),
         "size": size,
