@@ -102,7 +102,9 @@ def state() -> Response:
 
 @api.get("/events")
 def events() -> Response:
-    """Server-sent events: the whole state each time it changes; a comment line as heartbeat."""
+    """Server-sent events: the whole state each time it changes, and an ``alive`` event each
+    second between: the page's watchdog hears it (a comment line it would not), so a quiet
+    minute while people think never drops the page to polling."""
     running, open_streams = table(), streams()
     if not open_streams.take():
         response = _error(503, f"{MAX_STREAMS} pages are live already: this one updates every 2 seconds instead")
@@ -121,7 +123,7 @@ def events() -> Response:
             yield "retry: 1000\n\n"
             for state in iter_states(running, HEARTBEAT_S):
                 if state is None:
-                    yield ": heartbeat\n\n"  # a write to a phone that has gone ends this stream
+                    yield "event: alive\ndata: {}\n\n"  # a write to a phone that has gone ends this stream
                 else:
                     yield f"event: state\nid: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
         finally:

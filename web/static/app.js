@@ -137,7 +137,7 @@ function setConnection(ok, text) {
 }
 
 // Live state over server-sent events. After repeated errors, a refusal (the daemon keeps
-// 32 live pages at most), or a silence far longer than its 1 s heartbeat (a buffering
+// 32 live pages at most), or a silence far longer than its 1 s "alive" event (a buffering
 // proxy), poll every 2 s, and now and then try again.
 function connect() {
   if (!window.EventSource) return poll();
@@ -160,6 +160,11 @@ function connect() {
     accept(JSON.parse(event.data), true);
   };
   source.addEventListener("state", onState);
+  source.addEventListener("alive", () => {
+    failures = 0;
+    awake();
+    setConnection(true, "Live");
+  });
   source.onmessage = onState;
   source.onerror = () => {
     failures += 1;

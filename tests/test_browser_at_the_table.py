@@ -1,0 +1,43 @@
+"""What the page says through a real game, in Debian's chromium at phone and desktop sizes
+(issue 33, "At the table, third round"): the live stream through a quiet table, new games of
+another size, the words of the record. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import ARTIFACTS, browser, daemon, new_game  # noqa: F401 (fixtures)
+from test_daemon import Daemon
+
+playwright = pytest.importorskip("playwright.sync_api")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def open_page(browser: Any, daemon: Daemon, viewport: dict[str, int] = DESKTOP, clock: bool = False) -> Any:
+    page = browser.new_page(viewport=viewport)
+    if clock:
+        page.clock.install()
+    page.goto(f"http://127.0.0.1:{daemon.port}/")
+    return page
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_a_quiet_table_stays_live(browser: Any, daemon: Daemon) -> None:
+    """People think for minutes: the page stays on the live stream (its watchdog fires only
+    after 40 s without a word from the daemon, and the daemon's heartbeat must reach it)."""
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table"})
+    page = open_page(browser, daemon, clock=True)
+    connection = page.locator("#conn")
+    playwright.expect(connection).to_have_text("Live")
+    for _ in range(4):  # two quiet minutes on the page's clock, a real second between
+        page.clock.fast_forward(30_000)
+        page.wait_for_timeout(1500)
+    playwright.expect(connection).to_have_text("Live")
