@@ -41,3 +41,17 @@ def test_a_quiet_table_stays_live(browser: Any, daemon: Daemon) -> None:
         page.clock.fast_forward(30_000)
         page.wait_for_timeout(1500)
     playwright.expect(connection).to_have_text("Live")
+
+
+def test_new_games_of_other_sizes_redraw_the_board(browser: Any, daemon: Daemon) -> None:
+    """Three new games within seconds, 4, 6 then 4 players: the page draws each one's board
+    (a 6-sided board left drawn for a 4-player game answers taps with holes it doesn't have)."""
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table"})
+    page = open_page(browser, daemon)
+    sixth_side = page.locator('[data-hole="T5:3"]')
+    playwright.expect(sixth_side).to_have_count(0)
+    new_game(daemon, {"players": 6, "rules": "basic", "mode": "table"})
+    playwright.expect(sixth_side).to_have_count(1)
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table"})
+    playwright.expect(sixth_side).to_have_count(0)
+    playwright.expect(page.locator("#turn")).to_have_text("Red to play")

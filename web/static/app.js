@@ -59,10 +59,11 @@ function accept(next, live) {
   if (!live && state && next.game === state.game && next.version < state.version) return;
   if (sidesOf(next) !== RENDERED_SIDES) {
     // A new game on a board with another number of sides: the server draws the new board.
-    // (At most every 10 s, so that a confused server cannot make the page reload forever.)
-    const last = Number(sessionStorage.getItem("pegs-reloaded") || 0);
-    if (Date.now() - last > 10000) {
-      sessionStorage.setItem("pegs-reloaded", String(Date.now()));
+    // Once per game and size, so that a confused server cannot make the page reload forever
+    // (a time limit would leave the old board drawn for a second new game soon after).
+    const wanted = `${next.game}:${sidesOf(next)}`;
+    if (sessionStorage.getItem("pegs-reloaded-for") !== wanted) {
+      sessionStorage.setItem("pegs-reloaded-for", wanted);
       location.reload();
       return;
     }
