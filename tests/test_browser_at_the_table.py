@@ -5,14 +5,13 @@ another size, the words of the record. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_browser import ARTIFACTS, browser, daemon, new_game  # noqa: F401 (fixtures)
+import test_browser
+from test_browser import ARTIFACTS, PIN, new_game, playwright
 from test_daemon import Daemon
 
-playwright = pytest.importorskip("playwright.sync_api")
+browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -55,3 +54,31 @@ def test_new_games_of_other_sizes_redraw_the_board(browser: Any, daemon: Daemon)
     new_game(daemon, {"players": 4, "rules": "basic", "mode": "table"})
     playwright.expect(sixth_side).to_have_count(0)
     playwright.expect(page.locator("#turn")).to_have_text("Red to play")
+
+
+def unlock(page: Any) -> None:
+    page.fill("#pin", PIN)
+    page.press("#pin", "Enter")
+    playwright.expect(page.locator("#admin-tools")).to_be_visible()
+
+
+def test_new_game_refuses_two_seats_alike(browser: Any, daemon: Daemon) -> None:
+    """Two seats named "Mum", or two in one colour, can't be told apart ("Mum bumped Mum back
+    to start"): the dialog says so and no game starts."""
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table"})
+    page = open_page(browser, daemon)
+    unlock(page)
+    game = page.evaluate("fetch('/api/state').then((r) => r.json()).then((s) => s.game)")
+    page.click("#new-game")
+    page.fill("#ng-name-0", "Mum")
+    page.fill("#ng-name-2", " mum ")
+    page.click('#new-game-form button[value="start"]')
+    playwright.expect(page.locator("#ng-error")).to_contain_text("seats 1 and 3 have the same name")
+    page.fill("#ng-name-2", "Dad")
+    page.locator('#ng-seats input[type="color"]').nth(3).evaluate(
+        "(input, colour) => { input.value = colour; }",
+        page.locator('#ng-seats input[type="color"]').nth(0).input_value(),
+    )
+    page.click('#new-game-form button[value="start"]')
+    playwright.expect(page.locator("#ng-error")).to_contain_text("seats 1 and 4 have the same colour")
+    assert page.evaluate("fetch('/api/state').then((r) => r.json()).then((s) => s.game)") == game

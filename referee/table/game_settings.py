@@ -7,7 +7,7 @@ refused request neither starts a game nor makes a simulated board take its size.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.game import Game
@@ -41,7 +41,22 @@ def new_table(
             if len(given) != len(table[key]):
                 raise ValueError(f"'{key}' needs one entry per player ({len(table[key])})")
             table[key] = list(given)
+    _all_different(table["names"], "name", str.casefold)
+    _all_different(table["colours"], "colour", str.lower)
     if mode not in ("table", "digital"):
         raise ValueError("'mode' must be 'table' or 'digital'")
     Game(rules, players, mode=mode, teams=teams, pegs=pegs, table=table)  # type: ignore[arg-type]
     return table
+
+
+def _all_different(values: Sequence[str], what: str, same: Callable[[str], str]) -> None:
+    """Two seats with one name or one colour can't be told apart on the board or in the record
+    ("Mum bumped Mum back to start")."""
+    seen: dict[str, int] = {}
+    for seat, value in enumerate(values):
+        key = same(value.strip())
+        if key in seen:
+            raise ValueError(
+                f"seats {seen[key] + 1} and {seat + 1} have the same {what} ({value.strip()}): give each its own"
+            )
+        seen[key] = seat
