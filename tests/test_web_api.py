@@ -231,7 +231,7 @@ def test_new_game_with_names_colours_and_house_rules(client: FlaskClient) -> Non
             "house_rules": house,
             "mode": "digital",
             "names": list("ABCDEF"),
-            "colours": ["#112233"] * 6,
+            "colours": [f"#1122{n}{n}" for n in range(3, 9)],
         },
         headers,
     )
