@@ -6,8 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint format bench setup clean
 
+PORT ?= 8080
+
 run: $(STAMP)
-	$(BIN)/pegs serve --simulate --data data --port 8080 --host 0.0.0.0
+	$(BIN)/pegs serve --simulate --data data --port $(PORT) --host 0.0.0.0
 
 test: $(STAMP)
 	scripts/ensure-chromium.sh

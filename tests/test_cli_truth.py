@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +78,23 @@ def test_a_second_serve_on_the_same_data_dir_is_refused(tmp_path: Path) -> None:
         elsewhere.stop()
     finally:
         first.stop()
+
+
+def test_a_port_taken_is_said_before_any_address(tmp_path: Path) -> None:
+    """`make run` while another program has port 8080: one line saying so and how to choose
+    another, and no "the board's page is at" first (issue 33 #16); the data dir is let go."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run("serve", "--simulate", "--data", str(tmp_path), "--port", str(port), "--host", "127.0.0.1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "page is at" not in done.stderr and "PIN" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"pegs serve: cannot listen on 127.0.0.1:{port}") and "--port" in last
+    again = Daemon(tmp_path)  # the lock went with it
+    again.start()
+    again.stop()
 
 
 def test_the_lock_goes_with_its_daemon_even_after_kill_9(tmp_path: Path) -> None:

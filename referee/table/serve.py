@@ -156,6 +156,9 @@ def serve(args: argparse.Namespace) -> int:
     if table.store.recovered:
         print(f"pegs: {table.store.recovered}", file=sys.stderr, flush=True)
     app = create_app(table)
+    server = _listen(app, config, table)  # before the address is said: it may be taken
+    if server is None:
+        return 2
     _say_pin(app)
     signal.signal(signal.SIGTERM, _stopper(table))
     log.info(
@@ -167,7 +170,11 @@ def serve(args: argparse.Namespace) -> int:
         },
     )
     print(f"pegs: {where_to_find(config.host, config.web_port)}", file=sys.stderr, flush=True)
-    return _run(app, config, table)
+    try:
+        server.run()
+    finally:
+        table.stop()
+    return 0
 
 
 def _start_table(args: argparse.Namespace) -> tuple[Config, Table]:
@@ -210,14 +217,16 @@ def _stopper(table: Table) -> Callable[[int, FrameType | None], None]:
     return stop
 
 
-def _run(app: Any, config: Config, table: Table) -> int:
-    """Serve until the server ends; a port that cannot be listened on is said in one line."""
+def _listen(app: Any, config: Config, table: Table) -> Any | None:
+    """The server, listening; a port that cannot be listened on (another program has it) is
+    said in one line with the way to choose another, and the table stops."""
     try:
-        server = create_server(app, config.host, config.web_port)
-        server.run()
+        return create_server(app, config.host, config.web_port)
     except OSError as error:
-        print(f"pegs serve: cannot listen on {config.host}:{config.web_port}: {error.strerror}", file=sys.stderr)
-        return 2
-    finally:
+        print(
+            f"pegs serve: cannot listen on {config.host}:{config.web_port}: {error.strerror}"
+            " (another program may have that port: choose another with --port, or make run PORT=8081)",
+            file=sys.stderr,
+        )
         table.stop()
-    return 0
+        return None
