@@ -1,5 +1,6 @@
 """Moves in plain words, without hole codes: "Red comes out", "Red moves 5 to Blue's come-out
-hole and sends Blue back to start", "Green splits the 7: 3 home, 4 along the track".
+hole and sends Blue back to start", "Green splits the 7: 3 from Green's corner into home, 4
+from the 10th hole past Blue's corner", "Sky blue: Blue's peg moves 8 back" (a partner's peg).
 
     say(move, names)          # names: seat -> what the table calls it ("Red", "Grandma")
     say(move, names, cards)   # the card not named: the cards that make the move, "Red comes out (an ace or a face card)"
@@ -14,7 +15,7 @@ counted by the steps it took. The engine knows nothing of colours: the table's n
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from referee import holes
 from referee.board import Board
@@ -136,6 +137,7 @@ def say(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
     board = move.before.board
     mover_seat = _mover(move)
     mover = name_of(names, mover_seat)
+    player = name_of(names, move.before.turn)  # who played: a partner's pegs may be the ones moving
     steps = move.steps
     owners = _owners(move)
     if len(set(owners)) > 1 and not any(step.swap for step in steps):  # pegs of two colours (a team's, or any)
@@ -143,16 +145,14 @@ def say(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
             f"{name_of(names, owner)}'s peg {_step_words(board, step, names, move.before)}"
             for owner, step in zip(owners, steps, strict=True)
         ]
-        text = " and ".join(parts)
+        text = f"{player}: " + " and ".join(parts)
     elif len(steps) == 2 and not any(step.swap for step in steps) and named in ("7", "9"):
-        parts = []
-        for step in steps:
-            distance = abs(travelled(board, step))
-            where = (
-                "home" if board.is_home(step.target) else "back" if travelled(board, step) < 0 else "along the track"
-            )
-            parts.append(f"{distance} {where}")
-        text = f"{mover} splits the {named}: {', '.join(parts)}"
+        whose = "" if mover_seat == move.before.turn else f" with {mover}'s pegs"
+        text = f"{player} splits the {named}{whose}: {_split_parts(board, steps, names)}"
+    elif mover_seat != move.before.turn:
+        text = f"{player}: {mover}'s peg {' and '.join(_step_words(board, step, names, move.before) for step in steps)}"
+        if board.is_start(steps[0].source) and named is not None:
+            text += f" with {card_word(named)}"
     else:
         parts = [_step_words(board, step, names, move.before) for step in steps]
         if named == JOKER and len(steps) == 1 and not steps[0].swap and not board.is_start(steps[0].source):
@@ -169,6 +169,18 @@ def say(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
     if named is None and cards:
         text += f" ({cards_words(cards)})"
     return text
+
+
+def _split_parts(board: Board, steps: Sequence[Step], names: Names) -> str:
+    """Each part of a split and the peg it moved, by where it stood: "3 from Red's come-out
+    hole, 4 from the 12th hole past Red's corner into home"."""
+    parts = []
+    for step in steps:
+        distance = travelled(board, step)
+        where = " into home" if board.is_home(step.target) and not board.is_home(step.source) else ""
+        where = " deeper into home" if board.is_home(step.source) else " back" if distance < 0 else where
+        parts.append(f"{abs(distance)} from {hole_words(board.hole_name(step.source), names)}{where}")
+    return ", ".join(parts)
 
 
 def _owners(move: Move) -> list[int]:

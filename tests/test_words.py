@@ -42,8 +42,20 @@ def test_the_issues_own_examples() -> None:
     )
     assert (
         _say({2: ["T2:0", "T1:10"]}, "7", "7 T1:10-T1:13 T2:0-H2:1", turn=2)
-        == "Green splits the 7: 3 along the track, 4 home"
+        == "Green splits the 7: 3 from the 10th hole past Blue's corner, 4 from Green's corner into home"
     )
+
+
+def test_who_played_and_whose_peg_moved() -> None:
+    """The rules page, Basic Game: once a player's pegs are all home, that player moves the
+    partner's pegs. The words name both, so a partner never seems to play twice a round
+    (issue 33: "Blue moves 8 back" when Sky blue played it)."""
+    home = ["H0:1", "H0:2", "H0:3", "H0:4", "H0:5"]
+    assert _say({0: home, 2: ["T1:10"]}, "8", "8 T1:10-T1:2") == "Red: Green's peg moves 8 back"
+    assert _say({0: home, 2: ["T2:0", "T1:10"]}, "7", "7 T1:10-T1:13 T2:0-H2:1") == (
+        "Red splits the 7 with Green's pegs: 3 from the 10th hole past Blue's corner, 4 from Green's corner into home"
+    )
+    assert _say({0: home, 2: ["T1:10"]}, "5", "5 T1:10-T1:15") == "Red: Green's peg moves 5"
 
 
 def test_backwards_swaps_and_jokers() -> None:
