@@ -94,11 +94,26 @@ def _home_backwards(attempt: Attempt) -> bool:
 
 def _passes_own_peg(attempt: Attempt) -> bool:
     board, position = attempt.board, attempt.position
-    if not (board.is_track(attempt.source) and board.is_track(attempt.target)) or attempt.card == JOKER:
+    if attempt.card == JOKER or board.is_start(attempt.source):
+        return False
+    if board.is_home(attempt.source):  # deeper into home, over the holes between
+        seat, depth = attempt.seat, board.depth(attempt.source)
+        if not board.is_home(attempt.target) or board.depth(attempt.target) <= depth:
+            return False
+        return any(
+            position.colour_at(board.home(seat, d)) == seat for d in range(depth + 1, board.depth(attempt.target))
+        )
+    track = board.track_length
+    if board.is_home(attempt.target) and board.owner(attempt.target) == attempt.seat:  # along the track, then in
+        seat = attempt.seat
+        to_in_spot = (board.in_spot(seat) - attempt.source) % track
+        passed = [(attempt.source + i) % track for i in range(1, to_in_spot + 1)]
+        passed += [board.home(seat, depth) for depth in range(1, board.depth(attempt.target))]
+        return any(position.colour_at(hole) == seat for hole in passed)
+    if not board.is_track(attempt.target):
         return False
     forward, back = _steps(attempt)
     step, count = (1, forward) if forward <= back else (-1, back)
-    track = board.track_length
     return any(position.colour_at((attempt.source + step * i) % track) == attempt.seat for i in range(1, count))
 
 
@@ -112,17 +127,63 @@ def _no_card_goes_back(attempt: Attempt) -> bool:
     return not any(back in power.backward for _, power in attempt.rules.cards)
 
 
+def _back_holes(attempt: Attempt) -> int | None:
+    """Holes back along the track, when that way is the shorter one."""
+    if not (attempt.board.is_track(attempt.source) and attempt.board.is_track(attempt.target)):
+        return None
+    forward, back = _steps(attempt)
+    return back if 0 < back < forward else None
+
+
 def _wrong_count(attempt: Attempt) -> bool:
-    board = attempt.board
-    if (
-        attempt.card is None
-        or attempt.card == JOKER
-        or not (board.is_track(attempt.source) and board.is_track(attempt.target))
-    ):
+    forward = _forward_holes(attempt)
+    power = dict(attempt.rules.cards).get(attempt.card or "")
+    if attempt.card == JOKER or power is None or forward is None:
         return False
-    forward, _ = _steps(attempt)
-    power = dict(attempt.rules.cards).get(attempt.card)
-    return power is not None and forward not in power.forward and forward <= 13
+    return forward not in power.forward
+
+
+def _wrong_count_back(attempt: Attempt) -> bool:
+    back = _back_holes(attempt)
+    power = dict(attempt.rules.cards).get(attempt.card or "")
+    if attempt.card == JOKER or power is None or back is None:
+        return False
+    return back not in power.backward
+
+
+def _joker_onto_empty(attempt: Attempt) -> bool:
+    board = attempt.board
+    return (
+        attempt.card == JOKER
+        and attempt.position.colour_at(attempt.target) is None
+        and not (board.is_start(attempt.source) and attempt.target == board.come_out(attempt.seat))
+    )
+
+
+def _forward_holes(attempt: Attempt) -> int | None:
+    """Holes forward from source to target, along the track and into the peg's own home
+    (None for other kinds of move, or a way back shorter than the way forward)."""
+    board = attempt.board
+    if board.is_home(attempt.source) and board.is_home(attempt.target):
+        deeper = board.depth(attempt.target) - board.depth(attempt.source)
+        return deeper if deeper > 0 and board.owner(attempt.target) == board.owner(attempt.source) else None
+    if not board.is_track(attempt.source):
+        return None
+    if board.is_track(attempt.target):
+        forward, back = _steps(attempt)
+        return forward if 0 < forward <= back else None
+    if board.is_home(attempt.target) and board.owner(attempt.target) == attempt.seat:
+        return (board.in_spot(attempt.seat) - attempt.source) % board.track_length + board.depth(attempt.target)
+    return None
+
+
+def _no_card_goes_that_far(attempt: Attempt) -> bool:
+    """No card named, and none of the rule set's cards moves one peg this many holes forward
+    (a joker lands only on a peg: this hole held none)."""
+    forward = _forward_holes(attempt)
+    if attempt.card is not None or forward is None or attempt.position.colour_at(attempt.target) is not None:
+        return False
+    return not any(forward in power.forward for _, power in attempt.rules.cards)
 
 
 def _partner_on_in_spot(attempt: Attempt) -> bool:
@@ -169,6 +230,11 @@ REASONS: tuple[Reason, ...] = (
         'may ever move into any start or home area other than its own")',
     ),
     Reason(
+        _joker_onto_empty,
+        "A joker moves a peg only onto another player's peg (the rules page, Basic Game: \"A joker cannot be "
+        'used to move to an empty hole")',
+    ),
+    Reason(
         _home_backwards,
         "Pegs already in home can't move backwards (the rules page, Basic Game: \"pegs that are "
         'already in their home areas are not allowed to move backwards")',
@@ -195,9 +261,19 @@ REASONS: tuple[Reason, ...] = (
         '"When playing an 8, you must move one of your pegs backwards 8 holes")',
     ),
     Reason(
+        _no_card_goes_that_far,
+        'No card moves a peg {forward} holes forward (the rules page, Basic Game: "When playing a 2, 3, 4, 5, '
+        '6, 9 or 10, you move one of your own pegs ... forward that number of holes"; a face card moves 10)',
+    ),
+    Reason(
         _wrong_count,
         'That card moves a different number of holes (the rules page, Basic Game: "you move one '
         'of your own pegs ... forward that number of holes")',
+    ),
+    Reason(
+        _wrong_count_back,
+        'That card does not move a peg {back} holes back (the rules page, Basic Game: "When playing an 8, '
+        'you must move one of your pegs backwards 8 holes")',
     ),
 )
 
@@ -219,9 +295,10 @@ def why_not(
                 said = (names or {}).get
                 mover, owner = attempt.position.turn, attempt.seat
                 return (
-                    reason.says.replace("{mover}", said(mover, "The player to move")).replace(
-                        "{owner}", said(owner, "another player")
-                    )
+                    reason.says.replace("{mover}", said(mover, "The player to move"))
+                    .replace("{owner}", said(owner, "another player"))
+                    .replace("{forward}", str(_forward_holes(attempt)))
+                    .replace("{back}", str(_back_holes(attempt)))
                     + "."
                 )
         except (IndexError, ValueError):
