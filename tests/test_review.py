@@ -5,6 +5,7 @@ stored in the daemon's store and made in the background; the review page."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import sqlite3
 import subprocess
@@ -21,11 +22,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import record
+from referee.board import Board
 from referee.coach import review as reviewing
+from referee.coach.judge import Choice
+from referee.coach.lookahead import Hidden
 from referee.coach.review import review
+from referee.coach.rollout import BATCH, Budget, confirm, paired_gap, rollouts
 from referee.coach.selfplay import play_one
 from referee.events import event_to_json
 from referee.game import Game
+from referee.movegen import legal_moves
+from referee.position import Position
 from referee.rulesets import Ruleset
 from referee.settings.config import Config
 from referee.table.reviews import Reviews
@@ -146,6 +153,47 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
         numbers = [point["number"] for point in team["turning_points"]]
         assert numbers == sorted(numbers) and len(numbers) <= 3
     assert data["game"]["over"] and json.loads(json.dumps(data)) == data
+
+
+# -- the play-outs that settle a doubtful loss ----------------------------------------------------
+
+
+def _last_peg_home() -> tuple[Position, Hidden, Choice, Choice]:
+    """Red's last peg waits on its in-spot and Yellow is home: an ace takes it in and wins the
+    game (the rules page, Endgame), a 2 walks it on round the board."""
+    board = Board.for_players(4)
+    home = {0: ["H0:2", "H0:3", "H0:4", "H0:5", "T0:3"], 2: ["H2:1", "H2:2", "H2:3", "H2:4", "H2:5"]}
+    position = Position.from_pegs(board, 0, home)
+    wins = next(m for m in legal_moves(position, "A", BASIC) if m.result.winner() is not None)
+    walks = next(m for m in legal_moves(position, "2", BASIC) if m.result.winner() is None)
+    return position, Hidden.of_hand(position, BASIC, ["A", "2", "7", "8", "9"]), Choice("A", wins), Choice("2", walks)
+
+
+def test_a_play_out_of_a_winning_move_is_won_every_time() -> None:
+    position, hidden, wins, walks = _last_peg_home()
+    won, other = rollouts(position, BASIC, [wins, walks], hidden, random.Random(3), playouts=8)
+    assert won.samples == (1.0,) * 8 and all(0.0 <= sample <= 1.0 for sample in other.samples)
+    gap, error = paired_gap(won, other)
+    assert gap > 0 and error >= 0
+
+
+def test_one_choice_played_out_twice_gives_nothing_away() -> None:
+    """Common random numbers: the same deals and seeds for both, so no noise between them."""
+    position, hidden, _wins, walks = _last_peg_home()
+    one, again = rollouts(position, BASIC, [walks, walks], hidden, random.Random(5), playouts=8)
+    assert paired_gap(one, again) == (0.0, 0.0)
+
+
+def test_the_budget_bounds_the_play_outs() -> None:
+    """A review's play-outs stop where its budget does: none at all on an empty one, one batch
+    of deals on a budget that holds one."""
+    position, hidden, wins, walks = _last_peg_home()
+    never = lambda gap, error: False
+    assert confirm(position, BASIC, (wins, walks), hidden, random.Random(1), never, Budget(0)) is None
+    batch = Budget(2 * BATCH * 4 * 4)
+    found = confirm(position, BASIC, (wins, walks), hidden, random.Random(1), never, batch)
+    assert found is not None and batch.turns == 0
+    assert found == confirm(position, BASIC, (wins, walks), hidden, random.Random(1), lambda g, e: True)
 
 
 # -- pegs review ------------------------------------------------------------------------------

@@ -52,11 +52,13 @@ from referee import events as ev
 from referee import record
 from referee.coach.review_moves import BLUNDER, INACCURACY, MISTAKE, Judged, Known, judge_move, known_at
 from referee.coach.review_words import seat_entry, team_entry
+from referee.coach.rollout import Budget
 from referee.events import Event
 from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
-VERSION = 2  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
+PLAYOUT_TURNS = 6_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
+VERSION = 3  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
 
@@ -83,6 +85,9 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
                 if progress is not None:
                     progress(done, total)
     del moves[len(game.made) :]
+    budget = Budget(PLAYOUT_TURNS)
+    for move in sorted((m for m in moves if m.doubt is not None), key=_doubt_first):
+        move.settle(budget)
     entries = [move.entry for move in moves]
     return {
         "version": VERSION,
@@ -99,6 +104,11 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
         "seats": [seat_entry(seat, names, entries, game, limit) for seat in game.board.seats],
         "teams": [team_entry(team, names, moves, game, limit) for team in game.board.teams],
     }
+
+
+def _doubt_first(move: Judged) -> tuple[float, int]:
+    """The biggest losses the look-ahead saw are settled first (the budget may not reach all)."""
+    return (-move.doubt.lost if move.doubt else 0.0, int(move.entry["number"]))
 
 
 def _upper_first(text: str) -> str:

@@ -12,16 +12,20 @@ from referee.coach.hints import Hint, choices_for, hints_of, which_pegs
 from referee.coach.judge import Choice, Verdict, judge, noise
 from referee.coach.lookahead import Hidden
 from referee.coach.luck import luck
+from referee.coach.rollout import Budget, confirm
 from referee.coach.value import chances
 from referee.game import Game
 from referee.movegen import parse_move
 from referee.moves import Move
+from referee.position import Position
+from referee.rulesets import Ruleset
 from referee.words import Names, name_of, say
 
 INACCURACY, MISTAKE, BLUNDER = 0.01, 0.02, 0.08  # chances to win given away
 BEYOND_NOISE = 2.0  # standard errors of the paired difference a size must clear
 LOOKED_AHEAD = 2  # the quick judge's best few played on beside the move made
 Chances = dict[tuple[int, ...], float]
+Outcome = tuple[Verdict, Verdict, float, str | None]  # the best, the move made, what it gave away, its size
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,16 @@ class Judged:
     seat: int
     before: Chances  # every team's chance before the move (its seat to play)
     after: Chances  # and after it
+    doubt: Doubt | None = None  # a loss the play-outs are yet to settle
+    told: Told | None = None
+
+    def settle(self, budget: Budget | None) -> None:
+        """The doubt settled by play-outs within ``budget``, the entry told again."""
+        if self.doubt is None or self.told is None:
+            return
+        outcome = settle(self.doubt, budget)
+        if outcome is not None:
+            self.entry.update(self.told.parts(outcome))
 
 
 def known_at(game: Game, event: ev.Play, drawn: str | None = None) -> Known | None:
@@ -78,12 +92,13 @@ def judge_move(game: Game, event: ev.Move, known: Known | None, names: Names, nu
     }
     if known is None:
         entry["said"] = entry["words"] + "."
-    else:
-        entry.update(_judged(game, event, made, known, names, number))
-    return Judged(entry, event.seat, before, after)
+        return Judged(entry, event.seat, before, after)
+    judged = _judged(game, event, made, known, names, number)
+    entry.update(judged.entry)
+    return Judged(entry, event.seat, before, after, judged.doubt, judged.told)
 
 
-def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, number: int) -> dict[str, Any]:
+def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, number: int) -> Judged:
     choices = choices_for(game.position, game.rules, known.cards)
     if game.mode == "table":  # one declared card: "keep the joker" needs the whole hand
         choices = [choice for choice in choices if choice.move is not None]
@@ -93,48 +108,108 @@ def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, 
     if played is None:  # a free come-out, a bluff, or a move the card did not explain
         played = Choice(known.card or made.card, made)
         choices.append(played)
-    best, mine, lost, size = assess(game, choices, played, known, number)
-    shown = hints_of([best, mine], game.rules) if best is not mine else hints_of([mine], game.rules) * 2
-    best_hint, played_hint = shown if best is not mine else (None, None)  # None: the move made was the best
+    outcome, doubt = screen(game, choices, played, known, number)
     words = say(made, names) + which_pegs(made, names) + _free(event)
-    return {
-        "best": _best_json(shown[0], names),
-        "played": {"why": shown[1].words_why(names), "note": None},
-        "lost": lost,
-        "luck": _luck(game, known),
-        "size": size,
-        "note": (played_hint.note if played_hint and played_hint.breaks else best_hint.note)
-        if size and best_hint
-        else None,
-        "said": _said(words, best_hint, played_hint, lost, size, names, len(known.cards) > 1),
-    }
+    told = Told(game.rules, words, names, len(known.cards) > 1)
+    entry = {"luck": _luck(game, known), **told.parts(outcome)}
+    return Judged(entry, event.seat, {}, {}, doubt, told)
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a judged move's words need beside its verdict, kept so that a verdict the
+    play-outs change is told again."""
+
+    rules: Ruleset
+    words: str
+    names: Names
+    hand: bool
+
+    def parts(self, outcome: Outcome) -> dict[str, Any]:
+        best, mine, lost, size = outcome
+        names = self.names
+        shown = hints_of([best, mine], self.rules) if best is not mine else hints_of([mine], self.rules) * 2
+        best_hint, played_hint = shown if best is not mine else (None, None)  # None: the move made was the best
+        return {
+            "best": _best_json(shown[0], names),
+            "played": {"why": shown[1].words_why(names), "note": None},
+            "lost": lost,
+            "size": size,
+            "note": (played_hint.note if played_hint and played_hint.breaks else best_hint.note)
+            if size and best_hint
+            else None,
+            "said": _said(self.words, best_hint, played_hint, lost, size, names, self.hand),
+        }
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """A loss the one-round look-ahead saw, to be confirmed by play-outs (``settle``)."""
+
+    position: Position
+    rules: Ruleset
+    best: Verdict
+    mine: Verdict
+    hidden: Hidden
+    seed: int
+
+    @property
+    def lost(self) -> float:
+        return self.best.chance - self.mine.chance
 
 
 def assess(
     game: Game, choices: list[Choice], played: Choice, known: Known, number: int
 ) -> tuple[Verdict, Verdict, float, str | None]:
     """The best choice, the one played, what it gave away and its size word (None: as good as
-    the best, near enough): the quick judge first, a look-ahead where it sees a loss."""
+    the best, near enough): ``screen``, then ``settle`` with no limit on the play-outs."""
+    outcome, doubt = screen(game, choices, played, known, number)
+    if doubt is None:
+        return outcome
+    return settle(doubt, None) or outcome
+
+
+def screen(
+    game: Game, choices: list[Choice], played: Choice, known: Known, number: int
+) -> tuple[Outcome, Doubt | None]:
+    """The quick judge first; where it sees a loss, the best few and the move made played on
+    one round over sampled deals. A loss that still shows is a ``Doubt`` for the play-outs;
+    until they settle it, its size is only what clears twice the look-ahead's own noise."""
     quick = judge(game.position, game.rules, choices, also=played)
     best, mine = quick[0], _find(quick, played)
     lost = round(max(0.0, best.chance - mine.chance), 3)
     if lost < INACCURACY:
-        return best, mine, lost, None
-    return _confirmed(game, choices, played, known, number)
-
-
-def _confirmed(
-    game: Game, choices: list[Choice], played: Choice, known: Known, number: int
-) -> tuple[Verdict, Verdict, float, str | None]:
-    """The quick judge saw a loss: play the best few and the move made on over sampled deals,
-    and name a size only where the loss stands clear of the sampling noise."""
+        return (best, mine, lost, None), None
     rng = random.Random(number)
     ahead = judge(game.position, game.rules, choices, known.hidden, rng, LOOKED_AHEAD, also=played)
     best, mine = ahead[0], _find(ahead, played)
     lost = max(0.0, best.chance - mine.chance)
-    clear = lost > BEYOND_NOISE * noise(best, mine)
-    size = None if not clear or lost < INACCURACY else size_word(lost)
-    return best, mine, round(lost, 3), size
+    if best.choice == mine.choice or lost < INACCURACY:
+        return (best, mine, round(lost, 3), None), None
+    sure = lost - BEYOND_NOISE * noise(best, mine)
+    outcome = (best, mine, round(lost, 3), size_word(sure) if sure >= INACCURACY else None)
+    return outcome, Doubt(game.position, game.rules, best, mine, known.hidden, number)
+
+
+def settle(doubt: Doubt, budget: Budget | None) -> Outcome | None:
+    """The doubt's best and the move made played on for several rounds over the same deals
+    (``referee.coach.rollout``); a size is named only where the paired loss clears it beyond
+    twice its standard error. None: the budget ran out before a play-out."""
+    pair = (doubt.best.choice, doubt.mine.choice)
+    found = confirm(doubt.position, doubt.rules, pair, doubt.hidden, random.Random(doubt.seed), _settled, budget)
+    if found is None:
+        return None
+    lost, error = found
+    if lost < 0:  # the play-outs prefer the move made: it was as good as the best
+        return doubt.mine, doubt.mine, 0.0, None
+    sure = lost - BEYOND_NOISE * error  # the loss that stands clear of the noise
+    return doubt.best, doubt.mine, round(lost, 3), size_word(sure) if sure >= INACCURACY else None
+
+
+def _settled(lost: float, error: float) -> bool:
+    """Whether more play-outs could still change the word: a mistake or worse beyond the
+    noise, or short of one however the noise falls."""
+    return lost - BEYOND_NOISE * error >= MISTAKE or lost + BEYOND_NOISE * error < MISTAKE
 
 
 def _luck(game: Game, known: Known) -> float | None:
