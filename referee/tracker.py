@@ -31,14 +31,14 @@ where), ``referee.amendment`` (the last seat's move, still open to be finished) 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from referee import fixes
 from referee.amendment import Window, either
 from referee.events_file import EventsError, parse_events
 from referee.fixes import Fix, Role
-from referee.movegen import Focus, parse_move
-from referee.moves import Move
+from referee.movegen import Focus, mover_seats, parse_move
+from referee.moves import Move, Step
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.position import Position
 from referee.report import Report, Status
@@ -46,10 +46,18 @@ from referee.rulesets import Ruleset
 from referee.turns import Candidates, IndexedResult, Pool, Reach, Turn, extends
 from referee.worlds import World, Worlds
 
-__all__ = ["Candidates", "EventsError", "Fix", "Report", "Role", "Status", "Tracker", "parse_events"]
+__all__ = ["Candidates", "EventsError", "Fix", "Report", "Role", "Status", "Tracker", "Unfinished", "parse_events"]
 
 SETTLE_MS = 700
 Colours = dict[int, int | None]  # physical hole -> seat of the peg there (None: colour unknown)
+
+
+class Unfinished(NamedTuple):
+    """A split half made: the seat whose move it is, and each way to finish it (its card,
+    the steps still to make)."""
+
+    seat: int
+    ways: tuple[tuple[str, tuple[Step, ...]], ...]
 
 
 class Tracker:
@@ -94,6 +102,7 @@ class Tracker:
         self._following = True  # the places so far went where the lights asked
         self._trusted: set[int] = set()  # holes filled where the lights asked, while followed
         self._restoring: Colours | None = None
+        self._landed: dict[int, tuple[list[IndexedResult], int]] = {}  # a pool's landings, by id
         self._begin(position, allowed or Candidates((card,) if card else None))
         if occupied is not None:  # start-up: what the sensors see now, against what was stored
             self.feed(SensorEvent(0, "snapshot", tuple(occupied)))
@@ -197,6 +206,43 @@ class Tracker:
         move = self._committed_move
         return move.result if move is not None else self._turn.position
 
+    def unfinished(self, report: Report) -> Unfinished | None:
+        """A split half made, as ``report`` reads the board (a move on its way, the last seat's
+        after a pause, or this seat's with part of it down): whose it is and, for each way to
+        finish it, its card and the steps still to make. None when no step is down yet."""
+        if report.status != "moving" or self._restoring is not None:
+            return None
+        window = self._prev if report.amend else None
+        turn, worlds = (window.turn, window.worlds) if window is not None else (self._turn, self._worlds)
+        board, starts = self._board_and_starts()
+        if window is None and not board & ~turn.mask:
+            return None  # nothing put down yet: a move begun, not half made
+        ways = self._on_the_way(turn, self._pool(turn, worlds, board, starts), board, starts)
+        placed = {h for world in worlds.worlds or () for h, colour in world[0].items() if colour is not None}
+        left: dict[tuple[str, tuple[Step, ...]], None] = {}
+        for result in ways:
+            if window is not None and not extends(result, window.move):
+                continue
+            done = [self._step_down(turn, step, board, starts, placed) for step in result.steps]
+            if window is not None:
+                made = {(step.source, step.target) for step in window.move.steps}
+                done = [(step.source, step.target) in made for step in result.steps]
+            if any(done) and not all(done):
+                left[result.card, tuple(s for s, down in zip(result.steps, done, strict=True) if not down)] = None
+        return Unfinished(turn.position.turn, tuple(left)) if left else None
+
+    def _step_down(self, turn: Turn, step: Step, board: int, starts: tuple[int, ...], placed: set[int]) -> bool:
+        """Whether the board shows ``step`` made: its peg gone from where it stood, one in its
+        target (a hole that held a peg then must have been filled again this turn)."""
+        size = turn.before.size
+        if step.source >= size:
+            gone = starts[step.source - size] < turn.starts[step.source - size]
+        else:
+            gone = not board >> (8 * step.source) & 1
+        if step.target >= size or not board >> (8 * step.target) & 1:
+            return False
+        return gone and (not turn.mask >> (8 * step.target) & 1 or step.target in placed)
+
     # -- keeping a turn across a restart ------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -253,6 +299,7 @@ class Tracker:
         self._committed_move = None
         self._restoring = None
         self._asked, self._following, self._trusted = {}, True, set()
+        self._landed = {}
 
     def _base_colour(self, turn: Turn, hole: int) -> int | None:
         """The colour in ``hole`` when ``turn`` began (while restoring: as the board stood)."""
@@ -362,7 +409,7 @@ class Tracker:
         report = self._evaluate(self._turn, self._worlds, committed=None)
         if self._prev is not None and not (report.status == "synced" and self._worlds.untouched()):
             amended = self._evaluate(self._prev.turn, self._prev.worlds, committed=self._prev.move)
-            report = either(report, amended)
+            report = self._finishing(report, amended) or either(report, amended)
         if report.status == "move" and commit:
             assert report.move is not None
             result = report.move.result.occupancy
@@ -376,6 +423,21 @@ class Tracker:
                 self._committed, self._committed_move = result, report.move
                 report.committed = True
         return report
+
+    def _finishing(self, current: Report, amended: Report) -> Report | None:
+        """Both readings on their way, and every peg taken off the board is one the last seat
+        moves: the rest of its split (a pause after the first part), not the next seat's move
+        begun. The lights show where the second part may go, and nothing is called wrong."""
+        if current.status != "moving" or amended.status != "moving" or self._prev is None:
+            return None
+        board, _ = self._board_and_starts()
+        emptied = self.physical.holes(self._turn.mask & ~board)
+        movers = mover_seats(self._prev.turn.position, self.rules)
+        if not emptied or any(self._turn.position.colour_at(hole) not in movers for hole in emptied):
+            return None
+        amended.amend = True
+        amended.back = current.back  # going back means back to this turn's start, not the last one's
+        return amended
 
     def _judge_restore(self) -> Report | None:
         """While the board is being put back: the fixes, or None once it shows the position."""
@@ -433,7 +495,7 @@ class Tracker:
         if on_the_way:
             return Report(
                 "moving",
-                guidance=self._guide(turn, on_the_way, board, starts),
+                guidance=self._guide(turn, worlds, on_the_way, board, starts),
                 back=self._back(turn, worlds, board, starts),
             )
         return self._illegal(turn, worlds, board, starts)
@@ -510,7 +572,7 @@ class Tracker:
         ]
 
     def _guide(
-        self, turn: Turn, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]
+        self, turn: Turn, worlds: Worlds, candidates: list[IndexedResult], board: int, starts: tuple[int, ...]
     ) -> dict[str, Role]:
         physical = self.physical
         guidance: dict[str, Role] = {}
@@ -518,7 +580,7 @@ class Tracker:
         needed, bumps = reach.fills & ~board, reach.bumps & ~board
         for hole in physical.holes(self._turn_start & ~self.occupied):
             guidance[physical.name(hole)] = "selected"
-        for hole in physical.holes(needed & ~bumps):
+        for hole in physical.holes(needed & ~bumps | self._landings(turn, worlds, candidates, board)):
             guidance[physical.name(hole)] = "destination"
         for hole in physical.holes(needed & bumps):
             guidance[physical.name(hole)] = "bump"
@@ -528,6 +590,27 @@ class Tracker:
                     if not self.occupied & (1 << (8 * hole)):
                         guidance[physical.name(hole)] = "bump"
         return guidance
+
+    def _landings(self, turn: Turn, worlds: Worlds, candidates: list[IndexedResult], board: int) -> int:
+        """Holes still holding the peg they held when the turn began that a result lands on,
+        bumping it or swapping with it: legal destinations too (a 5 onto an opponent's peg,
+        the joker's targets), though no empty hole. The landings of a lift's pool are kept
+        with it for the rest of the turn."""
+        if worlds.worlds is None:
+            return 0  # colours lost track of: which peg stands where is not known
+        cached = self._landed.get(id(candidates))
+        if cached is not None and cached[0] is candidates:
+            lands = cached[1]
+        else:
+            lands = _landing_mask(candidates, turn.before.size)
+            if isinstance(candidates, Pool):
+                self._landed[id(candidates)] = (candidates, lands)
+        colour = turn.position.colour_at
+        handled = {
+            h for world in worlds.worlds for h, seat in world[0].items() if h >= turn.before.size or seat != colour(h)
+        }
+        handled_mask = sum(1 << (8 * hole) for hole in handled)  # holes whose peg may have changed
+        return lands & board & turn.mask & ~handled_mask
 
     def _back(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> tuple[Fix, ...]:
         """What to do to put the board back as the turn began. Where a colour must go is
@@ -586,6 +669,16 @@ class Tracker:
     def _fixes(self, board: int, starts: tuple[int, ...], mask: int, wanted: tuple[int, ...]) -> tuple[Fix, ...]:
         """Occupancy only: what to take off and fill for ``board`` to become ``mask``."""
         return fixes.occupancy_fixes(self.physical, self.occupied, self._turn_start, board, starts, mask, wanted)
+
+
+def _landing_mask(results: list[IndexedResult], size: int) -> int:
+    """The board holes some result's step lands on while a peg stands there (a bump, a swap)."""
+    lands = 0
+    for result in results:
+        for step in result.steps:
+            if (step.bumps or step.swap) and step.target < size:
+                lands |= 1 << (8 * step.target)
+    return lands
 
 
 class _BoardColours:

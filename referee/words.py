@@ -107,6 +107,18 @@ def card_word(card: str) -> str:
 FACE_CARDS = ("J", "Q", "K")
 
 
+def split_words(board: Board, names: Names, seat: int, ways: Iterable[tuple[str, Sequence[Step]]]) -> str:
+    """A split half made, as the table says it: "Red: 4 more of the 7"; several ways to
+    finish it, each: "Red: 4 more of the 7 or 7 more of the 10". ``ways``: each way's card
+    and the steps still to make (``referee.tracker.Tracker.unfinished``)."""
+    ordered = sorted(ways, key=lambda way: (CARDS.index(way[0]) if way[0] in CARDS else len(CARDS), way[0]))
+    said = dict.fromkeys(
+        f"{sum(abs(travelled(board, step)) for step in steps)} more of the {card_word(card).split(' ', 1)[1]}"
+        for card, steps in ordered
+    )
+    return f"{name_of(names, seat)}: {' or '.join(said)}"
+
+
 def cards_words(cards: Iterable[str]) -> str:
     """Cards as said, the three face cards as one: "an ace or a face card", "a 10 or a face card"."""
     cards = [card for card in CARDS if card in set(cards)]

@@ -43,7 +43,7 @@ from referee.movegen import legal_moves, parse_move
 from referee.moves import Move, NotationError
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
-from referee.tracker import Candidates, Report, Tracker
+from referee.tracker import Candidates, Report, Tracker, Unfinished
 from referee.words import CARD_WORDS
 
 log = logging.getLogger("pegs.session")
@@ -81,6 +81,10 @@ class Session:
         # (seat, move) a bot seat chose: when several moves fit the board, it is the one made
         self.intended: tuple[int, str] | None = None
         self.notice: str | None = None  # one sentence for the page about the last thing done
+        # Done was pressed on a move still on its way: it is meant as it stands, so a half-made
+        # split that breaks a rule by itself is called wrong now (until the next peg moves)
+        self.insisted = False
+        self._unfinished: tuple[Report, Unfinished | None] | None = None  # the last report's, worked out once
         self.store_error: str | None = None
         self._saved = saved  # events on disk
         self._retry_at = 0
@@ -156,6 +160,7 @@ class Session:
         report = self.tracker.feed(SensorEvent(ms, kind, (self.physical.index(hole),)))  # type: ignore[arg-type]
         self._turn_dirty = True
         self.notice = None
+        self.insisted = False
         return self._react(report)
 
     def tick(self, ms: int) -> Report:
@@ -192,14 +197,24 @@ class Session:
         elif self.tracker.restoring:
             self.notice = self._restoring()
         else:
-            self.notice = _NOT_DONE.get(report.status, self.notice)
-            if report.status == "moving":
-                from referee.table.view import why_not_shown  # the view reads this session: imported late
-
-                why = why_not_shown(self)
-                if why:
-                    self.notice = f"This is not a legal move. {why} Put the pegs back where the lights show."
+            self._not_done(report)
         return self.report
+
+    def _not_done(self, report: Report) -> None:
+        """Done on a board that shows no move: what is missing, or what is wrong and why."""
+        from referee.table.view import why_not_shown  # the view reads this session: imported late
+
+        self.insisted = report.status == "moving"
+        self.notice = _NOT_DONE.get(report.status, self.notice)
+        why = why_not_shown(self) if report.status in ("moving", "illegal") else None
+        if why:
+            self.notice = f"This is not a legal move. {why} Put the pegs back where the lights show."
+
+    def unfinished(self) -> Unfinished | None:
+        """The split the board shows half made (``Tracker.unfinished``), worked out once a report."""
+        if self._unfinished is None or self._unfinished[0] is not self.report:
+            self._unfinished = (self.report, self.tracker.unfinished(self.report))
+        return self._unfinished[1]
 
     def _take_intended(self, report: Report) -> Report:
         """Several moves fit the board (two pegs lifted and two placed look alike to the
@@ -397,6 +412,7 @@ class Session:
         self._saved = len(self.game.events)
         self._turn_dirty = False
         self.store_error = None
+        self.insisted = False
         self._show(self.tracker.report())
 
     def _follow_game(self) -> None:

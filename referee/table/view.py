@@ -24,7 +24,7 @@ from referee.reasons import why_not
 from referee.rulesets import Ruleset
 from referee.table.session import Session
 from referee.tracker import Fix, Report, Role
-from referee.words import card_word, cards_for, cards_words, fix_words, say
+from referee.words import card_word, cards_for, cards_words, fix_words, say, split_words
 
 
 class Seat(TypedDict):
@@ -98,6 +98,7 @@ class SessionState(TypedDict):
     forward: list[str]  # or the ones that finish a legal move, in words
     fixes: list[FixJson]  # the corrections of ``back``, hole by hole
     why_not: str | None  # why the board is not a legal move, in words
+    finishing: str | None  # a split half made, said as the table says it: "Red: 4 more of the 7"
     restoring: bool  # the board is being put back after an undo: nobody erred
     candidates: list[Candidate]  # status "ambiguous": the moves that fit
     move: str | None  # status "move": the move on the board, notation
@@ -217,6 +218,7 @@ def game_state(session: Session) -> SessionState:
         "forward": [fix_words(f.action, f.hole, f.seat, colour) for f in report.forward],
         "fixes": _fixes(report.back, colour),
         "why_not": why_not_shown(session) if report.status in ("illegal", "moving") else None,
+        "finishing": finishing(session, colour),
         "restoring": session.tracker.restoring,
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
@@ -311,12 +313,23 @@ def table_settings(game: Game) -> list[str]:
     return game.rules.settings(game.board.players)
 
 
+def finishing(session: Session, colour: Callable[[int], str]) -> str | None:
+    """A split half made, in words, while it may still be finished (and Done has not said it is)."""
+    unfinished = None if session.insisted else session.unfinished()
+    return None if unfinished is None else split_words(session.game.board, colour, *unfinished)
+
+
 def why_not_shown(session: Session) -> str | None:
     """Why the board is not a legal move, when one peg went from one hole to another. While a
     move is on its way (status "moving") only when every peg is down and the one peg's move
-    breaks a rule by itself: what the lights then ask for is a split nobody made."""
+    breaks a rule by itself: what the lights then ask for is a split nobody made. A split
+    whose first part is down is on its way, not wrong, until Done says it is finished."""
     report = session.report
-    if report.status == "moving" and (session.tracker.restoring or not _all_pegs_down(session)):
+    if report.status == "moving" and (
+        session.tracker.restoring
+        or not _all_pegs_down(session)
+        or (not session.insisted and session.unfinished() is not None)
+    ):
         return None
     back = report.back
     taken = [fix.hole for fix in back if fix.action == "remove"]

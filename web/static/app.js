@@ -83,6 +83,7 @@ function render() {
   renderSeats();
   renderTurn();
   renderStatus();
+  if (state.finishing) $("#status").textContent = state.finishing; // a split half made (view.py)
   renderBoard();
   renderLists();
   renderProgress();
