@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import test_browser
-from test_browser import ARTIFACTS, PIN, new_game, playwright
+from test_browser import ARTIFACTS, PIN, click_holes, new_game, playwright
 from test_daemon import Daemon
 
 browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
@@ -82,3 +82,30 @@ def test_new_game_refuses_two_seats_alike(browser: Any, daemon: Daemon) -> None:
     page.click('#new-game-form button[value="start"]')
     playwright.expect(page.locator("#ng-error")).to_contain_text("seats 1 and 4 have the same colour")
     assert page.evaluate("fetch('/api/state').then((r) => r.json()).then((s) => s.game)") == game
+
+
+def test_a_caught_bluff_is_told(browser: Any, daemon: Daemon) -> None:
+    """The rules page, Bluffing Joker: "If a bluff is doubted successfully ... If the bluffing
+    player has no pegs out of start yet, the player that doubted successfully has the option to
+    take an extra turn". Red declares a king, Sky blue doubts, a 5 is turned up: the page says
+    so, the last card is the 5, and the board goes back without blaming Sky blue."""
+    new_game(daemon, {"players": 4, "rules": "bluffing-joker", "mode": "table"})
+    page = open_page(browser, daemon)
+    unlock(page)
+    click_holes(page, "S0:1", "T0:8")  # Red comes out
+    page.click("#done")
+    page.click('#declare-cards button[aria-label="Declare K"]')
+    page.get_by_role("button", name="Doubt it").click()
+    page.get_by_role("button", name="5", exact=True).click()
+    caught = "Sky blue doubted Red's king: it was a 5, a bluff. The move does not count."
+    playwright.expect(page.locator("#moves li").first).to_contain_text(caught)
+    playwright.expect(page.locator("#moves li").first).to_contain_text("Sky blue may take an extra turn")
+    playwright.expect(page.locator("#last-card")).to_have_text("5 — Red (declared K)")
+    status = page.locator("#status")
+    playwright.expect(status).to_contain_text(caught)
+    playwright.expect(status).not_to_contain_text("before Sky blue's move")
+    playwright.expect(status).not_to_contain_text("can't move")
+    shot(page, "bluff-caught")
+    click_holes(page, "T0:8", "S0:1")  # Red's peg goes back
+    playwright.expect(page.locator("#turn")).to_have_text("Sky blue to play")
+    playwright.expect(status).to_have_text("Lift a peg to begin the move")

@@ -10,6 +10,7 @@ reads it (``web/static/app.js``) points here.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict, cast
 
@@ -23,6 +24,7 @@ from referee.moves import Move
 from referee.reasons import why_not
 from referee.rulesets import Ruleset
 from referee.table.session import Session
+from referee.table.told import Told, told
 from referee.tracker import Fix, Report, Role
 from referee.words import card_word, cards_for, cards_words, fix_words, say, split_words
 
@@ -114,6 +116,10 @@ class SessionState(TypedDict):
     sides: int  # the board's sides: a page drawn for another number reloads
     last_card: str | None  # the last card played, when named or only one card makes its move
     last_card_words: str | None  # else the cards that could have made it, in words
+    last_card_seat: int | None  # who played or discarded it
+    last_card_declared: str | None  # Bluffing Joker: the card declared, when the one turned up is another
+    told: list[Told]  # the moves list: moves, discards and doubts that stand, each saying who
+    put_back: str | None  # why the board goes back, when a doubt (not an undo) sent it back
     declared: str | None  # the card named for the move on the board
     needs_declaration: bool  # Bluffing Joker at a real table: the move counts once its card is declared
     bluff: Bluff | None
@@ -205,6 +211,9 @@ def game_state(session: Session) -> SessionState:
     said = tuple(colour(seat) for seat in range(game.board.sides))
     last = game.history[-1][0] if game.history else None
     card, card_words = last_played(game)
+    said_history = history(game, said)
+    told_list = told(game, said_history, colour)
+    restoring = session.tracker.restoring  # nobody erred: the board goes back (undo, a doubt)
     return {
         "game": session.game_id,
         "position": game.position.to_json(),
@@ -217,15 +226,17 @@ def game_state(session: Session) -> SessionState:
         "back": [fix_words(f.action, f.hole, f.seat, colour) for f in report.back],
         "forward": [fix_words(f.action, f.hole, f.seat, colour) for f in report.forward],
         "fixes": _fixes(report.back, colour),
-        "why_not": why_not_shown(session) if report.status in ("illegal", "moving") else None,
+        "why_not": why_not_shown(session) if report.status in ("illegal", "moving") and not restoring else None,
         "finishing": finishing(session, colour),
-        "restoring": session.tracker.restoring,
+        "restoring": restoring,
         "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
         "move_words": _move_words_on_board(session, said),
         "amending": report.amend,
         "moves": game.moves,
-        "history": history(game, said),
+        "history": said_history,
+        "told": told_list,
+        "put_back": _put_back(game, told_list) if restoring else None,
         "bumps": [event_to_json(bump) for bump in game.bumps],
         "rules": rules_state(game),
         "occupied": [session.physical.name(h) for h in session.physical.holes(session.tracker.occupied)],
@@ -234,6 +245,8 @@ def game_state(session: Session) -> SessionState:
         "sides": game.board.sides,
         "last_card": card,
         "last_card_words": card_words,
+        "last_card_seat": _card_seat(game.events) if card or card_words else None,
+        "last_card_declared": _declared_instead(game.events, card),
         "declared": session.declared,
         "needs_declaration": game.rules.bluffing and game.mode == "table" and game.phase == "play",
         "bluff": bluff_state(game),
@@ -395,6 +408,51 @@ def last_card(events: list[Event]) -> str | None:
     return None
 
 
+def last_play(events: list[Event]) -> ev.Play | ev.Discard | None:
+    """The last card played or discarded, of a turn that still stands."""
+    for event in reversed(record.effective(events)):
+        if isinstance(event, (ev.Play, ev.Discard)):
+            return event
+        if isinstance(event, ev.Start):
+            return None
+    return None
+
+
+def turned_up(events: list[Event], play: ev.Play | ev.Discard | None) -> str | None:
+    """Bluffing Joker: the card a doubt turned up after ``play`` (the one really played); a
+    card nobody doubted stays face down."""
+    if not isinstance(play, ev.Play) or play.declared is None:
+        return None
+    effective = record.effective(events)
+    after = effective[next(n for n in range(len(effective) - 1, -1, -1) if effective[n] is play) + 1 :]
+    shown = next((event.card for event in after if isinstance(event, ev.Reveal)), None)
+    doubted = any(isinstance(event, ev.Doubt) and event.doubt for event in after)
+    return shown or (play.card if doubted else None)  # the referee's own cards need no turning up
+
+
+def _card_seat(events: list[Event]) -> int | None:
+    play = last_play(events)
+    return play.seat if play is not None else None
+
+
+def _declared_instead(events: list[Event], shown: str | None) -> str | None:
+    play = last_play(events)
+    declared = play.declared if isinstance(play, ev.Play) else None
+    return declared if declared is not None and shown is not None and shown != declared else None
+
+
+def _put_back(game: Game, said: list[Told]) -> str | None:
+    """While the board goes back: a doubt's outcome (a caught bluff, a peg sent back) when that
+    is what changed the game last, not an undo or a move."""
+    for event in reversed(game.events):
+        if isinstance(event, (ev.Undo, ev.Move)):
+            return None
+        if isinstance(event, (ev.PenaltyDue, ev.Extra, ev.Penalty)):
+            doubt = list(itertools.takewhile(lambda entry: entry["kind"] == "doubt", reversed(said)))[::-1]
+            return " ".join([*(entry["words"] for entry in doubt), "Put the board back as the lights show."])
+    return None
+
+
 def last_played(game: Game) -> tuple[str | None, str | None]:
     """(the card, in words) last played, of a turn that still stands: as declared or dealt,
     or, at a real table where nobody named it, the one card that makes the move; several
@@ -406,7 +464,7 @@ def last_played(game: Game) -> tuple[str | None, str | None]:
             break
         if not isinstance(event, (ev.Play, ev.Discard)):
             continue
-        card = record.named_card(event)
+        card = turned_up(game.events, event) or record.named_card(event)
         if card:
             return card, card_word(card)
         if isinstance(event, ev.Play) and game.made and any(isinstance(later, ev.Move) for later in events[n + 1 :]):

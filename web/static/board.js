@@ -106,7 +106,11 @@ export function renderBoard() {
 
   const last = state.last_card;
   $("#board-card").textContent = last ? cardName(last) : "";
-  $("#last-card").textContent = last ? cardName(last) : state.last_card_words || "—"; // no card named: what could have made it
+  // No card named: what could have made it. Who played it, and a bluff's declared card.
+  const card = last ? cardName(last) : state.last_card_words || "—";
+  const by = state.last_card_seat === null || state.last_card_seat === undefined ? "" : ` — ${seatName(state.last_card_seat)}`;
+  const declared = state.last_card_declared ? ` (declared ${cardName(state.last_card_declared)})` : "";
+  $("#last-card").textContent = card + by + declared;
 }
 
 function glyph(circle, symbol) {

@@ -44,7 +44,7 @@ export function renderStatus() {
   else if (state.phase === "over") text = "Game over";
   else if (PHASE_WORDS[state.phase]) text = `${who}: ${PHASE_WORDS[state.phase]}`;
   else if (state.status === "setup") text = "Set up the board for the lesson: the lights show where pegs go";
-  else if (restoring) text = `Put the board back as before ${who}'s move`; // after Undo: nobody erred
+  else if (restoring) text = state.put_back || `Put the board back as before ${who}'s move`; // undo, a doubt: nobody erred
   else if (state.status === "moving" && state.why_not) text = `Not a legal move. ${state.why_not}`;
   else if (state.status === "moving") text = `${who} is moving…`;
   else if (state.status === "move") text = `${state.move_words || state.move} — settling`;

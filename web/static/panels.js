@@ -7,13 +7,15 @@ import { renderHints } from "./hints.js";
 import { BOT_NAMES } from "./dialogs.js";
 
 export function renderLists() {
-  const moves = state.history || (state.moves || []).map((move) => ({ move }));
+  // Every turn that stands: moves, discards and doubts, each saying who (referee/table/told.py)
+  const moves = state.told || state.history || (state.moves || []).map((move) => ({ move }));
   const shown = moves.slice(-10).reverse();
   const list = $("#moves");
   list.start = moves.length;
   list.replaceChildren(...shown.map((entry) => {
     const item = li(entry.words || entry.move); // plain words; the notation on hover
-    item.title = entry.move;
+    if (entry.move) item.title = entry.move;
+    if (entry.kind && entry.kind !== "move") item.className = entry.kind;
     return item;
   }));
 
