@@ -8,6 +8,7 @@ branching off at the in-spot.
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import math
 import re
@@ -25,7 +26,7 @@ from referee.table.table import Table
 from web import create_app
 from web.pages import pages
 
-BUDGET = 100 * 1024  # HTML + JS + CSS, bytes
+BUDGET = 100 * 1024  # HTML + JS + CSS, bytes over the wire (gzipped, as browsers ask)
 IDS = ("turn", "status", "bumps", "moves", "candidates", "hand", "done", "undo", "login", "new-game")
 
 
@@ -202,12 +203,26 @@ def test_page_weight_is_under_budget(make_app: object, players: int) -> None:
     assets = local_assets(html, client)
     assert any(".js" in url for url in assets) and any(".css" in url for url in assets)
     assert len([url for url in assets if url.endswith(".js")]) > 5, "every module the page imports counts"
-    total = len(html.encode())
+    gzip = {"Accept-Encoding": "gzip, deflate"}  # as every browser asks
+    total = len(client.get("/", headers=gzip).data)
     for url in assets:
-        reply = client.get(url)
+        reply = client.get(url, headers=gzip)
         assert reply.status_code == 200, url
         total += len(reply.data)
     assert total < BUDGET, f"{total} bytes"
+
+
+def test_the_page_goes_gzipped_only_to_who_takes_it(make_app: object) -> None:
+    """What a browser gets back is what it sent: the same text, gzipped or not; the API and
+    the live stream are never gzipped."""
+    client, html = page(make_app, 8)
+    zipped = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.headers["Vary"]
+    assert gzip.decompress(zipped.data).decode().count("data-hole=") == html.count("data-hole=")
+    script = next(url for url in local_assets(html, client) if url.endswith("board.js"))
+    plain, packed = client.get(script), client.get(script, headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in plain.headers and gzip.decompress(packed.data) == plain.data
+    assert "Content-Encoding" not in client.get("/api/state", headers={"Accept-Encoding": "gzip"}).headers
 
 
 def test_no_external_urls(make_app: object) -> None:

@@ -17,6 +17,7 @@ from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from web.api import api, join
+from web.compress import compress
 from web.history import history
 from web.hosts import host_allowed, local_names
 from web.logins import open_logins, secret_key, write_private
@@ -80,6 +81,7 @@ def create_app(table: Table, **settings: object) -> Flask:
 
     _security(app)
     _errors_as_json(app)
+    compress(app)
     return app
 
 
