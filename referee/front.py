@@ -33,3 +33,4 @@ class Overview:
     markers: bool  # the board has colour-marker holes
     lights: tuple[tuple[str, str, str, str], ...] = ()  # the LED legend: role, colour, rhythm, words
     hand_seen_by: tuple[int, ...] = ()  # phones that may see the seat to play's cards (its own; a teaching game's team)
+    bots: tuple[int, ...] = ()  # seats a bot plays: no phone joins them

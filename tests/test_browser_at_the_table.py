@@ -109,3 +109,19 @@ def test_a_caught_bluff_is_told(browser: Any, daemon: Daemon) -> None:
     click_holes(page, "T0:8", "S0:1")  # Red's peg goes back
     playwright.expect(page.locator("#turn")).to_have_text("Sky blue to play")
     playwright.expect(status).to_have_text("Lift a peg to begin the move")
+
+
+def test_done_after_a_move_with_a_bot_next(browser: Any, daemon: Daemon) -> None:
+    """The habit of pressing Done after every move: with a bot to play next, Done after Red's
+    move (taken already, the board settled) says it stands, never "Nothing has moved"."""
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "bots": {"1": "beginner"}})
+    page = open_page(browser, daemon)
+    unlock(page)
+    click_holes(page, "S0:1", "T0:8")  # Red comes out
+    playwright.expect(page.locator("#turn")).to_have_text("Sky blue to play", timeout=5000)
+    page.click("#done")
+    playwright.expect(page.locator("#notice")).to_have_text("Red's move stands.")
+    page.click("#done")  # and again, as people do
+    playwright.expect(page.locator("#notice")).to_have_text(
+        "Sky blue is a bot: turn up a card for it and tap that card on the page."
+    )

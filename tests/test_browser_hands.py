@@ -104,7 +104,7 @@ def test_a_bots_move_is_marked_on_the_board_whatever_its_colour(browser: Any, da
             "mode": "table",
             "bots": {"0": "greedy"},
             "pegs": pegs,
-            "colours": [colour, "#56b4e9", "#f0e442", "#0028ff"],
+            "colours": [colour, *[c for c in ("#56b4e9", "#f0e442", "#0028ff", "#e62800") if c != colour][:3]],
         },
     )
     page = browser.new_page(viewport={"width": 1280, "height": 900})

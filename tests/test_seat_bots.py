@@ -185,7 +185,8 @@ def test_a_bots_move_is_marked_on_a_peg_of_any_colour(service: Table, colour: tu
     lit". The bot (in each seat colour) must play a 5 (the rules page, Basic Game: a 5 moves
     five) onto Blue's peg: on the LEDs its peg to lift has the "lift" role whatever its colour,
     blue where it goes, amber on Blue's way back to start; the page's state names the same."""
-    colours = [_hex(colour), "#56b4e9", "#f0e442", "#0028ff"]  # Blue sits in seat 3, as by default
+    others = [_hex(c) for c in SEAT_COLOURS[1:] if c != colour][:3]  # each seat a colour of its own
+    colours = [_hex(colour), *others]
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "3": ["T0:15", "S", "S", "S", "S"]}
     service.new_game(4, service.session.game.rules, bots={"0": "greedy"}, colours=colours, pegs=pegs)
     service.declare(0, "5")

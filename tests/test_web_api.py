@@ -20,6 +20,7 @@ from referee.rulesets import Ruleset
 from referee.settings.config import Config
 from referee.table.table import Table
 from web import create_app
+from web.seats import seat_token
 
 PIN = "2468"
 
@@ -459,3 +460,21 @@ def test_hint_and_new_game_options_refuse_wrong_values(app: Flask) -> None:
         assert reply.status_code == 400 and reply.is_json, (path, body)
     assert client.get("/api/state").get_json()["game"] == game  # nothing changed
     assert post(client, "/api/hint", {}, headers).get_json()["hints"][0]["words"].startswith("Red comes out")
+
+
+def test_a_bot_seat_has_no_link_and_no_phone_joins_it(app: Flask) -> None:
+    """A seat a bot plays holds the bot's cards: the seat links offer none for it (so nobody's
+    phone shows the bot's hand), and a link made up for it is refused on a page."""
+    table = app.test_client()
+    headers = admin(table)
+    post(table, "/api/games", {"players": 4, "mode": "digital", "bots": {"1": "beginner"}}, headers)
+    links = {row["seat"]: row for row in table.get("/api/seats").get_json()}
+    assert links[1]["bot"] is True and "link" not in links[1] and "qr" not in links[1]
+    assert {0, 2, 3} <= {seat for seat, row in links.items() if "link" in row}
+    game = table.get("/api/state").get_json()["game"]
+    with app.test_request_context():
+        token = seat_token(game, 1)
+    phone = app.test_client()
+    refused = phone.get(f"/join/1/{token}")
+    assert refused.status_code == 403 and "played by a bot" in refused.get_data(as_text=True)
+    assert phone.get("/api/hand").status_code == 403  # and no hand to see by that phone

@@ -195,7 +195,11 @@ def seats() -> Response:
     game_id = running.overview().game_id
     links = []
     base = f"{request.scheme}://{phone_host(request.host)}"  # never 127.0.0.1: a phone cannot reach it
+    bots = running.overview().bots
     for seat in running.seats():
+        if seat["seat"] in bots:  # a bot plays it: no link, so nobody sees the bot's hand by one
+            links.append({**seat, "bot": True})
+            continue
         link = base + url_for("join.join_seat", seat=seat["seat"], token=seat_token(game_id, int(str(seat["seat"]))))
         qr = segno.make(link, error="m").svg_inline(scale=3, dark="#000000", light="#ffffff")  # scans in any colour
         links.append({**seat, "link": link, "qr": qr})
@@ -509,6 +513,9 @@ def _rules(name: Any, house: Any) -> Ruleset:
 @join.get("/join/<int:seat>/<token>")
 def join_seat(seat: int, token: str) -> Response:
     overview = table().overview()
+    if seat in overview.bots:  # its hand is the bot's: a person's phone never holds it
+        words = f"{seat_called(seat)} is played by a bot in this game: no phone joins it. You can watch the board."
+        return Response(render_template("message.html", title="A bot's seat", words=words), status=403)
     if seat in overview.seats and token == seat_token(overview.game_id, seat):
         session["seat"] = {"game": overview.game_id, "seat": seat}
         return redirect("/")  # type: ignore[return-value]

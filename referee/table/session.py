@@ -190,15 +190,25 @@ class Session:
         elif report.status == "synced" and self.game.phase == "over":
             self.notice = "The game is over: nothing more to play. New game… on the page starts the next one."
         elif report.status == "synced":
-            self.notice = (
-                f"Nothing has moved. If {self._name(self.game.turn)} can't move, press "
-                '"Can\'t move" on the page or hold Done for two seconds.'
-            )
+            self.notice = self._nothing_moved()
         elif self.tracker.restoring:
             self.notice = self._restoring()
         else:
             self._not_done(report)
         return self.report
+
+    def _nothing_moved(self) -> str:
+        """Done on a board with nothing new on it: a bot's turn waits for its card or its move
+        to be carried out; a person's may be one that can't move."""
+        turn = self.game.turn
+        if str(turn) in self.game.table.get("bots", {}):
+            if self.game.mode == "table" and self.declared is None:
+                return f"{self._name(turn)} is a bot: turn up a card for it and tap that card on the page."
+            return f"{self._name(turn)} is a bot: move its pegs as the page and the lights show."
+        return (
+            f"Nothing has moved. If {self._name(turn)} can't move, press "
+            '"Can\'t move" on the page or hold Done for two seconds.'
+        )
 
     def _not_done(self, report: Report) -> None:
         """Done on a board that shows no move: what is missing, or what is wrong and why."""

@@ -485,6 +485,7 @@ class Table:
                 any(hole.startswith("C") for hole in self.layout.pixel_of),
                 view.light_legend(),
                 teaching.hand_seen_by(game),
+                tuple(int(seat) for seat in game.table.get("bots", {})),
             )
 
     def state(self) -> dict[str, Any]:

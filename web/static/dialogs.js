@@ -46,6 +46,10 @@ $("#seat-links").addEventListener("click", async () => {
     const seats = await getJSON("/api/seats");
     list.replaceChildren(...seats.map((seat) => {
       const row = el("div", "seat-link");
+      if (seat.bot) { // no link: its cards are the bot's alone
+        row.append(el("div", "", `${seat.name}: a bot plays this seat, no phone needed.`));
+        return row;
+      }
       const qr = el("div", "qr");
       qr.innerHTML = seat.qr || ""; // our own daemon's SVG
       const text = el("div");
