@@ -125,3 +125,20 @@ def test_done_after_a_move_with_a_bot_next(browser: Any, daemon: Daemon) -> None
     playwright.expect(page.locator("#notice")).to_have_text(
         "Sky blue is a bot: turn up a card for it and tap that card on the page."
     )
+
+
+def test_a_bots_move_reads_whole_on_a_phone(browser: Any, daemon: Daemon) -> None:
+    """A phone's header is one line per item, cut short; whoever carries out a bot's move must
+    read it whole: it is said again under the board, nothing cut off."""
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "bots": {"0": "greedy"}})
+    page = open_page(browser, daemon, PHONE)
+    unlock(page)
+    page.click('#declare-cards button[aria-label="Declare K"]')
+    whole = page.locator("#bot-move")
+    playwright.expect(whole).to_be_visible()
+    playwright.expect(whole).to_contain_text("Red (greedy bot) plays K: Red comes out with a king. Lift the peg")
+    assert whole.evaluate("p => p.scrollWidth <= p.clientWidth && p.getBoundingClientRect().right <= innerWidth")
+    shot(page, "phone-bot-move")
+    desktop = open_page(browser, daemon, DESKTOP)
+    playwright.expect(desktop.locator("#bot-plan")).to_be_visible()
+    playwright.expect(desktop.locator("#bot-move")).to_be_hidden()  # the header has room for it there

@@ -107,7 +107,7 @@ export function renderControls() {
 function renderBot() {
   const box = $("#bot-plan");
   const kind = (state.bots || {})[String(state.turn)];
-  box.hidden = !kind || state.phase === "over";
+  box.hidden = $("#bot-move").hidden = !kind || state.phase === "over";
   if (box.hidden) return;
   const who = `${seatName(state.turn)} (${BOT_NAMES[kind] || "bot"})`;
   const plan = state.bot;
@@ -120,6 +120,7 @@ function renderBot() {
   } else {
     box.textContent = `${who} is thinking…`;
   }
+  $("#bot-move").textContent = box.textContent; // under the board, whole, for whoever carries it out on a phone
 }
 
 // Real cards: the player may say which card was played (Bluffing Joker: must, before the move counts).
