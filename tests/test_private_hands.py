@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -125,15 +126,19 @@ def check_privacy(service: Table, anonymous: Phone, phones: dict[int, Phone]) ->
     team = set(game.board.team_of[turn])
     declared = service.session.declared
     outsiders = [anonymous] + [phone for seat, phone in phones.items() if seat not in team]
-    for phone in [phones[seat] for seat in sorted(team)]:
-        reply = phone.client.get("/api/teaching")
+    for seat in sorted(team):
+        reply = phones[seat].client.get("/api/teaching")
         code, lesson = reply.status_code, reply.get_json()
-        assert code == 200 and lesson["seat"] == turn, (phone.seat, lesson)
+        assert code == 200 and lesson["seat"] == turn, (seat, lesson)
+        code, asked = phones[seat].post("/api/hint", {})
+        assert code == 200
+        if seat != turn:  # a partner: the moves, never the cards (test_a_partner_sees_the_moves...)
+            assert "teaching_moves" not in lesson and all("card" not in h for h in asked["hints"] + lesson["hints"])
+            continue
         assert set(lesson["teaching_moves"]) <= hand and (
             declared is None or set(lesson["teaching_moves"]) == {declared}
         )
-        code, asked = phone.post("/api/hint", {})
-        assert code == 200 and {hint["card"] for hint in asked["hints"] + lesson["hints"]} <= hand
+        assert {hint["card"] for hint in asked["hints"] + lesson["hints"]} <= hand
     seen = [phone.received() for phone in outsiders]
     for got in seen:
         state = got["/api/state"][1]
@@ -290,3 +295,22 @@ def test_a_refused_discard_leaves_the_digital_turn_as_it_was(table: tuple[Table,
     assert phones[0].post("/api/discard", {"card": missing})[0] == 409
     after_refusal = phones[0].client.get("/api/hand").get_data(), Phone(app).client.get("/api/state").get_json()
     assert after_refusal == before and after_refusal[1]["phase"] == "play"
+
+
+def test_a_partner_sees_the_moves_to_talk_over_never_the_cards(table: tuple[Table, Flask]) -> None:
+    """The rules page, Note on Table Talk: when teaching beginners the team may discuss moves,
+    "but even then players should not exchange information about the cards". A partner's phone
+    gets the moves the seat to play could make and the hints, none of them naming a card, and
+    nothing that says which cards make no move; the seat's own phone still sees each card."""
+    service, app = table
+    _, phones = seated(app, {"players": 4, "mode": "digital", "teaching": True, "pegs": OUT})
+    seat = service.session.game.turn
+    partner = next(other for other in service.session.game.board.team_of[seat] if other != seat)
+    own = phones[seat].client.get("/api/teaching").get_json()
+    assert set(own["teaching_moves"]) == set(service.session.game.hand(seat))
+    theirs = phones[partner].client.get("/api/teaching").get_json()
+    assert "teaching_moves" not in theirs and theirs["team_moves"]
+    hinted = phones[partner].post("/api/hint", {})[1]["hints"]
+    for words in [*theirs["team_moves"], *(h["words"] for h in theirs["hints"]), *(h["words"] for h in hinted)]:
+        assert not re.search(r"\b(with an? (ace|king|queen|jack|joker|\d+)|the (7|9|10)\b)", words), words
+    assert all("card" not in hint and "move" not in hint for hint in [*theirs["hints"], *hinted])

@@ -265,8 +265,8 @@ def declare() -> Response:
 @need_hand
 def hint() -> Response:
     """The seat to play asks for hints (the rules page's Note on Table Talk: a serious game
-    shows none unless asked; a teaching game's partners may ask too). The answer names the
-    seat's cards, so it goes to the asker only. ``show``: the best move lit on the board, for
+    shows none unless asked; a teaching game's partners may ask too, and get the moves without
+    the cards). The answer names the seat's cards, so it goes to the asker only. ``show``: the best move lit on the board, for
     everyone to see, so only the seat's own phone or the table PIN may choose that."""
     body = _json_body({"show"}, required=False)
     _need(type(body.get("show", False)) is bool, "'show' is true or false")
@@ -276,7 +276,8 @@ def hint() -> Response:
         raise Forbidden(
             f"the lights are for everyone: only {seat_called(overview.turn)}'s own phone may light its hint"
         )
-    return jsonify(running.hints(show=body.get("show") is True))
+    partner = not is_admin() and my_seat(overview.game_id) != overview.turn  # a teaching game's partner
+    return jsonify(running.hints(show=body.get("show") is True, partner=partner))
 
 
 @api.get("/teaching")

@@ -513,7 +513,8 @@ class Table:
             self._lessons.page(data, self.session)
             data["teaching"] = bool(game.table.get("teaching"))
             if data["teaching"] and game.mode == "table":  # digital: the seat's cards, for its team (lesson)
-                data["hints"], data["teaching_moves"] = self._teaching.get(self.session, names)
+                taught = self._teaching.get(self.session, names)
+                data["hints"], data["teaching_moves"] = taught.hints, taught.moves
             leds = self._lights.page_leds(self._wiring.running)
             if leds is not None:
                 data["leds"] = leds
@@ -640,9 +641,10 @@ class Table:
         self._version += 1
         self._changed.notify_all()
 
-    def hints(self, show: bool = False) -> dict[str, Any]:
+    def hints(self, show: bool = False, partner: bool = False) -> dict[str, Any]:
         """The best moves for the seat to play, each with its reason; ``show``: the best one
-        lit blue on the board until the board or the game changes."""
+        lit blue on the board until the board or the game changes; ``partner``: asked from a
+        partner's phone in a teaching game, so the moves are said without their cards."""
         with self._lock:
             names = {seat["seat"]: seat["name"] for seat in view.seats(self.session.game)}
             question = teaching.Question.of(self.session)
@@ -654,7 +656,7 @@ class Table:
                 if moment == (len(self.session.game.events), self.session.tracker.occupied):
                     self._lights.show_hint(*moment, shown)
                     self._publish(force=True)
-        return {"hints": teaching.shown(best, names)}
+        return {"hints": teaching.for_the_team(best, names) if partner else teaching.shown(best, names)}
 
     def teaching(self, seat: int | None, game_id: int) -> dict[str, Any]:
         """A teaching game's hints and each card's moves, for the phone of ``seat`` in game
@@ -668,8 +670,15 @@ class Table:
                 raise GameError("each card's moves are shown in teaching games only: ask for a hint instead")
             if game.mode == "digital" and (game_id != self.session.game_id or seat not in teaching.hand_seen_by(game)):
                 raise PermissionError("the cards of the seat to play are for its own phone and its partners' only")
-            hints, moves = self._teaching.get(self.session, {seat["seat"]: seat["name"] for seat in view.seats(game)})
-            return {"version": self._version, "seat": game.turn, "hints": hints, "teaching_moves": moves}
+            taught = self._teaching.get(self.session, {seat["seat"]: seat["name"] for seat in view.seats(game)})
+            if game.mode == "digital" and seat != game.turn:  # a partner's phone: the moves, not the cards
+                return {
+                    "version": self._version,
+                    "seat": game.turn,
+                    "hints": taught.team_hints,
+                    "team_moves": taught.team_moves,
+                }
+            return {"version": self._version, "seat": game.turn, "hints": taught.hints, "teaching_moves": taught.moves}
 
     def _count_error(self) -> None:
         self.errors += 1

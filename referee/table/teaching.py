@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.cards import CARDS, RANKS
-from referee.coach.hints import Hint, best_per_card, rank
+from referee.coach.hints import Hint, best_per_card, rank, which_pegs
 from referee.coach.judge import DEALS
 from referee.coach.lookahead import Hidden
 from referee.coach.outlook import outlook
@@ -103,18 +103,57 @@ def hand_seen_by(game: Game) -> tuple[int, ...]:
     return game.board.team_of[game.turn] if game.table.get("teaching") else (game.turn,)
 
 
+@dataclass(frozen=True)
+class Taught:
+    """One turn's teaching: for the seat to play (or real cards everyone sees), the hints and
+    each card's moves; for its partners' phones the same hints and moves without the cards."""
+
+    hints: list[dict[str, Any]]
+    moves: dict[str, Any]
+    team_hints: list[dict[str, Any]]
+    team_moves: list[str]
+
+
 class PerTurn:
     """A teaching game's hints and each card's moves, worked out once per turn state (every
     page asks for them at every change; the table asks holding its lock)."""
 
     def __init__(self) -> None:
-        self._cache: tuple[object, tuple[list[dict[str, Any]], dict[str, Any]]] = (None, ([], {}))
+        self._cache: tuple[object, Taught] = (None, Taught([], {}, [], []))
 
-    def get(self, session: Session, names: Mapping[int, str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def get(self, session: Session, names: Mapping[int, str]) -> Taught:
         key = (session.game_id, len(session.game.events), session.declared)
         if self._cache[0] != key:
-            self._cache = (key, (hints_for(session, names), moves_by_card(session, names)))
+            ranked = rank_for(session)
+            taught = Taught(shown(ranked, names), moves_by_card(session, names), for_the_team(ranked, names), [])
+            self._cache = (key, replace(taught, team_moves=moves_without_cards(session, names)))
         return self._cache[1]
+
+
+def for_the_team(hints: list[Hint], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """Hints as partners see them (the rules page, Note on Table Talk: the team may discuss
+    moves, but exchanges no information about the cards): the move, never the card it takes."""
+    return [
+        {
+            "words": say(hint.move, names, ()) + which_pegs(hint.move, names)
+            if hint.move
+            else "Play no card: discard one",
+            "why": hint.words_why(names),
+            "note": hint.note,
+        }
+        for hint in hints
+    ]
+
+
+def moves_without_cards(session: Session, names: Mapping[int, str], most: int = 3 * PER_CARD) -> list[str]:
+    """Every move the seat to play's cards allow, each once, none saying its card."""
+    game, said = session.game, dict[str, None]()
+    if game.phase != "play":
+        return []
+    for card in sorted(_cards(session), key=CARDS.index):
+        for move in legal_moves(game.position, card, game.rules):
+            said[say(move, names, ())] = None
+    return list(said)[:most]
 
 
 def hints_for(session: Session, names: Mapping[int, str], limit: int = HINTS) -> list[dict[str, Any]]:

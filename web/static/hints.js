@@ -27,7 +27,7 @@ export function renderHints() {
   box.hidden = over || !hints.length;
   $("#hints-for").textContent = seatName(state.turn);
   $("#hints").replaceChildren(...hints.map((hint) => {
-    const item = li(`${cardName(hint.card)}: ${hint.words}. `);
+    const item = li(hint.card ? `${cardName(hint.card)}: ${hint.words}. ` : `${hint.words}. `); // a partner sees no card
     const why = el("span", "why", hint.why);
     why.title = hint.note;
     item.append(why, el("small", "note", ` (${hint.note})`));
@@ -38,6 +38,10 @@ export function renderHints() {
   moves.hidden = !taught || over;
   if (moves.hidden) return;
   const rows = [];
+  $("#teaching summary").textContent = taught.team_moves ? "The moves to talk over (the cards stay secret)" : "Each card’s moves now";
+  if (taught.team_moves) { // a partner's phone: the moves to discuss, not the cards that make them
+    rows.push(el("dt", "", "Moves"), el("dd", "", taught.team_moves.join("; ") || "no move"));
+  }
   for (const [card, found] of Object.entries(taught.teaching_moves || {})) {
     rows.push(el("dt", "", cardName(card)));
     const words = found.moves.length ? found.moves.join("; ") : "no move";
