@@ -350,6 +350,21 @@ PRESETS: dict[str, Ruleset] = {
     rules.name: rules
     for rules in (BASIC, ARIZONA, NORTH_CAROLINA, WIZARD_WOODWORKS, BECKER, KILPATRICK, BLUFFING_JOKER, SOCIAL_SECURITY)
 }
+PRESET_TITLES = {  # as the rules page titles them; the names above are what files and commands take
+    "basic": "Basic",
+    "arizona": "Arizona",
+    "north-carolina": "North Carolina",
+    "wizard-woodworks": "Wizard Woodworks",
+    "becker": "Becker",
+    "kilpatrick": "Kilpatrick",
+    "bluffing-joker": "Bluffing Joker",
+    "social-security": "Social Security",
+}
+
+
+def title_of(name: str) -> str:
+    """A rule set's name as people say it: "North Carolina"; a house file's own name as it is."""
+    return PRESET_TITLES.get(name, name)
 
 
 # -- house rules ------------------------------------------------------------------
@@ -388,7 +403,20 @@ def from_mapping(data: Mapping[str, Any]) -> Ruleset:
             raise RulesetError(f"[cards.{card_name}] must be a table")
         rules = rules.with_card(card, **card_changes(card_name, table))
     _check_weight(rules)
+    if "summary" not in data:  # the base's own line would contradict the file ("5 cards" over "6 cards")
+        rules = replace(rules, summary=house_summary(Ruleset.preset(base), rules))
     return rules
+
+
+def house_summary(base: Ruleset, house: Ruleset) -> str:
+    """One line saying how house rules differ from their base, from the rules themselves."""
+    before = set(said(base))
+    changed = [words for words in said(house) if words not in before]
+    cards = dict(base.cards)
+    changed += [f"{card}: {power.describe()}" for card, power in house.cards if cards.get(card) != power]
+    if not changed:
+        return f"{title_of(base.name)}, as it is."
+    return f"{title_of(base.name)}, with: {'; '.join(changed)}."
 
 
 def _check_weight(rules: Ruleset) -> None:

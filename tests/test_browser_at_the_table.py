@@ -5,6 +5,7 @@ another size, the words of the record. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import test_browser
@@ -142,3 +143,35 @@ def test_a_bots_move_reads_whole_on_a_phone(browser: Any, daemon: Daemon) -> Non
     desktop = open_page(browser, daemon, DESKTOP)
     playwright.expect(desktop.locator("#bot-plan")).to_be_visible()
     playwright.expect(desktop.locator("#bot-move")).to_be_hidden()  # the header has room for it there
+
+
+HOUSE = """base = "arizona"
+name = "Grandma's rules"
+hand_size = 6
+
+[cards.10]
+forward = [10]
+backward = [1]
+"""
+
+
+def test_house_rules_say_what_the_file_says(browser: Any, daemon: Daemon, tmp_path: Path) -> None:
+    """The README's house rules on Arizona ("Play then draw (5 cards)") with 6 cards in hand:
+    the dialog says the file is used once it is chosen, and the rules panel's summary agrees
+    with the file; preset names read as the rules page titles them ("North Carolina")."""
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table"})
+    page = open_page(browser, daemon)
+    unlock(page)
+    page.click("#new-game")
+    playwright.expect(page.locator("#ng-rules option[value='north-carolina']")).to_have_text("North Carolina")
+    file = tmp_path / "grandma.toml"
+    file.write_text(HOUSE)
+    page.set_input_files("#ng-house", str(file))
+    playwright.expect(page.locator("#ng-rules-summary")).to_contain_text("House rules from grandma.toml")
+    page.click('#new-game-form button[value="start"]')
+    playwright.expect(page.locator("#new-game-dialog")).to_be_hidden()
+    page.click("#rules summary")  # the rules panel, opened
+    rules = page.locator("#rules")
+    playwright.expect(rules).to_contain_text("Arizona, with: 6 cards in hand; 10: 10 forward, 1 back.")
+    playwright.expect(rules).not_to_contain_text("5 cards")
+    playwright.expect(page.locator("#rules-name")).to_have_text("Grandma's rules")

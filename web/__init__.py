@@ -16,6 +16,7 @@ from pathlib import Path
 from flask import Flask, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from referee.rulesets import title_of
 from web.api import api, join
 from web.compress import compress
 from web.history import history
@@ -82,6 +83,7 @@ def create_app(table: Table, **settings: object) -> Flask:
     _security(app)
     _errors_as_json(app)
     compress(app)
+    app.jinja_env.filters["rules_title"] = title_of  # "North Carolina", not its file name
     return app
 
 

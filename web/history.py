@@ -24,6 +24,7 @@ from werkzeug.exceptions import NotFound
 from referee import events as ev
 from referee import record
 from referee.game import GameError
+from referee.rulesets import title_of
 from web.table import Json, Table, Unavailable
 
 history = Blueprint("history", __name__)
@@ -118,7 +119,7 @@ def replay(game_id: int) -> str:
         game_id=game_id,
         moves=turns,
         winner=winner,
-        rules=game.rules.name,
+        rules=title_of(game.rules.name),
         players=" & ".join(marked.values()),
         running=running,
     )

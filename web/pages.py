@@ -19,7 +19,7 @@ from jinja2.utils import htmlsafe_json_dumps
 
 from referee.geometry import BoardGeometry, geometry
 from referee.holes import COME_OUT, HOME_SIZE, IN_SPOT, START_SIZE
-from referee.rulesets import PRESETS
+from referee.rulesets import PRESETS, title_of
 from web.table import Table
 
 pages = Blueprint("pages", __name__, template_folder="templates")
@@ -56,7 +56,7 @@ def index() -> str:
         marks=_markings(board),
         defaults=defaults,
         defaults_json=defaults_json,
-        presets=[(key, rules.summary) for key, rules in PRESETS.items()],
+        presets=[(key, title_of(key), rules.summary) for key, rules in PRESETS.items()],
         lights=overview.lights,
         css=_static_url("app.css"),
         js=url_for("pages.script", version=_scripts_version(), filename="app.js"),

@@ -22,7 +22,7 @@ from referee.events import Event, event_to_json
 from referee.game import Game
 from referee.moves import Move
 from referee.reasons import why_not
-from referee.rulesets import Ruleset
+from referee.rulesets import Ruleset, title_of
 from referee.table.session import Session
 from referee.table.told import Told, told
 from referee.tracker import Fix, Report, Role
@@ -71,6 +71,7 @@ class Rules(TypedDict):
     """The rule set in play, for the page's rules panel."""
 
     name: str
+    title: str  # as people say it: "North Carolina"
     summary: str
     cards: dict[str, str]  # card -> what it does
     settings: list[str]  # the rules beyond the cards, in words
@@ -281,6 +282,7 @@ def rules_state(game: Game) -> Rules:
     """The rules in force as the page lists them: a line per card and the table's settings."""
     return {
         "name": game.rules.name,
+        "title": title_of(game.rules.name),
         "summary": game.rules.summary,
         "cards": {card: power.describe() for card, power in game.rules.cards},
         "settings": table_settings(game),

@@ -11,13 +11,20 @@ function showSummary(select, where) {
 // file, which names its own base, setting the preset list aside. Gives back the summary's refresher.
 function wireRulesPicker(prefix) {
   const rules = $(`#${prefix}-rules`);
-  const show = () => showSummary(rules, $(`#${prefix}-rules-summary`));
+  const house = $(`#${prefix}-house`);
+  const summary = $(`#${prefix}-rules-summary`);
+  const show = () => {
+    const file = house.files[0];
+    rules.disabled = !!file;
+    if (file) summary.textContent = `House rules from ${file.name}: the file names its own base rule set, and the rules panel shows them once the game starts.`;
+    else showSummary(rules, summary);
+  };
   rules.addEventListener("change", show);
-  $(`#${prefix}-house`).addEventListener("change", (event) => { rules.disabled = event.currentTarget.files.length > 0; });
+  house.addEventListener("change", show);
   show();
   return show;
 }
-wireRulesPicker("ng");
+const showNewGameRulesSummary = wireRulesPicker("ng");
 export const showLessonRulesSummary = wireRulesPicker("ls");
 
 // A seat is a person or a bot; a bot chooses, a person moves its pegs (referee/table/seat_bots.py).
@@ -104,7 +111,7 @@ $("#new-game").addEventListener("click", () => {
   seatRows();
   $("#ng-error").textContent = "";
   $("#ng-house").value = "";
-  $("#ng-rules").disabled = false;
+  showNewGameRulesSummary(); // the rule set chosen above, the file cleared
   if (state && Array.isArray(state.teams) && state.teams.length > 2) {
     document.querySelector('input[name="teams"][value="opposite"]').checked = true; // 3 or 4 teams of 2
   }

@@ -71,7 +71,7 @@ export function renderRules() {
   const key = JSON.stringify(rules);
   if (key === rulesShown) return; // keep the reader's place in the list
   rulesShown = key;
-  $("#rules-name").textContent = rules.name || "?";
+  $("#rules-name").textContent = rules.title || rules.name || "?";
   $("#rules-summary").textContent = rules.summary || "";
   const items = [];
   const cards = Object.entries(rules.cards || {}).sort(([a], [b]) => CARDS.indexOf(a) - CARDS.indexOf(b)); // A, 2 … K, Joker
