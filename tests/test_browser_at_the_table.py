@@ -175,3 +175,37 @@ def test_house_rules_say_what_the_file_says(browser: Any, daemon: Daemon, tmp_pa
     playwright.expect(rules).to_contain_text("Arizona, with: 6 cards in hand; 10: 10 forward, 1 back.")
     playwright.expect(rules).not_to_contain_text("5 cards")
     playwright.expect(page.locator("#rules-name")).to_have_text("Grandma's rules")
+
+
+def fits(page: Any, selector: str) -> bool:
+    return bool(page.evaluate(f"document.querySelector({selector!r}).scrollWidth <= innerWidth"))
+
+
+def test_a_phone_reaches_everything_without_scrolling_sideways(browser: Any, daemon: Daemon) -> None:
+    """At 390 px: a wrong PIN is said beside the PIN box (a toast would cover it), New game's
+    person-or-bot choice of every seat is on screen, Past games shows its Review links, and the
+    board's place names are not drawn 5 px tall (they come with Zoom board)."""
+    new_game(daemon, {"players": 6, "rules": "basic", "mode": "table"})
+    page = open_page(browser, daemon, PHONE)
+    page.fill("#pin", "0000")
+    page.press("#pin", "Enter")
+    playwright.expect(page.locator("#pin-error")).to_contain_text("wrong PIN")
+    playwright.expect(page.locator("#toast")).to_be_hidden()
+    unlock(page)
+    playwright.expect(page.locator("#pin-error")).to_be_hidden()
+    names = page.locator(".place-name").first
+    assert names.bounding_box() is None  # not drawn unzoomed
+    page.click("#zoom")
+    assert (names.bounding_box() or {"height": 0})["height"] >= 8
+    shot(page, "phone-zoomed")
+    page.click("#zoom")
+    page.click("#new-game")
+    for select in page.locator("#ng-seats select.player").all():
+        box = select.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert page.evaluate("(d => d.scrollWidth <= d.clientWidth)(document.querySelector('#new-game-dialog'))")
+    shot(page, "phone-new-game")
+    page.goto(f"http://127.0.0.1:{daemon.port}/games")
+    assert fits(page, "html")
+    playwright.expect(page.locator("td[data-label='Review']").first).to_be_in_viewport()
+    shot(page, "phone-past-games")

@@ -1,5 +1,5 @@
 // Who this page is: the table PIN (admin) or a seat joined by its link, and the game it played.
-import { $ } from "./dom.js";
+import { $, hideError } from "./dom.js";
 import { getJSON, post, refreshPrivate, seatName, state } from "./app.js";
 import { renderLesson } from "./lesson.js";
 import { renderControls } from "./panels.js";
@@ -46,8 +46,12 @@ $("#login").addEventListener("submit", async (event) => {
   try {
     await post("/api/login", { pin: pin.value });
     pin.value = "";
+    $("#pin-error").hidden = true;
     await loadMe();
-  } catch {
+  } catch (error) {
+    hideError(); // said beside the PIN box instead: a phone's toast would cover it
+    $("#pin-error").textContent = error.message;
+    $("#pin-error").hidden = false;
     pin.select();
   }
 });
