@@ -478,3 +478,16 @@ def test_a_bot_seat_has_no_link_and_no_phone_joins_it(app: Flask) -> None:
     refused = phone.get(f"/join/1/{token}")
     assert refused.status_code == 403 and "played by a bot" in refused.get_data(as_text=True)
     assert phone.get("/api/hand").status_code == 403  # and no hand to see by that phone
+
+
+def test_a_wrong_address_and_a_too_big_file_are_said_plainly(client: FlaskClient) -> None:
+    """A page that isn't there is a page with the way back to the board, not Flask's bare
+    text; a request too big (a wrong file picked as house rules) says what the limit is for."""
+    missing = client.get("/no-such-page")
+    assert missing.status_code == 404 and missing.mimetype == "text/html"
+    assert "No such page" in missing.get_data(as_text=True) and 'href="/"' in missing.get_data(as_text=True)
+    headers = admin(client)
+    huge = {"players": 4, "house_rules": "# " + "x" * 70_000}
+    refused = client.post("/api/games", json=huge, headers=headers)
+    assert refused.status_code == 413 and "a house-rules file is a few KB" in refused.get_json()["error"]
+    assert "capacity" not in refused.get_json()["error"]

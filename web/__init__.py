@@ -13,11 +13,11 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from flask import Flask, Response, g, jsonify, request
+from flask import Flask, Response, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from referee.rulesets import title_of
-from web.api import api, join
+from web.api import api, http_words, join
 from web.compress import compress
 from web.history import history
 from web.hosts import host_allowed, local_names
@@ -113,13 +113,19 @@ def _security(app: Flask) -> None:
         return response
 
 
+PAGE_ERRORS = {404: ("No such page", "There is no page at this address.")}
+
+
 def _errors_as_json(app: Flask) -> None:
-    """An error under /api/ answers JSON with one sentence; the pages keep Flask's own."""
+    """An error under /api/ answers JSON with one sentence; a page answers a plain page with
+    the way back to the board (never Flask's bare text)."""
 
     @app.errorhandler(HTTPException)
-    def json_errors_under_api(error: HTTPException) -> Response | HTTPException:
+    def json_errors_under_api(error: HTTPException) -> Response:
+        code = error.code or 500
         if request.path.startswith("/api/"):
-            response = jsonify({"error": error.description or error.name})
-            response.status_code = error.code or 500
+            response = jsonify({"error": http_words(error)})
+            response.status_code = code
             return response
-        return error
+        title, words = PAGE_ERRORS.get(code, (error.name, http_words(error)))
+        return Response(render_template("message.html", title=title, words=words), status=code)

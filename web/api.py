@@ -576,7 +576,15 @@ def register_errors(blueprint: Blueprint) -> None:
     blueprint.register_error_handler(GameError, lambda error: _error(409, str(error)))
     blueprint.register_error_handler(PermissionError, lambda error: _error(403, str(error)))
     blueprint.register_error_handler(Unavailable, lambda error: _error(503, str(error)))
-    blueprint.register_error_handler(HTTPException, lambda error: _error(error.code or 500, error.description or ""))
+    blueprint.register_error_handler(HTTPException, lambda error: _error(error.code or 500, http_words(error)))
+
+
+def http_words(error: HTTPException) -> str:
+    """An HTTP error in a sentence for people: a body too big says what the limit is for."""
+    if error.code == 413:
+        most = int(current_app.config["MAX_CONTENT_LENGTH"]) // 1024
+        return f"That is too big for the referee: it takes at most {most} KB (a house-rules file is a few KB)."
+    return error.description or error.name
 
 
 register_errors(api)

@@ -71,6 +71,8 @@ $("#seat-links").addEventListener("click", async () => {
   }
 });
 
+const HOUSE_FILE_MOST = 60 * 1024; // bytes; the referee takes 64 KB in all (web/__init__.py, MAX_BODY)
+
 // New game: one name and colour per seat in play, defaults from the seats now.
 const playersSelect = $("#ng-players");
 function seatRows() {
@@ -126,6 +128,10 @@ $("#new-game-form").addEventListener("submit", async (event) => {
   const opposite = form.elements.teams.value === "opposite" && (players === 6 || players === 8 || players === 10);
   const half = players / 2;
   const file = $("#ng-house").files[0];
+  if (file && file.size > HOUSE_FILE_MOST) {
+    $("#ng-error").textContent = `${file.name} is ${Math.round(file.size / 1024)} KB: a house-rules file is a few KB (at most 60). Is it the right file?`;
+    return;
+  }
   const body = {
     players,
     teams: opposite ? Array.from({ length: half }, (_, s) => [s, s + half]) : null,
