@@ -209,3 +209,17 @@ def test_a_phone_reaches_everything_without_scrolling_sideways(browser: Any, dae
     assert fits(page, "html")
     playwright.expect(page.locator("td[data-label='Review']").first).to_be_in_viewport()
     shot(page, "phone-past-games")
+
+
+def test_the_hover_line_follows_the_board(browser: Any, daemon: Daemon) -> None:
+    """The line under the board says what the hole under the pointer is now: once Red's peg
+    is placed and the move taken, its hole no longer reads "may go here"."""
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table"})
+    page = open_page(browser, daemon)
+    click_holes(page, "S0:1")
+    page.hover('[data-hole="T0:8"]', force=True)
+    hover = page.locator("#hover")
+    playwright.expect(hover).to_have_text("Red's come-out hole (T0:8): may go here")
+    page.click('[data-hole="T0:8"]', force=True)
+    playwright.expect(page.locator("#turn")).to_have_text("Sky blue to play", timeout=5000)
+    playwright.expect(hover).to_have_text("Red's come-out hole (T0:8)")

@@ -111,6 +111,7 @@ export function renderBoard() {
   const by = state.last_card_seat === null || state.last_card_seat === undefined ? "" : ` — ${seatName(state.last_card_seat)}`;
   const declared = state.last_card_declared ? ` (declared ${cardName(state.last_card_declared)})` : "";
   $("#last-card").textContent = card + by + declared;
+  showHover();
 }
 
 function glyph(circle, symbol) {
@@ -179,7 +180,8 @@ function describe(name) {
   const guide = state && state.guidance && state.guidance[name];
   const marked = state && state.move_marks && state.move_marks[name];
   const words = holeNames[name];
-  const said = !words ? name : state.lesson ? words : `${words} (${name})`; // a lesson: words only
+  const said = !words ? (state && state.lesson ? "" : name) : state.lesson ? words : `${words} (${name})`; // a lesson: words only
+  if (!said) return "";
   return guide ? `${said}: ${GUIDE_WORDS[guide]}` : marked ? `${said}: ${MARK_WORDS[marked]}` : said;
 }
 
@@ -193,13 +195,15 @@ function loadHoleWords() {
   getJSON("/api/holes").then((words) => { if (holeNamesFor === key) holeNames = words; }, () => { holeNamesFor = ""; });
 }
 
-svg.addEventListener("pointermove", (event) => {
-  $("#hover").textContent = describe(holeAt(event));
-});
+// The hole under the pointer, said again whenever the state changes (never yesterday's lights).
+let hovered = null;
+const showHover = () => { $("#hover").textContent = describe(hovered); };
+svg.addEventListener("pointermove", (event) => { hovered = holeAt(event); showHover(); });
+svg.addEventListener("pointerleave", () => { hovered = null; showHover(); });
 
 svg.addEventListener("click", (event) => {
-  const name = holeAt(event);
-  $("#hover").textContent = describe(name);
+  const name = hovered = holeAt(event);
+  showHover();
   if (name && state && state.phase === "penalty" && name[0] === "T") {
     post("/api/penalty", { hole: name }).catch(() => {});
     return;
