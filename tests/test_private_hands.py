@@ -314,3 +314,28 @@ def test_a_partner_sees_the_moves_to_talk_over_never_the_cards(table: tuple[Tabl
     for words in [*theirs["team_moves"], *(h["words"] for h in theirs["hints"]), *(h["words"] for h in hinted)]:
         assert not re.search(r"\b(with an? (ace|king|queen|jack|joker|\d+)|the (7|9|10)\b)", words), words
     assert all("card" not in hint and "move" not in hint for hint in [*theirs["hints"], *hinted])
+
+
+def test_a_move_two_of_the_hands_cards_make_waits_for_the_card(
+    table: tuple[Table, Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rules page, Basic Game: an ace or a face card brings a peg out. Red holds an ace and
+    a king and comes out without tapping a card: which card leaves the hand is Red's choice,
+    so the referee asks instead of picking one; the card tapped then is the one played."""
+    service, app = table
+    pegs: dict[str, list[str]] = {}
+
+    def two_come_outs(game: Game) -> bool:
+        return len(set(game.hand(0)) & {"A", "J", "Q", "K"}) >= 2
+
+    monkeypatch.setattr("referee.table.session.random.randrange", lambda _n: _seed(pegs, two_come_outs))
+    admin, phones = seated(app, {"players": 4, "mode": "digital"})
+    held = service.session.game.hand(0)
+    makers = [card for card in dict.fromkeys(held) if card in ("A", "J", "Q", "K")]
+    code, state = admin.post("/api/sim/events", {"events": ["lift S0:1", "place T0:8", "done"]})
+    assert code == 200 and state["moves"] == [] and service.session.game.hand(0) == held
+    assert "Tap the card you played" in state["notice"], state["notice"]
+    assert phones[0].post("/api/declare", {"card": makers[-1]})[0] == 200
+    code, state = admin.post("/api/sim/events", {"events": ["done"]})  # or the settle time
+    assert code == 200 and state["moves"] == [f"{makers[-1]} S0-T0:8"], state
+    assert makers[0] in service.session.game.hand(0) or held.count(makers[0]) > 1

@@ -360,10 +360,30 @@ class Session:
             self.tracker.retract()
             report.committed = False
             self.notice = "Bluffing Joker: declare the card you played on the page before the move counts."
+        if report.committed and report.move is not None and self._which_card_unsaid(report.move):
+            self.tracker.retract()
+            report.committed = False
         if report.committed and report.move is not None:
             self._accept(report.move, report.amend)
             return self.report
         return self._show(report)
+
+    def _which_card_unsaid(self, move: Move) -> bool:
+        """The referee's cards, none tapped, and cards of several ranks in the hand make the
+        move on the board: which one leaves the hand is the player's choice, so it asks."""
+        game = self.game
+        if game.mode != "digital" or self.declared is not None or self._is_free(move):
+            return False
+        ranks = [
+            card
+            for card in dict.fromkeys(game.hand(game.turn))
+            if any(other.key == move.key for other in legal_moves(game.position, card, game.rules))
+        ]
+        if len(ranks) < 2:
+            return False
+        said = " or ".join(CARD_WORDS.get(card, f"a {card}") for card in ranks)
+        self.notice = f"{self._name(game.turn)}: {said} makes this move. Tap the card you played."
+        return True
 
     def _needs_declaration(self) -> bool:
         return self.game.rules.bluffing and self.game.mode == "table" and self.declared is None

@@ -107,8 +107,9 @@ export async function getJSON(url) {
   return data;
 }
 
-// Every POST carries the CSRF token; a refusal's {"error": ...} is shown to the player.
-export async function post(url, body) {
+// Every POST carries the CSRF token; a refusal's {"error": ...} is shown to the player: in a
+// toast, or in ``where`` (an element beside what was tapped) when given.
+export async function post(url, body, where = null) {
   let reply;
   try {
     reply = await fetch(url, {
@@ -123,7 +124,8 @@ export async function post(url, body) {
   const data = await reply.json().catch(() => null);
   if (!reply.ok) {
     const message = (data && data.error) || `${reply.status} ${reply.statusText}`;
-    showError(message);
+    if (where) where.textContent = message;
+    else showError(message);
     if (reply.status === 403) loadMe(); // perhaps a stale token: fetch a fresh one for next time
     throw new Error(message);
   }

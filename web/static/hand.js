@@ -32,11 +32,18 @@ export async function refreshHand() {
   else if (canDiscard) note = "Nothing can move: discard a card.";
   if (myTurn && hand.free_come_out) note += " You may also come out free (no card needed).";
   $("#hand-note").textContent = note;
+  const whyNot = (card) => {
+    if (!myTurn) $("#hand-note").textContent = `It is ${seatName(state.turn)}'s turn: your cards wait for yours.`;
+    else if (playable.size) $("#hand-note").textContent = `No peg can move with ${cardName(card)} now: play ${[...playable].map(cardName).join(" or ")}.`;
+    else $("#hand-note").textContent = `No peg can move with ${cardName(card)} now: discard a card.`;
+  };
   $("#hand").replaceChildren(...(hand.hand || []).map((card) => {
     const wrap = el("div", "card");
-    const face = button(cardName(card), () => post("/api/declare", { card }));
-    face.className = "face" + (playable.has(card) ? " playable" : "") + (hand.declared === card ? " declared" : "");
-    face.disabled = !myTurn || !playable.has(card);
+    const usable = myTurn && playable.has(card);
+    // A card that can't be played now says why when tapped (a disabled button would say nothing).
+    const face = button(cardName(card), () => (usable ? post("/api/declare", { card }, $("#hand-note")).catch(() => {}) : whyNot(card)));
+    face.className = "face" + (playable.has(card) ? " playable" : "") + (hand.declared === card ? " declared" : "") + (usable ? "" : " unusable");
+    face.setAttribute("aria-disabled", String(!usable));
     face.setAttribute("aria-label", `${playable.has(card) ? "Play" : "Card"} ${cardName(card)}`);
     wrap.append(face);
     if (canDiscard) {

@@ -135,7 +135,7 @@ function renderDeclare(tableCards) {
       ? "Bluffing Joker: declare the card you play face down — the move counts once declared."
       : "Which card was played? (optional: it narrows the moves that fit)";
   $("#declare-cards").replaceChildren(...CARDS.map((card) => {
-    const face = button(cardName(card), () => post("/api/declare", { card }));
+    const face = button(cardName(card), () => post("/api/declare", { card }, $("#declare-note")).catch(() => {}));
     face.className = "face" + (state.declared === card ? " declared" : "");
     face.setAttribute("aria-label", `Declare ${cardName(card)}`);
     return face;
