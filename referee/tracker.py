@@ -339,6 +339,14 @@ class Tracker:
 
     # -- colours ---------------------------------------------------------------------
 
+    def known_colours(self) -> Colours:
+        """The colour in each occupied hole, when the sensors leave one reading of them (a peg
+        placed on its way is then known by its colour, not shown as a stray); else nothing."""
+        worlds = self._worlds.worlds
+        if worlds is None or len(worlds) != 1 or self._restoring is not None:
+            return {}
+        return self._colours(self._turn, worlds[0]).snapshot()
+
     def _certain(self) -> bool:
         """Every colour's whereabouts known (one reading left)."""
         return self._worlds.worlds is not None and len(self._worlds.worlds) == 1

@@ -223,3 +223,25 @@ def test_the_hover_line_follows_the_board(browser: Any, daemon: Daemon) -> None:
     page.click('[data-hole="T0:8"]', force=True)
     playwright.expect(page.locator("#turn")).to_have_text("Sky blue to play", timeout=5000)
     playwright.expect(hover).to_have_text("Red's come-out hole (T0:8)")
+
+
+def test_half_a_split_reads_as_a_move_on_its_way(browser: Any, daemon: Daemon) -> None:
+    """The rules page, Basic Game: a 7 may be split between two pegs. Red's 4 past her own peg
+    is the first half of 3 and 4: the page says what is left and lights where it goes, never
+    "Not a legal move", and the second half makes it the seven (issue 33 #1, #3)."""
+    new_game(
+        daemon, {"players": 4, "rules": "basic", "mode": "table", "pegs": {"0": ["T0:12", "T0:14", "S", "S", "S"]}}
+    )
+    page = open_page(browser, daemon, PHONE)
+    click_holes(page, "T0:12", "T0:16")
+    status = page.locator("#status")
+    playwright.expect(status).to_have_text("Red: 3 more of the 7")
+    playwright.expect(page.locator('[data-hole="T0:17"]')).to_have_attribute("data-guide", "destination")
+    playwright.expect(page.locator('[data-hole="T0:16"]')).to_have_class("peg s0")  # Red's, not a stray
+    page.wait_for_timeout(1500)  # a pause to think commits nothing
+    playwright.expect(status).to_have_text("Red: 3 more of the 7")
+    assert "Not a legal move" not in (page.locator("#why").text_content() or "")
+    shot(page, "phone-half-a-split")
+    click_holes(page, "T0:14", "T0:17")
+    playwright.expect(page.locator("#turn")).to_have_text("Sky blue to play", timeout=5000)
+    playwright.expect(page.locator("#moves li").first).to_contain_text("Red splits the 7")

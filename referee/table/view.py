@@ -112,6 +112,7 @@ class SessionState(TypedDict):
     bumps: list[dict[str, Any]]  # referee.game.Game.bumps: by, seat, from, to, penalty
     rules: Rules
     occupied: list[str]  # the holes the sensors feel filled
+    on_the_way: dict[str, int]  # a peg placed during the move on the board, known by its colour: hole -> seat
     seats: list[Seat]
     teams: list[list[int]]
     sides: int  # the board's sides: a page drawn for another number reloads
@@ -210,7 +211,6 @@ def game_state(session: Session) -> SessionState:
     seated = seat_list(game)
     colour = _colour_of(seated)
     said = tuple(colour(seat) for seat in range(game.board.sides))
-    last = game.history[-1][0] if game.history else None
     card, card_words = last_played(game)
     said_history = history(game, said)
     told_list = told(game, said_history, colour)
@@ -230,7 +230,7 @@ def game_state(session: Session) -> SessionState:
         "why_not": why_not_shown(session) if report.status in ("illegal", "moving") and not restoring else None,
         "finishing": finishing(session, colour),
         "restoring": restoring,
-        "candidates": _candidates(report, last if last is not None else game.turn, game.turn, said),
+        "candidates": _candidates(report, game.history[-1][0] if game.history else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
         "move_words": _move_words_on_board(session, said),
         "amending": report.amend,
@@ -241,6 +241,7 @@ def game_state(session: Session) -> SessionState:
         "bumps": [event_to_json(bump) for bump in game.bumps],
         "rules": rules_state(game),
         "occupied": [session.physical.name(h) for h in session.physical.holes(session.tracker.occupied)],
+        "on_the_way": _on_the_way(session) if report.status in ("moving", "move") else {},
         "seats": seated,
         "teams": [list(team) for team in game.board.teams],
         "sides": game.board.sides,
@@ -441,6 +442,14 @@ def _declared_instead(events: list[Event], shown: str | None) -> str | None:
     play = last_play(events)
     declared = play.declared if isinstance(play, ev.Play) else None
     return declared if declared is not None and shown is not None and shown != declared else None
+
+
+def _on_the_way(session: Session) -> dict[str, int]:
+    """The pegs placed during the move on the board whose colour the sensors leave certain, in
+    holes where the game has no peg of that colour yet."""
+    stands = {hole: int(seat) for seat, holes in session.game.position.to_json()["pegs"].items() for hole in holes}
+    named = ((session.physical.name(hole), seat) for hole, seat in session.tracker.known_colours().items())
+    return {name: seat for name, seat in named if seat is not None and name[0] in "TH" and stands.get(name) != seat}
 
 
 def _put_back(game: Game, said: list[Told]) -> str | None:

@@ -64,6 +64,7 @@ export function renderBoard() {
   for (const [seat, places] of Object.entries(pegs)) {
     for (const hole of places) if (hole[0] !== "S") owner.set(hole, Number(seat));
   }
+  for (const [hole, seat] of Object.entries(state.on_the_way || {})) owner.set(hole, seat); // placed, on its way
   // ... and what the sensors feel now (without sensors, the position fills the start holes).
   let occupied = state.occupied;
   if (!Array.isArray(occupied)) {
