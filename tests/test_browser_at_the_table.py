@@ -245,3 +245,18 @@ def test_half_a_split_reads_as_a_move_on_its_way(browser: Any, daemon: Daemon) -
     click_holes(page, "T0:14", "T0:17")
     playwright.expect(page.locator("#turn")).to_have_text("Sky blue to play", timeout=5000)
     playwright.expect(page.locator("#moves li").first).to_contain_text("Red splits the 7")
+
+
+def test_a_peg_to_bump_is_lit_and_a_refusal_says_why(browser: Any, daemon: Daemon) -> None:
+    """The rules page, Basic Game: landing on another player's peg sends it back to start, so
+    lifting Red's peg lights Blue's peg a 5 reaches as "may go here"; and a peg moved 11 holes,
+    which no card does, is refused with that reason, not a bare "Not a legal move" (issue 33 #2, #4)."""
+    pegs = {"0": ["T0:8", "S", "S", "S", "S"], "3": ["T0:13", "S", "S", "S", "S"]}
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "pegs": pegs})
+    page = open_page(browser, daemon)
+    click_holes(page, "T0:8")
+    playwright.expect(page.locator('[data-hole="T0:13"]')).to_have_attribute("data-guide", "destination")
+    new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "pegs": {"0": ["T0:9", "S", "S", "S", "S"]}})
+    playwright.expect(page.locator('[data-hole="T0:13"]')).not_to_have_attribute("data-guide", "destination")
+    click_holes(page, "T0:9", "T1:2")
+    playwright.expect(page.locator("#status")).to_contain_text("No card moves a peg 11 holes")
