@@ -339,3 +339,29 @@ def test_a_move_two_of_the_hands_cards_make_waits_for_the_card(
     code, state = admin.post("/api/sim/events", {"events": ["done"]})  # or the settle time
     assert code == 200 and state["moves"] == [f"{makers[-1]} S0-T0:8"], state
     assert makers[0] in service.session.game.hand(0) or held.count(makers[0]) > 1
+
+
+def test_a_check_a_moment_old_never_shows_or_plays_another_seats_hand(
+    table: tuple[Table, Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seat 0's phone asks while its own move commits: the web layer's look at the table still
+    says seat 0 is to play, the table has moved on to seat 1. The table checks the asker again
+    under the look that acts: seat 1's cards are neither shown to seat 0 nor played for it."""
+    service, app = table
+    _, phones = seated(app, {"players": 4, "mode": "digital", "pegs": OUT})
+    stale = service.overview()  # seat 0 to play, as the decorators read it ...
+    card = phones[0].client.get("/api/hand").get_json()["playable"][0]
+    assert phones[0].post("/api/declare", {"card": card})[0] == 200
+    move = service.session.game.legal(card)[0]
+    acts = carry_out(Hands.from_position(service.session.game.position), move, random.Random(1))
+    made = [f"{act.kind} {act.hole}" for act in acts if act.kind != "pause"]
+    assert Phone(app).post("/api/sim/events", {"events": [*made, "done"]})[0] == 200
+    assert service.session.game.turn == 1  # ... and then the move committed
+    monkeypatch.setattr(service, "overview", lambda: stale)
+    seat_one = list(service.session.game.hand(1))
+    code, answer = phones[0].post("/api/hint", {})
+    assert code == 403 and "hints" not in answer, answer
+    code, answer = phones[0].post("/api/declare", {"card": seat_one[0]})
+    assert code == 403 and service.session.declared is None, answer
+    code, answer = phones[0].post("/api/discard", {"card": seat_one[0]})
+    assert code == 403 and service.session.game.hand(1) == seat_one, answer

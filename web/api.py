@@ -257,7 +257,7 @@ def undo() -> Response:
 def declare() -> Response:
     body = _json_body({"card"})
     _need(isinstance(body["card"], str), "'card' is a card like 7 or JOKER")
-    return jsonify(table().declare(table().overview().turn, body["card"]))
+    return jsonify(table().declare(_phone_seat(), body["card"]))
 
 
 @api.post("/hint")
@@ -265,9 +265,10 @@ def declare() -> Response:
 @need_hand
 def hint() -> Response:
     """The seat to play asks for hints (the rules page's Note on Table Talk: a serious game
-    shows none unless asked; a teaching game's partners may ask too, and get the moves without
-    the cards). The answer names the seat's cards, so it goes to the asker only. ``show``: the best move lit on the board, for
-    everyone to see, so only the seat's own phone or the table PIN may choose that."""
+    shows none unless asked; a teaching game's partners may ask too, and get the moves
+    without the cards). The answer names the seat's cards, so it goes to the asker only.
+    ``show``: the best move lit on the board, for everyone to see, so only the seat's own
+    phone or the table PIN may choose that. The table checks the asker again as it acts."""
     body = _json_body({"show"}, required=False)
     _need(type(body.get("show", False)) is bool, "'show' is true or false")
     running = table()
@@ -276,8 +277,7 @@ def hint() -> Response:
         raise Forbidden(
             f"the lights are for everyone: only {seat_called(overview.turn)}'s own phone may light its hint"
         )
-    partner = not is_admin() and my_seat(overview.game_id) != overview.turn  # a teaching game's partner
-    return jsonify(running.hints(show=body.get("show") is True, partner=partner))
+    return jsonify(running.hints(show=body.get("show") is True, asker=_phone_seat()))
 
 
 @api.get("/teaching")
@@ -295,7 +295,7 @@ def teaching() -> Response:
 def discard() -> Response:
     body = _json_body({"card"})
     _need(body["card"] is None or isinstance(body["card"], str), "'card' is a card like 7, or null at a real table")
-    return jsonify(table().discard(table().overview().turn, body["card"]))
+    return jsonify(table().discard(_phone_seat(), body["card"]))
 
 
 @api.post("/resolve")
@@ -339,6 +339,12 @@ def penalty() -> Response:
     chooser = running.overview().chooser
     _need(isinstance(body["hole"], str), "'hole' is a track hole like T1:4")
     return jsonify(running.send_to_start(_acting_seat(chooser), body["hole"]))
+
+
+def _phone_seat() -> int | None:
+    """The asking phone's own seat, for the table to check under the same look that acts (a
+    move may commit between a decorator's check and the act); None with the table PIN."""
+    return None if is_admin() else my_seat(table().overview().game_id)
 
 
 def _acting_seat(wanted: int | None) -> int:

@@ -330,17 +330,23 @@ class Table:
 
     # -- the page's requests --------------------------------------------------------------
 
-    def declare(self, seat: int, card: str) -> dict[str, Any]:
+    def declare(self, seat: int | None, card: str) -> dict[str, Any]:
+        """``seat``: the asking phone's own, found to be the seat to play under the same look
+        at the table that acts (a move committing meanwhile makes it another's turn); None:
+        the table PIN, acting for the seat to play."""
+
         def declare(session: Session) -> None:
             self._lessons.check("declare", card)
-            session.declare(seat, card)
+            session.declare(session.game.turn if seat is None else seat, card)
 
         return self._command(declare)
 
-    def discard(self, seat: int, card: str | None) -> dict[str, Any]:
+    def discard(self, seat: int | None, card: str | None) -> dict[str, Any]:
+        """``seat`` as for ``declare``."""
+
         def discard(session: Session) -> None:
             self._lessons.check("discard")
-            session.discard(seat, card)
+            session.discard(session.game.turn if seat is None else seat, card)
 
         return self._command(discard)
 
@@ -641,12 +647,22 @@ class Table:
         self._version += 1
         self._changed.notify_all()
 
-    def hints(self, show: bool = False, partner: bool = False) -> dict[str, Any]:
+    def hints(self, show: bool = False, asker: int | None = None) -> dict[str, Any]:
         """The best moves for the seat to play, each with its reason; ``show``: the best one
-        lit blue on the board until the board or the game changes; ``partner``: asked from a
-        partner's phone in a teaching game, so the moves are said without their cards."""
+        lit blue on the board until the board or the game changes. ``asker``: the asking
+        phone's seat (None: the table PIN), checked under the same look at the table that
+        takes the hand: the seat to play, or in a teaching game a partner, who gets the moves
+        without their cards."""
         with self._lock:
-            names = {seat["seat"]: seat["name"] for seat in view.seats(self.session.game)}
+            game = self.session.game
+            names = {seat["seat"]: seat["name"] for seat in view.seats(game)}
+            if asker is not None and asker not in teaching.hand_seen_by(game):
+                raise PermissionError(f"only {names[game.turn]}'s phone may ask for its hints now")
+            if show and asker is not None and asker != game.turn:
+                raise PermissionError(
+                    f"the lights are for everyone: only {names[game.turn]}'s own phone may light its hint"
+                )
+            partner = asker is not None and asker != game.turn
             question = teaching.Question.of(self.session)
             moment = (len(self.session.game.events), self.session.tracker.occupied)
         best = question.answer() if question else []  # the look-ahead runs without the lock
