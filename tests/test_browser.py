@@ -162,7 +162,8 @@ def test_a_family_presses_done_after_every_move_and_declares_a_bluff(browser: ob
     playwright.expect(turn).to_have_text("Sky blue to play")
     page.click("#cant-move")
     playwright.expect(turn).to_have_text("Yellow to play")
-    playwright.expect(page.locator("#moves li")).to_have_count(1)
+    playwright.expect(page.locator("#moves li")).to_have_count(2)  # the move, and the turn Sky blue could not move
+    playwright.expect(page.locator("#moves li").first).to_have_text("Sky blue could not move")
 
     new_game(daemon, {"players": 4, "rules": "bluffing-joker", "mode": "table"})
     page.reload()

@@ -365,3 +365,20 @@ def test_a_check_a_moment_old_never_shows_or_plays_another_seats_hand(
     assert code == 403 and service.session.declared is None, answer
     code, answer = phones[0].post("/api/discard", {"card": seat_one[0]})
     assert code == 403 and service.session.game.hand(1) == seat_one, answer
+
+
+def test_a_lifted_peg_lights_nothing_the_hand_would_give_away(table: tuple[Table, Flask]) -> None:
+    """The referee's cards: a peg lifted before a card is tapped lights no destination (one lit
+    hole would say which cards the hand holds), on the LEDs or in the state anyone reads; once
+    the card is tapped, that card's destinations are lit as at any table."""
+    service, app = table
+    _, phones = seated(app, {"players": 4, "mode": "digital", "pegs": OUT})
+    anyone = Phone(app)
+    peg = next(hole for hole in service.session.game.position.to_json()["pegs"]["0"] if hole[0] == "T")
+    state = anyone.post("/api/sim/events", {"events": [f"lift {peg}"]})[1]
+    assert set(state["guidance"].values()) <= {"selected"}, state["guidance"]
+    card = phones[0].client.get("/api/hand").get_json()["playable"][0]
+    assert phones[0].post("/api/declare", {"card": card})[0] == 200
+    state = anyone.client.get("/api/state").get_json()
+    moves_from_peg = [m for m in service.session.game.legal(card) if m.text.split(" ", 1)[1].startswith(f"{peg}-")]
+    assert not moves_from_peg or "destination" in state["guidance"].values(), state["guidance"]

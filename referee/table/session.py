@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from hardware.signals import SEAT_NAMES
@@ -43,7 +44,7 @@ from referee.movegen import legal_moves, parse_move
 from referee.moves import Move, NotationError
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
-from referee.tracker import Candidates, Report, Tracker, Unfinished
+from referee.tracker import Candidates, Report, Role, Tracker, Unfinished
 from referee.words import CARD_WORDS
 
 log = logging.getLogger("pegs.session")
@@ -458,8 +459,17 @@ class Session:
             tracker.restore(game.position, allowed)
 
     def _show(self, report: Report) -> Report:
+        if self._hand_unplayed():
+            report = replace(report, guidance=_without_destinations(report.guidance))
         self.report = report
         return report
+
+    def _hand_unplayed(self) -> bool:
+        """The referee's cards, none tapped yet: where a lifted peg may go would say which
+        cards the hand holds (one lit hole: "an ace, and no 2, 3 or 5"), to everyone who sees
+        the lights or the page. Nothing is lit for it until a card is played."""
+        game = self.game
+        return game.mode == "digital" and self.declared is None and game.phase == "play"
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -558,3 +568,7 @@ _NOT_DONE = {
     "illegal": "This is not a legal move: put the pegs back where the lights show.",
     "ambiguous": "Several moves fit this board: choose the one you made on the page.",
 }
+
+
+def _without_destinations(guidance: dict[str, Role]) -> dict[str, Role]:
+    return {hole: role for hole, role in guidance.items() if role not in ("destination", "bump")}
