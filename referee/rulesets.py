@@ -258,6 +258,15 @@ class Ruleset:
         except RulesetError as error:
             raise RulesetError(f"{path}: {error}") from None
 
+    @staticmethod
+    def from_toml_text(text: str) -> Ruleset:
+        """House rules sent as text (the page's file), read as a file is: the same checks of
+        size and nesting before the TOML reader, whose recursion a deep file would exhaust."""
+        try:
+            return from_mapping(load_toml(text, "the file"))
+        except TextError as error:
+            raise RulesetError(str(error)) from None
+
 
 def _standard_cards(**overrides: CardPower) -> tuple[tuple[str, CardPower], ...]:
     """The basic game's cards (the rules page, "Movement of pegs - effects of individual cards")."""

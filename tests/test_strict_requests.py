@@ -148,3 +148,12 @@ def test_the_engine_refuses_loose_pegs_too() -> None:
         with pytest.raises(PositionError, match="'pegs'"):
             Game(rules, 4, pegs=pegs)
     assert Game(rules, 4, pegs={"0": FIVE}).position.pegs_json()["0"][0] == "T0:8"
+
+
+def test_house_rules_nested_in_escapes_are_refused_plainly(client: FlaskClient) -> None:
+    """A JSON body whose house rules hide 3,000 nested brackets behind \\u005b escapes: the
+    body's own nesting check cannot see them, the house-rules reader must (a 400, not the TOML
+    reader's RecursionError and a 500)."""
+    raw = '{"players": 4, "house_rules": "a = ' + "\\u005b" * 3000 + '"}'
+    reply = client.post("/api/games", data=raw, content_type="application/json")
+    assert reply.status_code == 400 and "nested more than" in reply.get_json()["error"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import threading
-import tomllib
 import unicodedata
 from collections.abc import Iterator
 from typing import Any
@@ -29,7 +28,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee.game import GameError, seat_number
 from referee.geometry import geometry
-from referee.rulesets import PRESETS, Ruleset, RulesetError, from_mapping
+from referee.rulesets import PRESETS, Ruleset, RulesetError
 from referee.text import load_json
 from referee.words import hole_words
 from web.admin import is_admin, log_in, log_out, need_admin
@@ -502,9 +501,7 @@ def _rules(name: Any, house: Any) -> Ruleset:
         if not isinstance(house, str):
             raise ValueError("'house_rules' is the text of a house-rules TOML file")
         try:
-            return from_mapping(tomllib.loads(house))
-        except tomllib.TOMLDecodeError as error:
-            raise ValueError(f"house rules: not valid TOML: {error}") from None
+            return Ruleset.from_toml_text(house)
         except RulesetError as error:
             raise ValueError(f"house rules: {error}") from None
     if name is None:
