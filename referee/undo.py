@@ -22,6 +22,8 @@ def undo_target(effective: Sequence[Event]) -> int:
     """The index of the ``turn`` event to go back to (the record kept up to it, itself
     included): the turn being played, or the one before if this one has not begun."""
     markers = [i for i, event in enumerate(effective) if isinstance(event, Turn)]
+    if not markers:  # a record whose undo comes before any turn: nothing to take back
+        raise GameError("nothing to undo")
     target = markers[-1]
     if target == len(effective) - 1:
         if len(markers) < 2:

@@ -115,6 +115,35 @@ def test_replay_reads_any_record(tmp_path: Path, capsys: pytest.CaptureFixture[s
     run(capsys, "replay", write(tmp_path / "game.jsonl", data.draw(mangled(text))))
 
 
+@SETTINGS
+@given(st.data())
+def test_replay_reads_any_record_with_events_out_of_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: st.DataObject
+) -> None:
+    """A record's events in another order: an undo before any turn (found: an IndexError
+    traceback), any event again somewhere else, one left out. One line, never a traceback."""
+    events = [event_to_json(event) for event in RECORD]
+    for _ in range(data.draw(st.integers(1, 3))):
+        where = data.draw(st.integers(0, len(events)))
+        what = data.draw(st.sampled_from(["undo", "again", "drop"]))
+        if what == "undo":
+            events.insert(where, {"event": "undo"})
+        elif what == "again":
+            events.insert(where, dict(events[data.draw(st.integers(0, len(events) - 1))]))
+        elif events:
+            events.pop(min(where, len(events) - 1))
+    text = "".join(json.dumps(event) + "\n" for event in events)
+    run(capsys, "replay", write(tmp_path / "game.jsonl", text.encode()))
+
+
+def test_an_undo_before_any_turn_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    events = [event_to_json(event) for event in RECORD]
+    first_turn = next(n for n, event in enumerate(events) if event["event"] == "turn")
+    events.insert(first_turn, {"event": "undo"})
+    text = "".join(json.dumps(event) + "\n" for event in events)
+    assert run(capsys, "replay", write(tmp_path / "game.jsonl", text.encode())) == 2
+
+
 @pytest.mark.parametrize("argument", ["[1,2]", '{"players": 4', "{}", "  [ ", "-"])
 def test_a_position_given_inline_is_read_as_json(
     capsys: pytest.CaptureFixture[str], monkeypatch: Any, argument: str
