@@ -25,6 +25,7 @@ from referee import events as ev
 from referee import record
 from referee.game import GameError
 from referee.rulesets import title_of
+from referee.text import excerpt
 from web.table import Json, Table, Unavailable
 
 history = Blueprint("history", __name__)
@@ -39,52 +40,55 @@ def _table() -> Table:
 
 @dataclass(frozen=True)
 class Listed:
-    """One stored game as the list shows it (the table's Json, checked once)."""
+    """One stored game as the list shows it (the table's Json, checked once): the table makes
+    each row once per version of its game (``Table.games``), so the list replays nothing."""
 
     id: int
     created: float
     rules: str
-    winner: tuple[int, ...]
+    players: str
+    moves: int
+    winners: str
+    over: bool
+    damaged: str | None
 
     @classmethod
     def of(cls, game: Json) -> Listed:
-        winner = game.get("winner")
-        seats = tuple(seat for seat in winner if isinstance(seat, int)) if isinstance(winner, list) else ()
-        created = game.get("created")
+        created, moves, damaged = game.get("created"), game.get("moves"), game.get("damaged")
         return cls(
             int(str(game.get("id"))),
             float(created) if isinstance(created, (int, float)) else 0.0,
             str(game.get("rules")),
-            seats,
+            str(game.get("players_named") or ""),
+            moves if isinstance(moves, int) else 0,
+            str(game.get("winners") or ""),
+            game.get("over") is True,
+            str(damaged) if damaged else None,
         )
+
+    def row(self, running: object) -> dict[str, Any]:
+        """What the list's template shows of the game: a damaged one says so and why."""
+        state = "still being played" if self.id == running else "unfinished"
+        return {
+            "id": self.id,
+            "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(self.created)),
+            "rules": self.rules,
+            "players": self.players,
+            "moves": self.moves,
+            "winner": f"damaged: {self.damaged}" if self.damaged else self.winners if self.over else state,
+            "over": self.over,
+            "reviewable": not self.damaged and (self.over or (self.id != running and self.moves > 0)),
+        }
 
 
 @history.get("/games")
 def games() -> str:
     """Newest first. A game won names its winners; the running one is "still being played"; any
-    other was left for a new one: "unfinished". A left game where no move stands is not listed."""
-    rows = []
+    other was left for a new one: "unfinished"; one whose record cannot be read, "damaged". A
+    left game where no move stands is not listed."""
     running = _table().state().get("game")
-    for game in map(Listed.of, reversed(_table().games()[-SHOWN:])):
-        events = record.loads(_table().record(game.id), "record")
-        names = record.shown_names(events[0])
-        moves = sum(1 for event in record.effective(events) if isinstance(event, ev.Move))
-        if not game.winner and game.id != running and not moves:
-            continue
-        state = "still being played" if game.id == running and not game.winner else "unfinished"
-        rows.append(
-            {
-                "id": game.id,
-                "when": time.strftime("%Y-%m-%d %H:%M", time.localtime(game.created)),
-                "rules": game.rules,
-                "players": " & ".join(names.values()),
-                "moves": moves,
-                "winner": " & ".join(record.seat_names(events[0]).get(seat, f"seat {seat + 1}") for seat in game.winner)
-                or state,
-                "over": bool(game.winner),
-                "reviewable": bool(game.winner) or (game.id != running and moves > 0),
-            }
-        )
+    listed = map(Listed.of, reversed(_table().games()[-SHOWN:]))
+    rows = [game.row(running) for game in listed if game.over or game.moves or game.damaged or game.id == running]
     return render_template("games.html", games=rows)
 
 
@@ -93,9 +97,13 @@ def replay(game_id: int) -> str:
     """Every turn that stands, in words: each move (its card named only when it was, or when
     only one card makes it), each seat that could not move; bots' seats marked as bots."""
     _known(game_id)
-    events = record.loads(_table().record(game_id, whole=True), "record")  # to replay; only the moves are shown
+    try:
+        events = record.loads(_table().record(game_id, whole=True), "record")  # to replay; only the moves are shown
+        game = record.replay(events)
+    except (Unavailable, record.RecordError) as error:  # kept as it is on the card, and said so
+        words = f"Game {game_id}'s record is damaged and cannot be shown: {excerpt(error)}"
+        return render_template("message.html", title=f"Game {game_id} is damaged", words=words)
     names, marked = record.seat_names(events[0]), record.shown_names(events[0])
-    game = record.replay(events)
     named = iter(record.named_cards(events) if game.mode != "digital" else [move.card for move in game.made])
     made = iter(game.made)
     bots = record.bot_seats(events[0])

@@ -8,6 +8,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import secrets
 import threading
@@ -143,18 +144,12 @@ class Logins:
     def _load(self, kept: dict[str, object]) -> None:
         sessions, devices = kept.get("sessions"), kept.get("devices")
         if isinstance(sessions, dict):
-            self.sessions = {
-                str(key): float(value)
-                for key, value in sessions.items()
-                if isinstance(value, (int, float)) and not isinstance(value, bool)
-            }
+            self.sessions = {str(key): float(value) for key, value in sessions.items() if _number(value)}
         if isinstance(devices, dict):
             self.devices = {
                 str(key): (float(value[0]), int(value[1]))
                 for key, value in devices.items()
-                if isinstance(value, list)
-                and len(value) == 2
-                and all(isinstance(part, (int, float)) and not isinstance(part, bool) for part in value)
+                if isinstance(value, list) and len(value) == 2 and all(_number(part) for part in value)
             }
         with contextlib.suppress(OSError):
             if self.path.stat().st_mode & 0o077:
@@ -179,6 +174,14 @@ class Logins:
             write_private(self.path, json.dumps(kept, indent=1).encode())
         except OSError as error:  # the log-ins still work until the daemon stops
             log.warning("cannot keep the log-ins in %s: %s", self.path, error)
+
+
+def _number(value: object) -> bool:
+    """A time or a count as the file keeps them: a flipped bit may leave NaN, Infinity or 1e999
+    (JSON that Python reads), which are forgotten like any entry that does not read."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
 
 
 def open_logins(data_dir: str, pin: str, key: bytes | None = None) -> Logins:

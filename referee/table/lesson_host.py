@@ -18,6 +18,7 @@ from referee.game import GameError
 from referee.rulesets import Ruleset
 from referee.table.lessons import LessonError, LessonRun, StepGame
 from referee.table.rig import Rig
+from referee.table.salvage import DAMAGED
 from referee.table.session import Session, StoreFailure
 from referee.table.store import Store
 
@@ -91,15 +92,8 @@ class LessonHost:
         try:
             run = LessonRun.resume(self._store, *found)
             session = self._resume_game(int(found[1]["game"]))
-        except (
-            LessonError,
-            GameError,
-            ValueError,
-            KeyError,
-            TypeError,
-            StoreFailure,
-        ) as error:  # the table starts anyway
-            log.error("the lesson could not be resumed", extra={"error": str(error)})
+        except (StoreFailure, *DAMAGED) as error:  # the table starts anyway, and says so
+            self._store.set_aside(f"the lesson being taught (lesson {found[0]})", error)
             return False
         self.run = run
         run.resumed(session)
@@ -136,8 +130,8 @@ class LessonHost:
             if found is not None and found[1].get("left"):
                 try:
                     data["lesson_left"] = LessonRun.resume(self._store, *found).summary()
-                except LessonError:
-                    pass
+                except LessonError as error:  # not offered, and said once on the page
+                    self._store.set_aside(f"the lesson left (lesson {found[0]})", error)
         elif run.progress.phase == "setup":
             data.update(
                 status="setup",

@@ -31,6 +31,7 @@ from referee.coach.lesson import PRACTICE_BOTS, Step, lesson, places, the_card
 from referee.game import GameError
 from referee.physical import PhysicalBoard
 from referee.rulesets import Ruleset, RulesetError, from_mapping
+from referee.table.salvage import DAMAGED
 from referee.table.seat_bots import Plan
 from referee.table.session import Session
 from referee.table.view import default_table, why_not_shown
@@ -81,7 +82,32 @@ class Progress:
             raise LessonError(f"the stored lesson cannot be read: {error}") from None
         if not isinstance(progress.learners, list) or not progress.learners:
             raise LessonError("the stored lesson has no learners")
+        wrong = [name for name, ok in progress._fields_ok().items() if not ok]
+        if wrong:  # a row read from the card: one flipped bit must not reach the page as a traceback
+            raise LessonError(f"the stored lesson's {', '.join(wrong)} cannot be right")
         return progress
+
+    def _fields_ok(self) -> dict[str, bool]:
+        """Each stored field of a plausible type and range (the rest is checked by ``LessonRun``)."""
+
+        def count(value: object) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10_000
+
+        return {
+            "rules": isinstance(self.rules, dict),
+            "players": self.players in (4, 6, 8, 10) and count(self.players),
+            "learners": all(count(seat) for seat in self.learners),
+            "step": count(self.step),
+            "turn": count(self.turn) and self.turn < len(self.learners),
+            "phase": self.phase in ("setup", "look", "play", "passed", "practice", "finished"),
+            "tries": count(self.tries),
+            "shown": isinstance(self.shown, bool),
+            "feedback": self.feedback is None or isinstance(self.feedback, dict),
+            "game": self.game is None or isinstance(self.game, int) and not isinstance(self.game, bool),
+            "judged": count(self.judged),
+            "place": self.place is None or isinstance(self.place, str),
+            "left": isinstance(self.left, bool),
+        }
 
 
 @dataclass(frozen=True)
@@ -110,7 +136,11 @@ class LessonRun:
         self.names: Names = dict(zip(self.board.seats, default_table(progress.players)["names"], strict=True))
         self._steps: dict[int, list[Step]] = {}
         self._tried: int | None = None  # the board of the last try refused at Done
-        if not 0 <= progress.step < len(self.steps):
+        try:
+            steps = len(self.steps)
+        except DAMAGED as error:  # the rules read, but make no lesson: as damaged as a bad row
+            raise LessonError(f"the stored lesson's steps cannot be made: {error}") from None
+        if not 0 <= progress.step < steps:
             raise LessonError("the stored lesson's step is not one of its steps")
 
     @classmethod

@@ -106,13 +106,19 @@ class Reviews:
             worker.join(timeout)
 
     def _stale(self, game_id: int, stored: Json) -> bool:
-        """A review of a game not over is stale once more moves stand in its record: made again."""
+        """A review of a game not over is stale once more moves stand in its record; a review of
+        a game won, once the win is undone (it shows every hand: never served for a game that
+        may go on). Either is made again."""
         game = stored.get("game")
-        if not isinstance(game, dict) or game.get("over"):
+        if not isinstance(game, dict):
             return False
-        moves = sum(1 for event in record.effective(self.store.events(game_id)) if isinstance(event, ev.Move))
-        if moves == game.get("moves"):
-            return False
+        if game.get("over"):
+            if self.store.won(game_id):
+                return False
+        else:
+            moves = sum(1 for event in record.effective(self.store.events(game_id)) if isinstance(event, ev.Move))
+            if moves == game.get("moves"):
+                return False
         with self._lock:
             self._ready.discard(game_id)
             self._made.pop(game_id, None)

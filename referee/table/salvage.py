@@ -29,6 +29,21 @@ Row = tuple[Any, ...]
 BROKEN = (ValueError, RecursionError)
 """What reading and replaying a damaged event can raise: a row may hold any JSON at all, which
 ``referee.events`` refuses (EventError) or the game does (GameError), both ValueErrors."""
+DAMAGED = (ArithmeticError, LookupError, TypeError, ValueError, RecursionError)
+"""What anything read from the card can raise once one bit of it has flipped: a number too big
+(OverflowError), a seat or step that is not there (IndexError, KeyError), a value of another
+type, a colour or a hole that does not parse. The table's start-up and pages catch these where
+they read a stored thing (``Table._open_session``, ``Store.listed``), set it aside and go on."""
+# A lesson's steps are small games of their own, marked so in their start event's table: not
+# games played. Neither they nor its practice game are the game to resume when the daemon
+# starts or a lesson is left: the lesson knows its own.
+LESSON_STEPS = "SELECT game_id FROM events WHERE seq = 0 AND json_extract(event, '$.table.lesson_step') IS NOT NULL"
+LESSON_GAMES = (
+    "SELECT game_id FROM events WHERE seq = 0 AND (json_extract(event, '$.table.lesson_step') IS NOT NULL "
+    "OR json_extract(event, '$.table.lesson') IS NOT NULL)"
+)
+TO_RESUME = f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_GAMES}) ORDER BY id DESC"
+"""The unfinished games, newest first: the first whose events are whole is the one resumed."""
 
 
 @dataclass
@@ -74,7 +89,7 @@ def examine(path: Path, marks: Marks | None = None) -> str | None:
             lost = marks.missing(db) if marks is not None else None
             if lost:
                 return lost
-            row = db.execute("SELECT id FROM games WHERE winner IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+            row = db.execute(f"{TO_RESUME} LIMIT 1").fetchone()  # the game the table resumes
             if row is not None:
                 texts = [r[0] for r in db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", row)]
                 kept, problem = _replayable([_event(text) or {} for text in texts])

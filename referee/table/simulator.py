@@ -27,11 +27,15 @@ class SimulatedPegs:
         self._rig = rig
         self._data_dir = data_dir
 
-    def restore(self) -> None:
-        """The pegs the board held when the daemon stopped, if known."""
+    def restore(self) -> bool:
+        """The pegs the board held when the daemon stopped, if known and of this board: whether
+        they were (the file may be another size's, saved by the game played last, or damaged)."""
         saved = load(self._data_dir)
-        if saved is not None:
-            self._board().set(saved)
+        holes = self._rig.layout.pixel_of
+        if saved is None or not all(hole in holes for hole in saved):
+            return False
+        self._board().set(saved)
+        return True
 
     def put(self, holes: Iterable[str]) -> None:
         """The pegs jump to ``holes`` (the board's names), and are saved there."""

@@ -13,6 +13,7 @@ the game's own events (``referee.events``) go in and come out, their JSON is kep
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -27,23 +28,17 @@ from pathlib import Path
 from typing import Any
 
 from referee import events as ev
-from referee.events import Event, EventError, event_from_json, event_to_json
+from referee.events import Event, event_from_json, event_to_json
 from referee.front import Unavailable
+from referee.table import listing
 from referee.table.marks import Marks
-from referee.table.salvage import examine, finish_salvage, salvage
+from referee.table.salvage import DAMAGED, LESSON_STEPS, TO_RESUME, examine, finish_salvage, salvage
 from referee.table.session import StoreFailure
+from referee.text import excerpt
 
 log = logging.getLogger("pegs.store")
 DB_NAME = "pegs.sqlite3"
 MIN_FREE_BYTES = 5 * 1024 * 1024
-# A lesson's steps are small games of their own, marked so in their start event's table: not
-# games played. Neither they nor its practice game are the game to resume when the daemon
-# starts or a lesson is left: the lesson knows its own.
-LESSON_STEPS = "SELECT game_id FROM events WHERE seq = 0 AND json_extract(event, '$.table.lesson_step') IS NOT NULL"
-LESSON_GAMES = (
-    "SELECT game_id FROM events WHERE seq = 0 AND (json_extract(event, '$.table.lesson_step') IS NOT NULL "
-    "OR json_extract(event, '$.table.lesson') IS NOT NULL)"
-)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -99,7 +94,10 @@ class Store:
         self._lock = threading.Lock()
         self._turn_lock = threading.Lock()  # the turn file: written from the sensor and ticker threads
         self._turn_seq: dict[int, int] = {}
-        self.recovered: str | None = None  # what was found damaged at start-up, and what was kept
+        self._turn_aside: set[int] = set()  # games whose stored turn was damaged: not read again this run
+        self.salvaged: str | None = None  # what was found damaged at start-up, and what was kept
+        self._aside: dict[str, str] = {}  # what else was read and found damaged: set aside, named
+        self._listed: dict[int, tuple[tuple[int, str | None], dict[str, Any]]] = {}  # a game's row, by its version
         self._marks = Marks(Marks.beside(path))  # what was acknowledged last (``referee.table.marks``)
         self._acknowledged: tuple[int, int, str] | None = None  # the last event row written, till committed
 
@@ -132,13 +130,31 @@ class Store:
         except sqlite3.DatabaseError as error:
             raise StoreError(f"cannot use {str(path)!r} as the game store: {error}") from None
         store = cls(connection, path)
-        store.recovered = recovered
+        store.salvaged = recovered
         store._marks = Marks.read(path) or Marks.of(path, connection)
         return store
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    # -- what was found damaged ---------------------------------------------------------
+
+    @property
+    def recovered(self) -> str | None:
+        """Everything found damaged since the start, in words (None: nothing): the store
+        recovered at start-up, and each thing read since and set aside (``set_aside``). The
+        page shows it (``store_recovered``), ``/api/health`` says it, ``pegs doctor`` reads it."""
+        said = [self.salvaged] if self.salvaged else []
+        said += [f"{what} was damaged and is set aside: {why}." for what, why in self._aside.items()]
+        return " ".join(said) or None
+
+    def set_aside(self, what: str, why: object) -> None:
+        """``what`` (a game, the lesson left, a file) read damaged: named, kept as it is on disk,
+        and not used; the table goes on with everything else."""
+        if what not in self._aside:
+            log.error("damaged and set aside", extra={"what": what, "error": str(why)})
+        self._aside[what] = excerpt(str(why))
 
     # -- writing ----------------------------------------------------------------------
 
@@ -170,9 +186,13 @@ class Store:
                 self._put_turn(game_id, turn)
 
     def _won(self, game_id: int, events: list[Event]) -> None:
+        """The games row's winner follows the record: set by a win, cleared by an undo (only the
+        win can be undone once a game is won; an undo before it clears what was not set)."""
         for event in events:
             if isinstance(event, ev.Win):
                 self._db.execute("UPDATE games SET winner = ? WHERE id = ?", (json.dumps(list(event.team)), game_id))
+            elif isinstance(event, ev.Undo):
+                self._db.execute("UPDATE games SET winner = NULL WHERE id = ? AND winner IS NOT NULL", (game_id,))
 
     def save_turn(self, game_id: int, turn: dict[str, Any], durable: bool) -> None:
         """What the tracker knows of the turn so far, after every sensor event: a file of its
@@ -269,16 +289,47 @@ class Store:
             raise StoreError(f"no game {game_id} in {self.path}")
         try:
             return [event_from_json(json.loads(row[0])) for row in rows]
-        except EventError as error:
-            raise StoreError(f"game {game_id} in {self.path}: {error}") from None
+        except DAMAGED as error:  # EventError, not JSON, nested too deep: the game is damaged
+            raise StoreError(f"game {game_id} in {self.path}: {excerpt(error)}") from None
+
+    def won(self, game_id: int) -> bool:
+        """Whether the game is won now (an undone win is not: ``_won`` clears the mark)."""
+        with self._lock:
+            row = self._db.execute("SELECT winner FROM games WHERE id = ?", (game_id,)).fetchone()
+        return row is not None and _winner(row[0]) is not None
 
     def last_unfinished(self) -> int | None:
         """The newest game not won, a lesson's games aside (the lesson itself knows its step)."""
+        found = self.unfinished(1)
+        return found[0] if found else None
+
+    def unfinished(self, most: int) -> list[int]:
+        """The newest ``most`` games not won, newest first, a lesson's games aside: the table
+        resumes the first whose events are whole."""
         with self._lock:
-            row = self._db.execute(
-                f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_GAMES}) ORDER BY id DESC LIMIT 1"
-            ).fetchone()
-        return int(row[0]) if row else None
+            rows = self._db.execute(f"{TO_RESUME} LIMIT ?", (most,)).fetchall()
+        return [int(row[0]) for row in rows]
+
+    def listed(self) -> list[dict[str, Any]]:
+        """Each game played as the list of past games shows it (``listing.row``), oldest first.
+        A row is made once per version of its game (its events counted, its winner) and kept:
+        the list is asked for by anyone, and must not read every game each time."""
+        rows = []
+        for info in self.games():
+            key = (info.events, json.dumps(info.winner))
+            cached = self._listed.get(info.id)
+            if cached is None or cached[0] != key:
+                cached = key, {**info.__dict__, **self._summary(info)}
+                self._listed[info.id] = cached
+            rows.append(cached[1])
+        return rows
+
+    def _summary(self, info: GameInfo) -> dict[str, Any]:
+        """What the list needs of a game's events, read once; a damaged game is said so."""
+        try:
+            return listing.row(self.events(info.id), info.winner)
+        except (StoreError, *DAMAGED) as error:
+            return listing.damaged(error)
 
     # -- lessons ----------------------------------------------------------------------
 
@@ -299,8 +350,20 @@ class Store:
         state = _json_object(row[1]) if row else None
         return (int(row[0]), state) if row and state is not None else None
 
+    def set_turn_aside(self, game_id: int, why: object) -> None:
+        """The game's stored turn (its half-made move) does not fit the game: named, kept as it
+        is (the file is copied aside before the next save replaces it), and not read again; the
+        game resumes from its last move, which the turn never holds."""
+        path = self._turn_path(game_id)
+        with contextlib.suppress(OSError):
+            shutil.copyfile(path, path.with_name(f"{path.name}.damaged"))
+        self.set_aside(f"the move being made in game {game_id} ({path.name})", why)
+        self._turn_aside.add(game_id)
+
     def turn(self, game_id: int) -> dict[str, Any] | None:
         """The turn as last stored: with the last move in the database, or newer beside it."""
+        if game_id in self._turn_aside:
+            return None
         with self._lock:
             try:
                 row = self._db.execute("SELECT state FROM turns WHERE game_id = ?", (game_id,)).fetchone()

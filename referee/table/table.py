@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from hardware.controls import Controls
@@ -45,15 +46,17 @@ from referee.table.lessons import StepGame
 from referee.table.presenter import LedPresenter
 from referee.table.reviews import Reviews, not_over
 from referee.table.rig import Rig
+from referee.table.salvage import DAMAGED
 from referee.table.seat_bots import Plan
 from referee.table.session import Session
-from referee.table.store import Store
+from referee.table.store import Store, StoreError
 from referee.table.wiring_check import WiringCheck
 from referee.tracker import Report
 
 log = logging.getLogger("pegs.table")
 TICK_S = 0.05
 DURABLE_EVERY_S = 0.5  # a power cut loses at most this much of a half-made move's history
+RESUME_TRIES = 5  # unfinished games tried, newest first, before a new game is started
 
 
 class Table:
@@ -199,35 +202,52 @@ class Table:
         return self._stop.is_set()
 
     def _open_session(self) -> None:
+        """The lesson being taught, else the newest unfinished game whose events are whole, else
+        a new game: what is damaged is set aside and named (``_whole``), never a reason to stop."""
         if self._lessons.resume_at_start():
             return
         config = self.config
-        game_id = self.store.last_unfinished()
-        if game_id is None:
-            self._new_session(config.ruleset(), config.players, config.mode, config.teams, None, None)  # type: ignore[arg-type]
-            log.info("new game", extra={"game": self.session.game_id, "players": config.players})
-            return
-        self._resume_game(game_id)
+        for game_id in self.store.unfinished(RESUME_TRIES):
+            if _whole(self.store, f"game {game_id}", partial(self._resume_game, game_id)):
+                return
+        self._new_session(config.ruleset(), config.players, config.mode, config.teams, None, None)  # type: ignore[arg-type]
+        log.info("new game", extra={"game": self.session.game_id, "players": config.players})
 
     def _resume_game(self, game_id: int) -> Session:
         start = self.store.events(game_id)[0]
         players = start.players if isinstance(start, Start) else None
         if self.rig.simulated and isinstance(players, int):
             self.rig.fit(4 if players == 2 else players)
-        if self.rig.simulated:
-            self._sim.restore()
-        self.session = Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=self.rig.sensed())
-        if self.session.game.board.sides != self.layout.sides:
-            raise ConfigError(
-                f"the last game is for {self.session.game.board.sides} sides, this board has {self.layout.sides}"
-            )
+        restored = self.rig.simulated and self._sim.restore()
+        session = self._session_of(game_id)
+        if session.game.board.sides != self.layout.sides:
+            raise ConfigError(f"it is for {session.game.board.sides} sides, this board has {self.layout.sides}")
+        colours = view.seat_rgb(session.game)  # read before anything changes: a damaged colour is refused here
+        if self.rig.simulated and not restored:  # the saved pegs were another board's: the game's places
+            physical = session.physical
+            self._sim.put(physical.name(h) for h in physical.holes(physical.fill(session.game.position)))
+            session.reconcile(self.rig.sensed())
+        self.session = session
         self._bots.seat(self.session.game)
-        self.renderer.set_seat_colours(view.seat_rgb(self.session.game))
+        self.renderer.set_seat_colours(colours)
         log.info(
             "resumed game",
             extra={"game": game_id, "moves": len(self.session.game.moves), "status": self.session.report.status},
         )
         return self.session
+
+    def _session_of(self, game_id: int) -> Session:
+        """The stored game, with its turn if that fits it; a turn that does not (a damaged
+        ``turn-<game>.json``, a hole number out of range) is set aside, and the game resumes
+        from its last move."""
+        sensed = self.rig.sensed()
+        try:
+            return Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=sensed)
+        except DAMAGED as error:
+            if self.store.turn(game_id) is None:
+                raise  # the game itself
+            self.store.set_turn_aside(game_id, error)
+        return Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=sensed)
 
     def _new_session(
         self,
@@ -517,6 +537,7 @@ class Table:
             if game.mode == "digital" and not self._bots.is_bot(game.turn):
                 data["declared"] = None  # a card tapped on a phone stays on it until played (/api/hand)
             self._lessons.page(data, self.session)
+            data["store_recovered"] = self.store.recovered  # a lesson left may have been found damaged just now
             data["teaching"] = bool(game.table.get("teaching"))
             if data["teaching"] and game.mode == "table":  # digital: the seat's cards, for its team (lesson)
                 taught = self._teaching.get(self.session, names)
@@ -532,7 +553,8 @@ class Table:
             return view.seats(self.session.game)
 
     def games(self) -> list[dict[str, Any]]:
-        return [dict(game.__dict__) for game in self.store.games()]
+        """Each game played, as its row in the list (``Store.listed``: made once per version)."""
+        return self.store.listed()
 
     def review(self, game_id: int) -> dict[str, Any]:
         """A game's review, or how far its making has got (``referee.table.reviews``): any game
@@ -729,6 +751,18 @@ class _Seen:
 def _look(report: Report) -> tuple[object, ...]:
     """What of a report the page and the LEDs show."""
     return (report.status, report.move, report.candidates, report.guidance, report.back, report.forward, report.amend)
+
+
+def _whole(store: Store, what: str, open_it: Callable[[], object]) -> bool:
+    """Open a stored thing read from the card (``open_it``); if it is damaged, set it aside
+    (``Store.set_aside``: named on the page, in ``/api/health`` and by ``pegs doctor``) and say
+    so, and the caller goes on with the next. The one place start-up tells damage from a bug."""
+    try:
+        open_it()
+    except (StoreError, *DAMAGED) as error:
+        store.set_aside(what, error)
+        return False
+    return True
 
 
 def settle_memory() -> None:

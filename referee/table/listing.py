@@ -1,0 +1,41 @@
+"""A past game's row in the list of games (``GET /games``), made from its stored events without
+replaying them: the names, the moves that stand, and the winners while the record still ends in
+its win (a win undone is not a win, whatever the games row says).
+
+The store makes each row once per version of its game and keeps it (``Store.listed``), so the
+list costs a query however often it is asked for; a game whose events cannot be read is listed
+as damaged, and the others stay readable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee import events as ev
+from referee import record
+from referee.events import Event
+from referee.text import excerpt
+
+
+def row(events: list[Event], winner: list[int] | None) -> dict[str, Any]:
+    """What the list shows of a game: ``players`` (names, bots marked), ``moves`` that stand,
+    ``winners`` (names) and ``over``; ``damaged`` None."""
+    start = events[0]
+    if not isinstance(start, ev.Start):
+        raise TypeError("its first event is not its start")
+    standing = record.effective(events)
+    over = bool(winner) and any(isinstance(event, ev.Win) for event in standing)
+    names = record.seat_names(start)
+    return {
+        "players_named": " & ".join(record.shown_names(start).values()),
+        "moves": sum(1 for event in standing if isinstance(event, ev.Move)),
+        "winners": " & ".join(names.get(seat, f"seat {seat + 1}") for seat in winner or ()) if over else "",
+        "over": over,
+        "winner": winner if over else None,
+        "damaged": None,
+    }
+
+
+def damaged(error: object) -> dict[str, Any]:
+    """The row of a game whose events cannot be read: said so, with why."""
+    return {"players_named": "", "moves": 0, "winners": "", "over": False, "winner": None, "damaged": excerpt(error)}
