@@ -142,3 +142,26 @@ def test_the_templates_hold_nothing_the_policy_refuses(template: Path) -> None:
     assert not re.search(r"\sstyle\s*=|\son[a-z]+\s*=|javascript:", source, re.IGNORECASE), template.name
     for tag, attributes in re.findall(r"<(style|script)\b([^>]*)>", source):
         assert 'nonce="{{ csp_nonce }}"' in attributes or "src=" in attributes, (template.name, tag, attributes)
+
+
+def test_the_servers_own_refusals_carry_the_three_headers(tmp_path: Path) -> None:
+    """Requests waitress answers itself, before the app sees them: a broken request line
+    (400), a body over the server's limit (413), headers over its limit (431)."""
+    daemon = Daemon(tmp_path / "data")
+    daemon.start()
+    try:
+        for raw, status in [
+            (b"GARBAGE\r\n\r\n", 400),
+            (b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 999999999\r\n\r\n", 413),
+            (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n", 431),
+        ]:
+            with socket.create_connection(("127.0.0.1", daemon.port), timeout=10) as stream:
+                stream.sendall(raw)
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    head += stream.recv(4096)
+            lines = head.split(b"\r\n\r\n")[0].decode().split("\r\n")
+            assert lines[0].startswith(f"HTTP/1.1 {status}") or lines[0].startswith(f"HTTP/1.0 {status}"), lines[0]
+            check(dict(line.split(": ", 1) for line in lines[1:]), lines[0])
+    finally:
+        daemon.stop()

@@ -103,14 +103,23 @@ def _security(app: Flask) -> None:
         """Only the page's own scripts and styles run (CSP; no inline handlers or style
         attributes), no guessing of content types, and no Referer: seat links carry tokens."""
         own = f"'self' 'nonce-{g.csp_nonce}'" if "csp_nonce" in g else "'self'"
-        policy = (
-            f"default-src 'self'; script-src {own}; style-src {own}; img-src 'self' data:; connect-src 'self'; "
-            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-        )
-        response.headers.setdefault("Content-Security-Policy", policy)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        for name, value in guard_headers(own):
+            response.headers.setdefault(name, value)
         return response
+
+
+def guard_headers(own: str = "'self'") -> tuple[tuple[str, str], ...]:
+    """The headers on every answer, the server's own refusals too (``own``: where the page's
+    scripts and styles may come from)."""
+    policy = (
+        f"default-src 'self'; script-src {own}; style-src {own}; img-src 'self' data:; connect-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    )
+    return (
+        ("Content-Security-Policy", policy),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+    )
 
 
 PAGE_ERRORS = {404: ("No such page", "There is no page at this address.")}

@@ -107,6 +107,19 @@ def table_server() -> Any:
     """The class ``TableServer`` (made on first use: waitress is imported only to serve)."""
     import waitress
 
+    from web import guard_headers
+
+    class GuardedErrorTask(waitress.task.ErrorTask):  # type: ignore[misc]
+        """waitress answers a request it cannot read (a header too big, a body too big, a
+        broken request line) itself: with the headers every answer of the app carries."""
+
+        def execute(self) -> None:
+            self.response_headers.extend(guard_headers())
+            super().execute()
+
+    class TableChannel(waitress.channel.HTTPChannel):  # type: ignore[misc]
+        error_task_class = GuardedErrorTask
+
     class TableServer(waitress.server.TcpWSGIServer):  # type: ignore[misc]
         """waitress's server, which at ``connection_limit`` open connections stops accepting
         until one closes: so 100 sockets that send nothing shut every phone out. This one,
@@ -115,6 +128,7 @@ def table_server() -> Any:
         time); a running request (a live page, a move) is never closed."""
 
         next_warning = 0.0
+        channel_class = TableChannel
 
         def readable(self) -> bool:
             if self.accepting and len(self._map) >= self.adj.connection_limit:
