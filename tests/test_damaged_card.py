@@ -124,7 +124,7 @@ def test_the_simulated_board_saved_for_another_size(tmp_path: Path) -> None:
     with running(tmp_path) as (table, _client):
         table.sim_events(["lift S0:1", "place T0:8", "done"])
         six = {"0": ["H0:5", "H0:4", "H0:3", "H0:2", "T0:2"]}
-        six.update({str(s): ["H%d:%d" % (s, k) for k in range(5, 0, -1)] for s in (2, 4)})
+        six.update({str(s): [f"H{s}:{k}" for k in range(5, 0, -1)] for s in (2, 4)})
         table.new_game(6, BASIC, pegs=six)
         table.sim_events(WIN)
         assert table.session.game.phase == "over"
@@ -175,3 +175,22 @@ def test_one_bad_row_in_a_past_game_leaves_the_others_readable(tmp_path: Path) -
         assert damaged.status_code in (200, 409, 410) and "damaged" in damaged.get_data(as_text=True)
         assert client.get("/games/3").status_code == 200
         assert client.get("/api/games/2/record").status_code in (404, 503)  # one line, no traceback
+
+
+def test_pegs_doctor_names_what_the_daemon_set_aside(tmp_path: Path) -> None:
+    """`pegs doctor` reads its own daemon's /api/health: what was set aside is a thing to fix."""
+    from test_doctor import _answering, _by_what, _ready_pi4, _systemd
+
+    from referee.kit.doctor import examine
+    from referee.kit.doctor_machine import Machine
+
+    _ready_pi4(tmp_path)
+    this = str((tmp_path / "etc/pegs/pegs.toml").resolve())
+    said = "game 2 was damaged and is set aside: event 2 (move): bad seat."
+    for recovered, ok in ((None, True), (said, False)):
+        health = {"config": this, "uptime_s": 3.0, "sensors": {"backend": "serial", "link": {"channels": 112}}}
+        health.update(layout={"sides": 4}, store={"path": "/var/lib/pegs/pegs.sqlite3", "recovered": recovered})
+        with _answering(json.dumps(health).encode()) as port:
+            machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=lambda _port: 112, here=True)
+            found = _by_what(examine(machine))["stored games"]
+        assert found.ok is ok and (recovered is None or (said in found.words and "pegs.sqlite3" in found.fix))

@@ -332,6 +332,21 @@ def check_web_port(context: Context) -> Finding | None:
     )
 
 
+def check_stored_games(context: Context) -> Finding | None:
+    """What this config's daemon found damaged on the card and set aside (a game, the lesson
+    left, a turn file, the store itself): it started with everything else, and says so here
+    too, so that the files kept aside are looked at, not lost."""
+    health = context.health
+    if not isinstance(health, dict) or _who(health, _config_file(context)) is not None:
+        return None
+    said = _dig(health, "store", "recovered")
+    if not said:
+        return Finding("stored games", True, "nothing found damaged")
+    where = _dig(health, "store", "path") or "the data dir"
+    fix = f"the damaged files are kept beside {where} (*.damaged-*); copy them off the card, then replace the card"
+    return Finding("stored games", False, str(said), fix)
+
+
 def check_firmware(context: Context) -> Finding | None:
     """The channels the sensor board reads against the layout: from this config's daemon, which
     holds the board's port while it runs, else from the board itself (never another's answer)."""
@@ -437,6 +452,7 @@ CHECKS: tuple[Callable[[Context], Finding | None], ...] = (
     check_groups,
     check_sensor_port,
     check_web_port,
+    check_stored_games,
     check_firmware,
     check_service,
 )
