@@ -15,6 +15,7 @@ game still plays on. No answer is ever a 5xx.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import tempfile
@@ -489,3 +490,29 @@ def test_a_refused_engine_action_changes_nothing(rules: str, mode: str, players:
             event(f"engine refusals in the {game.phase} phase")
             continue
         return  # accepted (a discard when nothing moves, an undo): a new game state to attack next time
+
+
+def test_a_lesson_button_the_store_cannot_save_leaves_the_lesson_at_its_step(sitting: Sitting) -> None:
+    """Disk full: next, skip and place answered 503 yet moved the lesson on in memory (a
+    restart went back). Refused, the lesson stays where it was; once the disk is back the same
+    button works."""
+    s = sitting
+    assert s.post("/api/lesson", {"rules": "basic", "players": 4}).status_code == 200
+    before = s.state()["lesson"]
+
+    def full(*_args: object, **_kwargs: object) -> Any:
+        raise StoreError("the game store could not save: disk full")
+
+    writes = ("create", "append", "save_turn", "save_lesson", "create_lesson")
+    with contextlib.ExitStack() as stack:
+        for name in writes:
+            stack.enter_context(mock.patch.object(s.table.store, name, full))
+        for action, body in (("next", {}), ("skip", {}), ("skip", {}), ("place", {"place": None})):
+            reply = s.post(f"/api/lesson/{action}", body)
+            assert reply.status_code in (400, 409, 503), (action, reply.get_json())
+    assert s.post("/api/lesson/repeat", {}).status_code == 200  # the disk is back: the step again, drawn afresh
+    again = s.state()["lesson"]
+    assert (again["step"], again["key"], again["learner"]) == (before["step"], before["key"], before["learner"])
+    assert s.post("/api/lesson/skip", {}).status_code == 200
+    assert s.state()["lesson"]["step"] == before["step"] + 1
+    assert s.post("/api/lesson/leave", {}).status_code == 200

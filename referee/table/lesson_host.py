@@ -9,6 +9,7 @@ the session as for any new game.
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -56,7 +57,18 @@ class LessonHost:
         self._begin_step()
 
     def act(self, action: str, place: str | None) -> None:
-        """One of the lesson's buttons (``Table.lesson_action``)."""
+        """One of the lesson's buttons (``Table.lesson_action``). A refused one (the disk full,
+        a wrong place) changes nothing: the lesson stays at its step in memory as on disk."""
+        run = self.run
+        before = copy.deepcopy(run.progress) if run is not None else None
+        try:
+            self._act(action, place)
+        except BaseException:
+            if run is not None and before is not None:
+                run.progress, self.run = before, run
+            raise
+
+    def _act(self, action: str, place: str | None) -> None:
         run = self.run
         if action == "resume":
             self._resume_left()
