@@ -230,6 +230,7 @@ run mkdir -p /opt/pegs /var/lib/pegs
 # records, build output, caches), in /opt/pegs/src. A file step: carried out under --root too.
 declare -a left_out=(./.git ./.venv ./data ./build ./test-artifacts './*.egg-info' '*/__pycache__'
     ./.pytest_cache ./.mypy_cache ./.ruff_cache ./.hypothesis)
+declare -a kept_over=(data) # game records kept in the installed copy (a `pegs serve` run from it): an update keeps them
 declare -a prune=(-false)
 for pattern in "${left_out[@]}"; do
     prune+=(-o -path "$pattern")
@@ -262,12 +263,22 @@ else
             staging="$(at /opt/pegs/src.new)" previous="$(at /opt/pegs/src.old)"
             rm -rf "$staging" "$previous" # left by a run that was stopped
             mkdir -p "$staging"
-            program_files "$source_dir" | tar -C "$source_dir" --null --no-recursion -T - -cf - |
-                tar -C "$staging" --no-same-owner -xf -
+            if ! program_files "$source_dir" | tar -C "$source_dir" --null --no-recursion -T - -cf - |
+                tar -C "$staging" --no-same-owner -xf -; then
+                rm -rf "$staging" # a full disk: the half copy goes, the installed one stays as it was
+                echo "install.sh: could not copy the program to /opt/pegs/src.new (is the disk full? df -h /opt):" \
+                    "/opt/pegs/src is left as it was" >&2
+                exit 1
+            fi
             if [[ -e $target || -L $target ]]; then
                 mv "$target" "$previous"
             fi
             mv "$staging" "$target"
+            for kept in "${kept_over[@]}"; do # what was made in the installed copy, not copied into it
+                if [[ -e $previous/$kept && ! -e $target/$kept ]]; then
+                    mv "$previous/$kept" "$target/$kept"
+                fi
+            done
             rm -rf "$previous"
         fi
     fi
@@ -305,25 +316,46 @@ fi
 # -- files: config, udev rules, systemd unit -----------------------------------------------------
 
 # [board] in a config: mode=get prints its players value, mode=layout its layout value (nothing when
-# there is none); mode=set prints the config with its players line(s) set to n, every other line as
+# there is none); mode=set prints the config with its players value set to n, every other line as
 # it was: the value replaced in place (its spacing and comment kept), or `players = n` added under
-# [board], or a [board] table added at the end. Reads the file twice (awk ... FILE FILE).
+# [board], or a [board] table added at the end. The board may also be written as dotted keys
+# (board.players = 4) or an inline table (board = { players = 4 }) before any [table]: set in place
+# there too. Reads the file twice (awk ... FILE FILE); `checked_players` then reads the result as TOML.
 board_awk='
     function trim(s) { gsub(/^[ \t\r]+|[ \t\r]+$/, "", s); return s }
     function section_of(line) { sub(/#.*/, "", line); line = trim(line); return trim(substr(line, 2, length(line) - 2)) }
-    FNR == 1 { pass++; board = 0 }
-    /^[ \t]*\[/ { board = section_of($0) == "board"; if (board) seen = 1 }
+    function set_value(line, key,    head, rest) {
+        match(line, "^[ \t]*" key "[ \t]*=[ \t]*"); head = substr(line, 1, RLENGTH); rest = substr(line, RLENGTH + 1)
+        match(rest, /^[^ \t#]*/); return head n substr(rest, RLENGTH + 1)
+    }
+    FNR == 1 { pass++; board = 0; top = 1 }
+    /^[ \t]*\[/ { top = 0; board = section_of($0) == "board"; if (board) seen = 1 }
+    top && /^[ \t]*board[ \t]*\./ { seen = 1; dotted = 1 }
+    top && /^[ \t]*board[ \t]*=[ \t]*\{/ { seen = 1; inline = 1 }
     pass == 1 && board && /^[ \t]*players[ \t]*=/ { has = 1 }
+    pass == 1 && top && /^[ \t]*board[ \t]*\.[ \t]*players[ \t]*=/ { has = 1 }
     pass == 1 && board && /^[ \t]*layout[ \t]*=/ { layout = $0 }
     pass == 1 { next }
     mode == "get" && board && /^[ \t]*players[ \t]*=/ {
         value = $0; sub(/^[ \t]*players[ \t]*=/, "", value); sub(/#.*/, "", value); print trim(value); exit
     }
+    mode == "get" && top && /^[ \t]*board[ \t]*\.[ \t]*players[ \t]*=/ {
+        value = $0; sub(/^[^=]*=/, "", value); sub(/#.*/, "", value); print trim(value); exit
+    }
+    mode == "get" && top && /^[ \t]*board[ \t]*=[ \t]*\{/ && match($0, /players[ \t]*=[ \t]*[0-9]+/) {
+        value = substr($0, RSTART, RLENGTH); sub(/^[^=]*=/, "", value); print trim(value); exit
+    }
     mode == "layout" { if (layout != "") { sub(/^[ \t]*layout[ \t]*=/, "", layout); sub(/#.*/, "", layout); print trim(layout) } exit }
     mode != "set" { next }
-    board && /^[ \t]*players[ \t]*=/ {
-        match($0, /^[ \t]*players[ \t]*=[ \t]*/); head = substr($0, 1, RLENGTH); rest = substr($0, RLENGTH + 1)
-        match(rest, /^[^ \t#]*/); print head n substr(rest, RLENGTH + 1); next
+    board && /^[ \t]*players[ \t]*=/ { print set_value($0, "players"); next }
+    top && /^[ \t]*board[ \t]*\.[ \t]*players[ \t]*=/ { print set_value($0, "board[ \t]*\\.[ \t]*players"); next }
+    top && dotted && !has && /^[ \t]*board[ \t]*\./ { print "board.players = " n; has = 1 }
+    top && /^[ \t]*board[ \t]*=[ \t]*\{/ {
+        line = $0
+        if (match(line, /players[ \t]*=[ \t]*[0-9]+/)) line = substr(line, 1, RSTART - 1) "players = " n substr(line, RSTART + RLENGTH)
+        else if (line ~ /\{[ \t]*\}/) sub(/\{[ \t]*\}/, "{ players = " n " }", line)
+        else sub(/\{/, "{ players = " n ",", line)
+        print line; has = 1; next
     }
     { print }
     board && !has && /^[ \t]*\[/ { print "players = " n; has = 1 }
@@ -332,6 +364,14 @@ board_awk='
 board() { # board MODE FILE [N]
     awk -v mode="$1" -v n="${3:-}" "$board_awk" "$2" "$2"
 }
+checked_players() { # checked_players N: standard input, read as TOML, sets [board] players = N
+    python3 -c 'import sys, tomllib
+try:
+    players = tomllib.loads(sys.stdin.read()).get("board", {}).get("players")
+except (tomllib.TOMLDecodeError, AttributeError):
+    players = None
+sys.exit(0 if players == int(sys.argv[1]) else 1)' "$1"
+}
 config_path=/etc/pegs/pegs.toml
 config_file="$(at "$config_path")"
 if [[ -e $config_file && -z $players ]]; then
@@ -339,6 +379,12 @@ if [[ -e $config_file && -z $players ]]; then
 elif [[ -e $config_file ]]; then
     was="$(board get "$config_file")"
     text="$(board set "$config_file" "$players"; echo x)"
+    if ! printf '%s' "${text%x}" | checked_players "$players"; then
+        echo "install.sh: $config_path: cannot set players = $players in it (it does not read as TOML, or" \
+            "writes its board in a way this script does not edit): set players = $players under [board]" \
+            "by hand, then run install.sh again. Nothing was changed." >&2
+        exit 1
+    fi
     if put_text "$config_path" 0644 "${text%x}"; then
         echo "#   $config_path: [board] players = ${was:-(none)} -> players = $players; every other line kept"
         kept_layout="$(board layout "$config_file")"

@@ -412,6 +412,46 @@ def test_an_update_swaps_the_new_copy_in(tmp_path: Path) -> None:
     assert not (root / "opt/pegs/src/README.md").exists() and sorted(os.listdir(root / "opt/pegs")) == ["src"]
 
 
+def test_an_update_keeps_the_games_recorded_in_the_installed_copy(tmp_path: Path) -> None:
+    """Issue 34: a `pegs serve` run from /opt/pegs/src keeps its games in ./data, which the copy
+    leaves out: an update deleted them with the old copy. They go over into the new one."""
+    source = _checkout(tmp_path)
+    root = _fake_pi(tmp_path / "pi", "Raspberry Pi 5 Model B Rev 1.0", BOOKWORM)
+    _install(root, script=source / "deploy/install.sh")
+    games = root / "opt/pegs/src/data/games.sqlite3"
+    games.parent.mkdir()
+    games.write_bytes(b"the family's games")
+    (source / "referee/new.py").write_text("NEW = 1\n")
+    _install(root, script=source / "deploy/install.sh")
+    assert (root / "opt/pegs/src/referee/new.py").exists() and games.read_bytes() == b"the family's games"
+    assert sorted(os.listdir(root / "opt/pegs")) == ["src"]
+
+
+def test_a_copy_that_fails_leaves_the_installed_one_and_no_half_copy(tmp_path: Path) -> None:
+    """Issue 34: on a full disk the half-made /opt/pegs/src.new was left behind. Here the copy's
+    tar writes what it can and then fails as on a full disk: the half copy is removed, and the
+    installed copy stays as it was."""
+    source = _checkout(tmp_path)
+    root = _fake_pi(tmp_path / "pi", "Raspberry Pi 5 Model B Rev 1.0", BOOKWORM)
+    _install(root, script=source / "deploy/install.sh")
+    before = _program(root / "opt/pegs/src")
+    (source / "referee/new.py").write_text("NEW = 1\n")
+    tools = tmp_path / "full-disk"
+    tools.mkdir()
+    real_tar = shutil.which("tar")
+    (tools / "tar").write_text(
+        f'#!/bin/sh\ncase "$*" in *-xf*) {real_tar} "$@"; echo "tar: No space left on device" >&2; exit 2;; esac\n'
+        f'exec {real_tar} "$@"\n'
+    )
+    (tools / "tar").chmod(0o755)
+    env = {**os.environ, "PATH": f"{tools}:{os.environ['PATH']}"}
+    done = subprocess.run(
+        [str(source / "deploy/install.sh"), "--root", str(root)], capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 1 and "could not copy the program" in done.stderr, done.stdout + done.stderr
+    assert sorted(os.listdir(root / "opt/pegs")) == ["src"] and _program(root / "opt/pegs/src") == before
+
+
 @pytest.mark.parametrize("where", ["elsewhere", "deploy", "src"])
 def test_the_installed_copy_runs_again_and_stays_whole(tmp_path: Path, where: str) -> None:
     """Issue 23 item 1: `sudo /opt/pegs/src/deploy/install.sh` once emptied /opt/pegs/src (rm -rf, then a copy
@@ -527,6 +567,12 @@ def test_players_on_a_rerun_changes_that_line_only(tmp_path: Path, checkout: Pat
         ),
         ("[web]\nport = 8080\n", "[web]\nport = 8080\n\n[board]\nplayers = 10\n"),
         ("[web]\nplayers = 4\n[board]\nplayers = 6\n", "[web]\nplayers = 4\n[board]\nplayers = 10\n"),
+        # the board as dotted keys or an inline table (issue 34: a second [board] was appended)
+        ("board.players = 4\n[web]\nport = 8080\n", "board.players = 10\n[web]\nport = 8080\n"),
+        ('board.layout = "x.toml"\n', 'board.players = 10\nboard.layout = "x.toml"\n'),
+        ("board = { players = 4 }\n", "board = { players = 10 }\n"),
+        ('board = { layout = "x.toml" }\n', 'board = { players = 10, layout = "x.toml" }\n'),
+        ("board = {}\n", "board = { players = 10 }\n"),
     ],
 )
 def test_players_is_set_in_any_config(tmp_path: Path, checkout: Path, mine: str, expected: str) -> None:
@@ -598,3 +644,15 @@ def test_a_release_archive_installs_like_a_checkout(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "referee/cli/main.py", "deploy/pegs.service"):
         assert (root / "opt/pegs/src" / name).is_file()
     assert Config.from_toml(root / "etc/pegs/pegs.toml").players == 4
+
+
+def test_a_config_install_cannot_edit_is_left_alone_and_said(tmp_path: Path, checkout: Path) -> None:
+    """A config that does not read as TOML: --players refuses (exit 1) and changes nothing,
+    rather than writing a config the daemon cannot start with and saying all went well."""
+    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    (root / "etc/pegs").mkdir(parents=True)
+    broken = "[board\nplayers = 4\n"
+    (root / "etc/pegs/pegs.toml").write_text(broken)
+    done = _install(root, "--players", "6", script=checkout / "deploy/install.sh", status=1)
+    assert "set players = 6 under [board] by hand" in done.stderr
+    assert (root / "etc/pegs/pegs.toml").read_text() == broken
