@@ -106,3 +106,31 @@ def test_a_silent_socket_is_closed_after_the_idle_timeout_and_a_live_page_is_not
         assert hears(page, 3.0)  # a page idle as long, but live, keeps its stream
     finally:
         close([silent, page])
+
+
+def test_a_move_whose_body_comes_late_is_not_shed_for_idle_sockets(daemon: Daemon) -> None:
+    """Issue 34: the shedder counted a request whose body was still arriving as idle. A phone
+    sends its move's head, the body 0.3 s later; meanwhile sockets that trickle bytes to look
+    alive fill the daemon past its limit. The phone's move is answered; the tricklers go."""
+    idle = idle_sockets(daemon.port, CONNECTION_LIMIT - 10)
+    body = b'{"events": ["lift S0:1"]}'
+    phone = socket.create_connection(("127.0.0.1", daemon.port), timeout=10)
+    phone.sendall(
+        b"POST /api/sim/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+    )
+    try:
+        time.sleep(0.3)
+        for sock in idle:  # each now more recently heard from than the phone
+            try:
+                sock.send(b"G")
+            except OSError:
+                pass
+        idle += idle_sockets(daemon.port, 60)  # past the limit: room is made
+        time.sleep(0.5)
+        phone.sendall(body)
+        answer = phone.recv(64)
+        assert answer.startswith(b"HTTP/1.1 200"), answer
+        assert still_open(idle) < CONNECTION_LIMIT + 50
+    finally:
+        close(idle + [phone])

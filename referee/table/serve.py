@@ -102,6 +102,12 @@ def create_server(app: Any, host: str, port: int, **adjustments: Any) -> Any:
     return waitress.server.MultiSocketServer(sockets, adj, listening, dispatcher, servers[0].log_info)
 
 
+def _body_on_its_way(channel: Any) -> bool:
+    """A waitress channel whose request head is in and whose body is still arriving."""
+    request = channel.request
+    return request is not None and bool(request.headers_finished) and not request.completed
+
+
 @cache
 def table_server() -> Any:
     """The class ``TableServer`` (made on first use: waitress is imported only to serve)."""
@@ -136,9 +142,13 @@ def table_server() -> Any:
             return bool(super().readable())
 
         def shed(self, count: int) -> None:
+            """Close ``count`` connections with no request queued or running: first those
+            that have not sent a whole request head (idle, or trickling bytes to look alive),
+            longest idle first; a request whose body is on its way (a phone's move sent in
+            two packets) only if there is nothing else."""
             idle = sorted(
                 (channel for channel in self.active_channels.values() if not channel.requests),
-                key=lambda channel: channel.last_activity,
+                key=lambda channel: (_body_on_its_way(channel), channel.last_activity),
             )[:count]
             for channel in idle:
                 channel.handle_close()  # at once: a peer that reads nothing would never see a polite close
