@@ -57,7 +57,7 @@ class Listed:
         created, moves, damaged = game.get("created"), game.get("moves"), game.get("damaged")
         return cls(
             int(str(game.get("id"))),
-            float(created) if isinstance(created, (int, float)) else 0.0,
+            float(created) if isinstance(created, (int, float)) and 0 <= created < 2**33 else 0.0,  # a sane date
             str(game.get("rules")),
             str(game.get("players_named") or ""),
             moves if isinstance(moves, int) else 0,

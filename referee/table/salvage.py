@@ -42,6 +42,8 @@ LESSON_GAMES = (
     "SELECT game_id FROM events WHERE seq = 0 AND (json_extract(event, '$.table.lesson_step') IS NOT NULL "
     "OR json_extract(event, '$.table.lesson') IS NOT NULL)"
 )
+ORPHANS = "SELECT DISTINCT game_id FROM events WHERE game_id NOT IN (SELECT id FROM games)"
+"""Games whose events are stored without their games row (its id damaged): carried over."""
 TO_RESUME = f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_GAMES}) ORDER BY id DESC"
 """The unfinished games, newest first: the first whose events are whole is the one resumed."""
 
@@ -86,6 +88,9 @@ def examine(path: Path, marks: Marks | None = None) -> str | None:
             ).fetchone()
             if gap is not None:
                 return f"had game {gap[0]} with events missing between its first and its last ({gap[2] + 1 - gap[1]} of {gap[2] + 1})"
+            orphan = db.execute(f"{ORPHANS} LIMIT 1").fetchone()
+            if orphan is not None:
+                return f"had the events of game {orphan[0]} without the game's own row"
             lost = marks.missing(db) if marks is not None else None
             if lost:
                 return lost
@@ -179,6 +184,16 @@ def _read_what_can_be_read(path: Path) -> Salvaged:
                     continue
                 found.games.append(game)
                 found.events[game[0]] = texts
+            for game_id, start in _rows(
+                db,
+                f"SELECT e.game_id, e.event FROM events e WHERE e.seq = 0 AND e.game_id IN ({ORPHANS})",
+                found,
+                "events",
+            ):
+                texts = _game_events(db, game_id, found)  # its games row was damaged: made again from its start
+                if texts:
+                    found.games.append(_row_of(game_id, _event(start) or {}))
+                    found.events[game_id] = texts
             for turn in _rows(db, "SELECT game_id, state FROM turns", found, "turns"):
                 if turn[0] in found.events and _event(turn[1]) is not None:
                     found.turns.append(turn)
@@ -188,6 +203,21 @@ def _read_what_can_be_read(path: Path) -> Salvaged:
     except sqlite3.DatabaseError as error:
         found.lost.append(f"everything ({excerpt(error)})")
     return found
+
+
+def _row_of(game_id: int, start: dict[str, Any]) -> Row:
+    """A games row made again from the game's start event (its own row was lost)."""
+    rules = start.get("rules")
+    name = rules.get("name") if isinstance(rules, dict) else None
+    players, mode = start.get("players"), start.get("mode")
+    return (
+        game_id,
+        time.time(),
+        str(name or "?"),
+        players if isinstance(players, int) else 4,
+        str(mode or "table"),
+        None,
+    )
 
 
 def _game_events(db: sqlite3.Connection, game_id: int, found: Salvaged) -> list[str]:
