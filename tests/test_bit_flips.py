@@ -134,7 +134,7 @@ def test_one_flipped_bit_never_stops_the_table(played: Path, tmp_path: Path) -> 
                         counted[f"{what}: game {game}"] += len(made) - len(kept)
         except Exception as error:  # noqa: BLE001 (a start that fails: counted, with what was flipped)
             failed[f"{what}: {type(error).__name__}: {error}"] += 1
-        shutil.rmtree(data)
+        shutil.rmtree(data, ignore_errors=True)  # a review worker may still be closing its files
     print(
         f"\n{FLIPS} flips over {dict(flipped)}: {sum(failed.values())} failed starts, {sum(lost.values())} moves lost"
     )
