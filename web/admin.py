@@ -34,7 +34,7 @@ def logins() -> Logins:
         return kept
 
 
-def _calendar() -> float:
+def calendar_now() -> float:
     """Seconds since the epoch, for when log-ins expire (a test sets ``LOGIN_CLOCK``)."""
     clock: Callable[[], float] = current_app.config.get("LOGIN_CLOCK", time.time)
     return clock()
@@ -54,7 +54,7 @@ def known_device() -> str | None:
         device = _devices().loads(cookie)
     except BadSignature:
         return None
-    if isinstance(device, str) and logins().knows(device, _calendar()):
+    if isinstance(device, str) and logins().knows(device, calendar_now()):
         return device
     return None
 
@@ -65,7 +65,7 @@ def log_in(response: Response) -> None:
     so logging out revokes it for every copy of the cookie, and a restart keeps it. The
     device is remembered (``response`` gets its cookie) so that others' wrong PINs never
     keep it waiting."""
-    admin_id, device = logins().log_in(known_device(), _calendar())
+    admin_id, device = logins().log_in(known_device(), calendar_now())
     session["admin"] = admin_id
     session.permanent = True  # the cookie outlives the browser too (Flask: 31 days; the server: LOGIN_DAYS)
     response.set_cookie(
@@ -85,7 +85,7 @@ def log_out() -> None:
 
 def is_admin() -> bool:
     admin_id = session.get("admin")
-    return isinstance(admin_id, str) and logins().is_live(admin_id, _calendar())
+    return isinstance(admin_id, str) and logins().is_live(admin_id, calendar_now())
 
 
 def need_admin(view: Callable[P, R]) -> Callable[P, R]:

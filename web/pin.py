@@ -3,15 +3,19 @@ never for the owner."""
 
 from __future__ import annotations
 
+import contextlib
 import hmac
+import json
 import math
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from flask import current_app, request
 
-from web.admin import known_device, logins
+from web.admin import calendar_now, known_device, logins
+from web.logins import write_private
 from web.rights import Forbidden
 
 MAX_TRIES = 5  # wrong PINs in a row from one client (an address, or a known device)
@@ -19,6 +23,8 @@ LOCKOUT_S = 30.0
 BRAKE_BURST = 30  # wrong PINs from devices never logged in here, all together, before the brake
 BRAKE_EVERY_S = 90.0  # then one more wrong PIN per this many seconds, for all of them together
 MAX_CLIENTS = 1000  # addresses whose wrong PINs in a row are remembered (a rotating guesser evicts its own)
+BRAKE_FILE = "pin-brake.json"  # in the data dir: the brake outlives a restart
+_opening = threading.Lock()
 
 
 def check_pin(pin: object) -> bool:
@@ -39,10 +45,14 @@ def check_pin(pin: object) -> bool:
     most one chance in ten of finding a 4-digit PIN in a day, ten days to try them all. A
     device cookie cannot be made without the key and the right PIN; a stolen one adds at
     most ``MAX_TRIES`` = 5 guesses, once (known devices are kept across restarts with their
-    count of wrong PINs). The bucket starts full when the daemon starts.
+    count of wrong PINs). The bucket is kept on disk (``BRAKE_FILE``, by the wall clock): a
+    restart goes on from where it was, so restarting the daemon gives a guesser nothing.
     """
     config = current_app.config
-    guesses: Guesses = config.setdefault("PIN_GUESSES", Guesses(_clock()))
+    with _opening:
+        if "PIN_GUESSES" not in config:
+            config["PIN_GUESSES"] = Guesses.kept(Path(config["TABLE"].data_dir) / BRAKE_FILE, _clock(), calendar_now())
+    guesses: Guesses = config["PIN_GUESSES"]
     with guesses.lock:  # one at a time: many threads together must not slip past the count
         now = _clock()
         device = known_device()
@@ -58,17 +68,43 @@ def check_pin(pin: object) -> bool:
             guesses.wrong(client, device is not None, now)
             if device:
                 logins().device_wrong(device, MAX_TRIES)
+            else:
+                guesses.keep(calendar_now())
     return good
 
 
 class Guesses:
     """Wrong PINs per client, and the brake shared by the devices not known here."""
 
-    def __init__(self, now: float) -> None:
+    def __init__(self, now: float, tokens: float = BRAKE_BURST, path: Path | None = None) -> None:
         self.lock = threading.Lock()
         self.clients: dict[str, tuple[int, float]] = {}  # client: wrong PINs in a row, locked until
-        self.tokens = float(BRAKE_BURST)  # wrong PINs the unknown devices may send now
+        self.tokens = float(tokens)  # wrong PINs the unknown devices may send now
         self.filled_at = now
+        self.path = path
+
+    @classmethod
+    def kept(cls, path: Path, now: float, wall: float) -> Guesses:
+        """The brake as the last daemon left it, filled since by the wall clock; none kept yet:
+        full; a file that cannot be read: empty (a damaged file must not hand out guesses)."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            tokens, at = float(data["tokens"]), float(data["at"])
+            if not (math.isfinite(tokens) and math.isfinite(at)):
+                raise ValueError("not a number")
+        except FileNotFoundError:
+            return cls(now, BRAKE_BURST, path)
+        except (OSError, ValueError, KeyError, TypeError):
+            return cls(now, 0.0, path)
+        since = max(0.0, wall - at)  # a clock set back fills nothing
+        return cls(now, min(float(BRAKE_BURST), max(0.0, tokens) + since / BRAKE_EVERY_S), path)
+
+    def keep(self, wall: float) -> None:
+        """The bucket on disk (after an unknown device's wrong PIN); a disk that cannot take it
+        keeps the brake in memory (the bound then holds until a restart)."""
+        if self.path is not None:
+            with contextlib.suppress(OSError):
+                write_private(self.path, json.dumps({"tokens": self.tokens, "at": wall}).encode())
 
     def wait(self, client: str, known: bool, now: float) -> tuple[int, str]:
         """Seconds this client must wait before trying again (0: it may try now), and why."""
