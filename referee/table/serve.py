@@ -109,8 +109,8 @@ def _body_on_its_way(channel: Any) -> bool:
 
 
 @cache
-def table_server() -> Any:
-    """The class ``TableServer`` (made on first use: waitress is imported only to serve)."""
+def table_channel() -> Any:
+    """The class ``TableChannel``: waitress's connection, whose own refusals carry the headers."""
     import waitress
 
     from web import guard_headers
@@ -126,6 +126,14 @@ def table_server() -> Any:
     class TableChannel(waitress.channel.HTTPChannel):  # type: ignore[misc]
         error_task_class = GuardedErrorTask
 
+    return TableChannel
+
+
+@cache
+def table_server() -> Any:
+    """The class ``TableServer`` (made on first use: waitress is imported only to serve)."""
+    import waitress
+
     class TableServer(waitress.server.TcpWSGIServer):  # type: ignore[misc]
         """waitress's server, which at ``connection_limit`` open connections stops accepting
         until one closes: so 100 sockets that send nothing shut every phone out. This one,
@@ -134,7 +142,7 @@ def table_server() -> Any:
         time); a running request (a live page, a move) is never closed."""
 
         next_warning = 0.0
-        channel_class = TableChannel
+        channel_class = table_channel()
 
         def readable(self) -> bool:
             if self.accepting and len(self._map) >= self.adj.connection_limit:
