@@ -310,7 +310,10 @@ def _track(found: re.Match[str], lesson: Lesson) -> bool:
             landed = {move.steps[0].target for move in lesson.moves({me: [lesson.hole(me, 9)]}, card)}
             if lesson.rules.power(card).forward != counts or not {lesson.hole(me, 9 + n) for n in counts} <= landed:
                 return False
-    return said == [card for card, power in lesson.rules.cards if power.come_out and power.forward]
+    deck = [card for card, _power in lesson.rules.cards]  # each said once; cards of one count are said together
+    return sorted(said, key=deck.index) == [
+        card for card, power in lesson.rules.cards if power.come_out and power.forward
+    ]
 
 
 @claim(
