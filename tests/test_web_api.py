@@ -143,6 +143,7 @@ def test_unknown_routes_and_methods_answer_json(client: FlaskClient) -> None:
     assert client.get("/api/sim/events").status_code == 405
     missing = client.get("/api/games/99/record")
     assert missing.status_code == 404 and "no game 99" in missing.get_json()["error"]
+    assert "/" not in missing.get_json()["error"]  # where the store lives is nobody's business (issue 34)
 
 
 # -- the table PIN ---------------------------------------------------------------------------

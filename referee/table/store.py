@@ -286,11 +286,11 @@ class Store:
         with self._lock:
             rows = self._db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         if not rows:
-            raise StoreError(f"no game {game_id} in {self.path}")
+            raise StoreError(f"no game {game_id} is stored here")
         try:
             return [event_from_json(json.loads(row[0])) for row in rows]
         except DAMAGED as error:  # EventError, not JSON, nested too deep: the game is damaged
-            raise StoreError(f"game {game_id} in {self.path}: {excerpt(error)}") from None
+            raise StoreError(f"game {game_id}'s record is damaged ({excerpt(error)})") from None
 
     def won(self, game_id: int) -> bool:
         """Whether the game is won now (an undone win is not: ``_won`` clears the mark)."""
