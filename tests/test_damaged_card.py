@@ -119,6 +119,20 @@ def test_the_left_lessons_row_damaged(tmp_path: Path) -> None:
             assert client.get("/").status_code == 200
 
 
+def test_a_lessons_row_that_is_not_utf8_any_more(tmp_path: Path) -> None:
+    """Found by the bit flips: a flip left bytes in a lesson's row that are not UTF-8, and
+    SQLite's own decoding error stopped every start."""
+    with running(tmp_path) as (table, _client):
+        table.start_lesson(BASIC, 4)
+        table.lesson_action("leave")
+    with sqlite3.connect(tmp_path / "pegs.sqlite3") as db:
+        db.execute("UPDATE lessons SET state = CAST(X'7bff22' AS TEXT)")
+    with running(tmp_path) as (_table, client):
+        seen = looked_at(client)
+        assert seen["state"]["lesson_left"] is None and "lesson" in seen["said"]
+        assert client.get("/").status_code == 200
+
+
 def test_the_simulated_board_saved_for_another_size(tmp_path: Path) -> None:
     """The README's own ``make run``: a 6-player game won while a 4-player one is unfinished."""
     with running(tmp_path) as (table, _client):

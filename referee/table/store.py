@@ -124,6 +124,7 @@ class Store:
                 ) from None
         try:
             connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+            connection.text_factory = _text
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=FULL")
             connection.executescript(SCHEMA)
@@ -283,11 +284,13 @@ class Store:
         return [GameInfo(r[0], r[1], r[2], r[3], r[4], _winner(r[5]), r[6]) for r in rows]
 
     def events(self, game_id: int) -> list[Event]:
-        with self._lock:
-            rows = self._db.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
-        if not rows:
-            raise StoreError(f"no game {game_id} is stored here")
         try:
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+                ).fetchall()
+            if not rows:
+                raise StoreError(f"no game {game_id} is stored here")
             return [event_from_json(json.loads(row[0])) for row in rows]
         except DAMAGED as error:  # EventError, not JSON, nested too deep: the game is damaged
             raise StoreError(f"game {game_id}'s record is damaged ({excerpt(error)})") from None
@@ -345,8 +348,12 @@ class Store:
 
     def last_lesson(self) -> tuple[int, dict[str, Any]] | None:
         """The newest lesson, whatever its state (a damaged row reads as none)."""
-        with self._lock:
-            row = self._db.execute("SELECT id, state FROM lessons ORDER BY id DESC LIMIT 1").fetchone()
+        try:
+            with self._lock:
+                row = self._db.execute("SELECT id, state FROM lessons ORDER BY id DESC LIMIT 1").fetchone()
+        except UnicodeDecodeError as error:  # bytes a flipped bit left (``_text``)
+            self.set_aside("the newest lesson's row", error)
+            return None
         state = _json_object(row[1]) if row else None
         return (int(row[0]), state) if row and state is not None else None
 
@@ -459,3 +466,10 @@ def _check_writable(folder: Path) -> None:
     free = shutil.disk_usage(folder).free
     if free < MIN_FREE_BYTES:
         raise StoreError(f"data dir {str(folder)!r} has only {free // 1024} KiB free; the game store needs 5 MiB")
+
+
+def _text(data: bytes) -> str:
+    """A stored text as Python's own decoding reads it: bytes a flipped bit left that are not
+    UTF-8 raise UnicodeDecodeError, one of ``DAMAGED`` (SQLite's own OperationalError was not,
+    and stopped the start on a lesson's row)."""
+    return data.decode("utf-8")
