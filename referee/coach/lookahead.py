@@ -114,15 +114,16 @@ def reply_rules(rules: Ruleset) -> Ruleset:
     return replace(rules, cards=cards)
 
 
-def reply(position: Position, hand: Sequence[str], rules: Ruleset) -> Reply:
-    """The move a seat most likely makes with ``hand``: the most race; jokers, and cards that
-    must split, only when nothing else moves."""
+def reply(position: Position, hand: Sequence[str], rules: Ruleset, jokers: bool = False) -> Reply:
+    """The move a seat most likely makes with ``hand``: the most race; cards that must split
+    only when nothing else moves, and jokers too unless ``jokers`` (then a joker's move counts
+    ``JOKER_COST`` holes less: it is played where its bump pays for it)."""
     rules = reply_rules(rules)
     board, seat = position.board, position.turn
     team = set(board.team_of[seat])
     best: tuple[float, str, Move] | None = None
     for card in dict.fromkeys(sorted(hand, key=lambda c: (c == JOKER, _must_split(rules, c)))):
-        if best is not None and (card == JOKER or _must_split(rules, card)):
+        if best is not None and ((card == JOKER and not jokers) or _must_split(rules, card)):
             break
         for move in islice(legal_moves(position, card, rules), MOVES_PER_CARD):
             value = gain(board, team, move) - (JOKER_COST if card == JOKER else 0)

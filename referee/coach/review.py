@@ -40,7 +40,8 @@ The shape (``VERSION`` 2), everything JSON::
                 "biggest": [{"number", "size", "note", "said", "lost"}, ...], "summary"}, ...],
      "teams": [{"seats", "name", "won", "lost", "luck", "turning_points": [...], "summary"}, ...]}
 
-``progress(done, total)`` is called after each move (a daemon shows it while it works).
+``progress(done, total)`` is called after each move, and again after each doubtful move the
+play-outs settle (a daemon shows it while it works, and may stop the review there).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from referee.events import Event
 from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
-PLAYOUT_TURNS = 6_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
+PLAYOUT_TURNS = 4_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
 VERSION = 3  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
@@ -88,6 +89,8 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
     budget = Budget(PLAYOUT_TURNS)
     for move in sorted((m for m in moves if m.doubt is not None), key=_doubt_first):
         move.settle(budget)
+        if progress is not None:  # between two play-outs too: a daemon may stop the review there
+            progress(done, total)
     entries = [move.entry for move in moves]
     return {
         "version": VERSION,

@@ -4,15 +4,16 @@ move gave away (confirmed by a look-ahead before it is named), and the luck of t
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee import events as ev
+from referee.cards import JOKER
 from referee.coach.hints import Hint, choices_for, hints_of, which_pegs
 from referee.coach.judge import Choice, Verdict, judge, noise
 from referee.coach.lookahead import Hidden
 from referee.coach.luck import luck
-from referee.coach.rollout import Budget, confirm
+from referee.coach.rollout import BATCH, ROUNDS, Budget, confirm, rollouts
 from referee.coach.value import chances
 from referee.game import Game
 from referee.movegen import parse_move
@@ -23,6 +24,7 @@ from referee.words import Names, name_of, say
 
 INACCURACY, MISTAKE, BLUNDER = 0.01, 0.02, 0.08  # chances to win given away
 BEYOND_NOISE = 2.0  # standard errors of the paired difference a size must clear
+RIVALS = 6  # the choices that keep a joker played out against a joker played
 LOOKED_AHEAD = 2  # the quick judge's best few played on beside the move made
 Chances = dict[tuple[int, ...], float]
 Outcome = tuple[Verdict, Verdict, float, str | None]  # the best, the move made, what it gave away, its size
@@ -152,6 +154,7 @@ class Doubt:
     mine: Verdict
     hidden: Hidden
     seed: int
+    rivals: tuple[Verdict, ...] = ()  # other choices that might be the best (a joker kept)
 
     @property
     def lost(self) -> float:
@@ -179,7 +182,7 @@ def screen(
     best, mine = quick[0], _find(quick, played)
     lost = round(max(0.0, best.chance - mine.chance), 3)
     if lost < INACCURACY:
-        return (best, mine, lost, None), None
+        return (best, mine, lost, None), _joker_doubt(game, quick, mine, known, number)
     rng = random.Random(number)
     ahead = judge(game.position, game.rules, choices, known.hidden, rng, LOOKED_AHEAD, also=played)
     best, mine = ahead[0], _find(ahead, played)
@@ -191,10 +194,27 @@ def screen(
     return outcome, Doubt(game.position, game.rules, best, mine, known.hidden, number)
 
 
+def _joker_doubt(game: Game, quick: list[Verdict], mine: Verdict, known: Known, number: int) -> Doubt | None:
+    """A joker played where another card moved (or the joker could be kept): the value reads
+    no worth in a joker kept for a later bump, so the best choice that keeps it is a doubt for
+    the play-outs too, settled after the losses the look-ahead saw."""
+    if mine.card != JOKER or mine.move is None:
+        return None
+    keeps = [v for v in quick if v.card != JOKER or v.move is None][:RIVALS]
+    if not keeps:
+        return None
+    return Doubt(game.position, game.rules, keeps[0], mine, known.hidden, number, tuple(keeps[1:]))
+
+
 def settle(doubt: Doubt, budget: Budget | None) -> Outcome | None:
     """The doubt's best and the move made played on for several rounds over the same deals
     (``referee.coach.rollout``); a size is named only where the paired loss clears it beyond
     twice its standard error. None: the budget ran out before a play-out."""
+    if doubt.rivals:  # the best of the choices that keep the joker, by a batch of play-outs
+        rival = _best_rival(doubt, budget)
+        if rival is None:
+            return None
+        doubt = rival
     pair = (doubt.best.choice, doubt.mine.choice)
     found = confirm(doubt.position, doubt.rules, pair, doubt.hidden, random.Random(doubt.seed), _settled, budget)
     if found is None:
@@ -204,6 +224,17 @@ def settle(doubt: Doubt, budget: Budget | None) -> Outcome | None:
         return doubt.mine, doubt.mine, 0.0, None
     sure = lost - BEYOND_NOISE * error  # the loss that stands clear of the noise
     return doubt.best, doubt.mine, round(lost, 3), size_word(sure) if sure >= INACCURACY else None
+
+
+def _best_rival(doubt: Doubt, budget: Budget | None) -> Doubt | None:
+    """The doubt against the one of its rivals that does best over a batch of play-outs."""
+    rivals = (doubt.best, *doubt.rivals)
+    if budget is not None and not budget.spend(len(rivals) * BATCH * ROUNDS * doubt.position.board.players):
+        return None
+    rng = random.Random(doubt.seed)
+    rolled = rollouts(doubt.position, doubt.rules, [v.choice for v in rivals], doubt.hidden, rng, BATCH)
+    best = max(zip(rolled, rivals, strict=True), key=lambda pair: pair[0].chance)[1]
+    return replace(doubt, best=best, rivals=())
 
 
 def _settled(lost: float, error: float) -> bool:

@@ -29,6 +29,7 @@ from referee.rulesets import Ruleset
 
 ROUNDS = 4  # rounds played before the value is read (a play-out ends sooner at a win)
 PLAYOUTS = 24  # sampled deals, the same for every choice
+JOKERS = True  # a play-out's seats play a joker where its bump pays (a joker kept then has its worth)
 BATCH = 8  # deals played between two looks at whether a verdict is settled
 
 
@@ -162,7 +163,7 @@ def _turn(
         _draw(hand, stock, pile, rng)
     if not hand:
         return position
-    answer = reply(position, hand, rules)
+    answer = reply(position, hand, rules, jokers=JOKERS)
     card = answer.card if answer.card is not None else _spare(hand)
     hand.remove(card)
     pile.append(card)
