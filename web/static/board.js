@@ -193,7 +193,11 @@ function loadHoleWords() {
   const key = `${sidesOf(state)}:${(state.seats || []).map((s) => s.name)}`;
   if (key === holeNamesFor) return;
   holeNamesFor = key;
-  getJSON("/api/holes").then((words) => { if (holeNamesFor === key) holeNames = words; }, () => { holeNamesFor = ""; });
+  getJSON("/api/holes").then((words) => {
+    if (holeNamesFor !== key) return;
+    holeNames = words;
+    showHover(); // a hole under the pointer before the words came
+  }, () => { holeNamesFor = ""; });
 }
 
 // The hole under the pointer, said again whenever the state changes (never yesterday's lights).
