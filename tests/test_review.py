@@ -24,9 +24,11 @@ from hypothesis import strategies as st
 from referee import record
 from referee.board import Board
 from referee.coach import review as reviewing
-from referee.coach.judge import Choice
+from referee.coach.hints import choices_for
+from referee.coach.judge import Choice, judge
 from referee.coach.lookahead import Hidden
 from referee.coach.review import review
+from referee.coach.review_moves import Known, screen, settle
 from referee.coach.rollout import BATCH, Budget, confirm, paired_gap, rollouts
 from referee.coach.selfplay import play_one
 from referee.events import event_to_json
@@ -194,6 +196,28 @@ def test_the_budget_bounds_the_play_outs() -> None:
     found = confirm(position, BASIC, (wins, walks), hidden, random.Random(1), never, batch)
     assert found is not None and batch.turns == 0
     assert found == confirm(position, BASIC, (wins, walks), hidden, random.Random(1), lambda g, e: True)
+
+
+def test_a_joker_played_where_it_could_be_kept_is_played_out_against_the_cards_that_keep_it() -> None:
+    """The rules page, Basic Game: "a player is never forced to play a joker". The value reads
+    no worth in a joker kept for later, so a joker bump it calls best is still doubted: played
+    out against the best few moves of the other cards."""
+    hands = {0: ["JOKER", "5", "3", "6", "2"], 1: ["K", "2", "5", "6", "9"], 2: ["A", "2", "3", "5", "6"]}
+    game = dealt(
+        {**hands, 3: ["K", "2", "3", "4", "6"]},
+        ["9"],
+        {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T0:2", "S", "S", "S", "S"]},
+    )
+    game.draw()
+    hand = tuple(game.hand(0))
+    choices = choices_for(game.position, BASIC, hand)
+    bump = judge(game.position, BASIC, choices)[0]
+    assert bump.card == "JOKER" and bump.move is not None and bump.move.text.endswith("x")
+    outcome, doubt = screen(game, choices, bump.choice, Known(hand, "JOKER", Hidden.of(game, 0)), 1)
+    assert outcome[2] == 0 and outcome[3] is None and doubt is not None and doubt.mine.choice == bump.choice
+    assert "JOKER" not in {doubt.best.card, *(rival.card for rival in doubt.rivals)} and len(doubt.rivals) >= 2
+    settled = settle(doubt, None)
+    assert settled is not None and settled[2] >= 0
 
 
 # -- pegs review ------------------------------------------------------------------------------
