@@ -65,6 +65,7 @@ LAYER_MAY: dict[str, tuple[str, ...]] = {  # layer -> what it may import in spit
 MODULE_MAY: dict[str, tuple[str, ...]] = {  # one module -> what it may import in spite of RULES
     "referee.table.serve": ("web",),  # ``pegs serve``: create_app over the running table, and the LAN address
     "referee.bench.web": ("web",),  # ``pegs bench``: the page's speed and weight, through the real app
+    "referee.cli.unlock": ("web",),  # ``pegs unlock-link``: the page's one-time link, and the LAN address
     "referee.kit.doctor": ("referee.settings",),  # ``pegs doctor`` checks the Pi's config and its backends
 }
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 import http.client
 import json
 import stat
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -25,7 +28,7 @@ from test_daemon import Daemon
 
 from referee.settings.config import Config
 from referee.table.table import Table
-from web import create_app
+from web import create_app, unlock
 from web.logins import DAY_S, LOGIN_DAYS
 from web.pin import BRAKE_BURST, BRAKE_EVERY_S, MAX_TRIES
 
@@ -333,3 +336,33 @@ def test_a_restart_does_not_refill_the_brake(tmp_path: Path, clock: dict[str, fl
     service, app = restarted()
     assert "at this table: wait" in login(app.test_client(), "0003", "10.9.1.5").get_json()["error"]
     service.stop()
+
+
+def test_the_owner_gets_in_past_a_storm_of_guesses_with_a_link_made_on_the_pi(
+    tmp_path: Path, clock: dict[str, float]
+) -> None:
+    """Issue 34: a new phone competed with a guesser for one try per 90 s. The owner, on the
+    Pi (who alone can write the data dir), makes a one-time link with `pegs unlock-link`: the
+    phone that opens it is logged in past the brake; the link works once, for ten minutes."""
+    service = Table.build(Config.simulated(str(tmp_path), pin=PIN))
+    service.start()
+    app = create_app(service, PIN_CLOCK=lambda: clock["now"], LOGIN_CLOCK=lambda: clock["wall"])
+    try:
+        for n in range(BRAKE_BURST):
+            login(app.test_client(), f"{n:04d}", f"10.9.0.{n}")
+        phone = app.test_client()
+        assert "at this table: wait" in login(phone, PIN, "192.168.1.50").get_json()["error"]
+        done = subprocess.run(
+            [sys.executable, "-m", "referee.cli", "unlock-link", "--data", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        path = "/unlock/" + done.stdout.split("/unlock/", 1)[1].split()[0]
+        assert phone.get(path).status_code == 302 and phone.get("/api/me").get_json()["admin"] is True
+        assert app.test_client().get(path).status_code == 403  # used up
+        stale = unlock.make(tmp_path, now=time.time() - unlock.FRESH_S - 1)
+        assert app.test_client().get(f"/unlock/{stale}").status_code == 403
+        assert app.test_client().get("/unlock/" + "x" * 32).status_code == 403
+    finally:
+        service.stop()

@@ -17,6 +17,7 @@ from flask import (
     Response,
     current_app,
     jsonify,
+    make_response,
     redirect,
     render_template,
     request,
@@ -31,6 +32,7 @@ from referee.geometry import geometry
 from referee.rulesets import PRESETS, Ruleset, RulesetError
 from referee.text import load_json
 from referee.words import hole_words
+from web import unlock as unlock_links
 from web.admin import is_admin, log_in, log_out, need_admin
 from web.csrf import check_csrf, csrf_token, state_changing
 from web.hosts import phone_host
@@ -512,6 +514,18 @@ def _rules(name: Any, house: Any) -> Ruleset:
 
 
 # -- joining a seat -------------------------------------------------------------------------
+
+
+@join.get("/unlock/<token>")
+def unlock(token: str) -> Response:
+    """A one-time link made on the Pi (``pegs unlock-link``): this phone logs in as with the
+    PIN, past the PIN brake (the owner's way in during a storm of guesses)."""
+    if len(token) > 64 or not unlock_links.take(table().data_dir, token):
+        words = "This unlock link is used up, too old or not one the table made: make a new one on the Pi."
+        return Response(render_template("message.html", title="Not an unlock link", words=words), status=403)
+    response = make_response(redirect("/"))
+    log_in(response)
+    return response
 
 
 @join.get("/join/<int:seat>/<token>")

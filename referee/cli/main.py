@@ -26,6 +26,7 @@ from referee.board import BoardError
 from referee.cards import CARDS, CardError, parse_card
 from referee.cli import kit as kit_commands
 from referee.cli import train as train_command
+from referee.cli import unlock as unlock_command
 from referee.cli import wiring as wiring_commands
 from referee.cli.kit import KitError
 from referee.cli.wiring import WiringError
@@ -79,6 +80,7 @@ def _build_parser() -> argparse.ArgumentParser:
     wiring_commands.add_commands(commands)
     kit_commands.add_commands(commands)
     train_command.add_commands(commands)
+    unlock_command.add_commands(commands)
     bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.add_argument("--repeat", type=int, help="runs per position (default: per position)")
