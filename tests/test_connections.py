@@ -10,6 +10,7 @@ arriving does.
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -19,7 +20,11 @@ import pytest
 from test_daemon import Daemon
 
 from referee.bench.web import fresh_requests, hold_refused, idle_sockets, still_open
+from referee.coach import review as reviewing
+from referee.coach.selfplay import play_one
+from referee.rulesets import Ruleset
 from referee.table.serve import CONNECTION_LIMIT, IDLE_TIMEOUT_S
+from referee.table.store import Store
 
 
 def p99(timings: list[float]) -> float:
@@ -134,3 +139,37 @@ def test_a_move_whose_body_comes_late_is_not_shed_for_idle_sockets(daemon: Daemo
         assert still_open(idle) < CONNECTION_LIMIT + 50
     finally:
         close(idle + [phone])
+
+
+def resident_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1]) / 1024
+
+
+def test_answers_nobody_reads_hold_bounded_memory(tmp_path: Path) -> None:
+    """Issue 34: 450 connections asking for a 600 KB review and reading nothing took the daemon
+    from 47 to 371 MB. Here a 6-player game's review (about 330 KB): the daemon stays within its
+    80 MB, and another phone's state is answered at once."""
+    finished, _stats = play_one(Ruleset.preset("basic"), 6, seed=3, bot_name="greedy")
+    store = Store.open(tmp_path)
+    game_id = store.create(finished.events)
+    store.save_review(game_id, reviewing.VERSION, json.dumps(reviewing.review(finished.events)))
+    store.close()
+    daemon = Daemon(tmp_path)
+    daemon.start()
+    held: list[socket.socket] = []
+    try:
+        request = f"GET /api/games/{game_id}/review HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+        for _ in range(450):
+            sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=10)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(request)
+            held.append(sock)
+        time.sleep(3)
+        assert daemon.process is not None
+        assert resident_mb(daemon.process.pid) < 80, f"{resident_mb(daemon.process.pid):.0f} MB"
+        others = fresh_requests(daemon.port, count=30)
+        assert p99(others) < 0.5, f"p99 {p99(others) * 1000:.0f} ms"
+    finally:
+        close(held)
+        daemon.stop()

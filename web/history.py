@@ -14,6 +14,7 @@ reviewed up to where it stopped, without the cards anyone held.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -148,11 +149,28 @@ def review_page(game_id: int) -> Response | str:
 def review_json(game_id: int) -> Response:
     _known(game_id)
     try:
-        return jsonify(_table().review(game_id))
+        status = _table().review(game_id)
     except GameError as error:
         response = jsonify({"error": str(error)})
         response.status_code = 409
         return response
+    return Response(_encoded(status), mimetype="application/json")
+
+
+_encoded_last: list[tuple[object, bytes]] = []  # the last answers made: the same review, encoded once
+
+
+def _encoded(status: Json) -> bytes:
+    """A done review's answer, encoded once per review read (``Reviews`` hands back the same
+    object while the stored text is the same): hundreds of KB, asked for by every phone."""
+    review = status.get("review")
+    for kept, body in _encoded_last:
+        if review is not None and kept is review:
+            return body
+    body = json.dumps(status, separators=(",", ":")).encode()
+    if review is not None:
+        _encoded_last[:] = [*_encoded_last[-3:], (review, body)]
+    return body
 
 
 @history.errorhandler(Unavailable)

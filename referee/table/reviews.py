@@ -44,6 +44,9 @@ class _Stopped(Exception):
     """The table is stopping: the review in hand is dropped (it is made again when asked)."""
 
 
+KEPT_READ = 4  # reviews kept parsed (the ones being looked at)
+
+
 class Reviews:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -53,6 +56,7 @@ class Reviews:
         self._failed: dict[int, str] = {}
         self._made: dict[int, str] = {}  # made but not stored (the store failed): kept for this run
         self._ready: set[int] = set()  # games whose review is stored (prepare is asked at every change)
+        self._read: dict[int, tuple[str, Json]] = {}  # the last texts read, parsed once: asked again, the same object
         self._worker: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -128,11 +132,19 @@ class Reviews:
         text = self._made.get(game_id) or self.store.review(game_id, review.VERSION)
         if text is None:
             return None
+        with self._lock:
+            known = self._read.get(game_id)
+        if known is not None and known[0] == text:
+            return known[1]  # a review is hundreds of KB: parsed once, not at every asking
         try:
             data = json.loads(text)
         except ValueError:  # a damaged row: made again
             return None
-        return data if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            return None
+        with self._lock:
+            self._read = {**dict(list(self._read.items())[-(KEPT_READ - 1) :]), game_id: (text, data)}
+        return data
 
     def _work(self) -> None:
         while not self._stop.is_set():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -32,6 +33,12 @@ byte either way: a socket that never sends a whole request, or a phone's kept-al
 connection between polls (it opens a new one). Live pages are running requests and are
 never closed for it; their heartbeat finds a phone that has gone."""
 ROOM = 20  # at the limit, close this many idle connections (at once, for the next arrivals)
+UNREAD_BUDGET = 8 * 1024 * 1024
+"""Bytes of answers written for peers that have not read them, all connections together: 450
+sockets asking for a 300 KB review and reading nothing held 300 MB (a Pi Zero 2 W has 512). Past
+it, the connections that have gone longest without a byte either way are closed until half of
+it is left (``bound_unread``), and no big answer is buffered while it is over."""
+BIG_ANSWER = 64 * 1024  # bytes: a review or a game's record, not a page's state
 ADJUSTMENTS = {
     "threads": THREADS,
     "connection_limit": CONNECTION_LIMIT,
@@ -41,6 +48,9 @@ ADJUSTMENTS = {
     "max_request_body_size": 256 * 1024,  # web.MAX_BODY (64 KB) answers 413 first; below 512 KB no temporary file
     "max_request_header_size": 32 * 1024,  # waitress: 256 KB each
 }
+SEND_BUFFER = 64 * 1024
+"""Bytes of an answer the kernel holds per connection (Linux would grow it to megabytes): the
+rest waits in waitress's buffers, where ``UNREAD_BUDGET`` counts it."""
 
 
 def config_from(args: argparse.Namespace) -> Config:
@@ -102,6 +112,33 @@ def create_server(app: Any, host: str, port: int, **adjustments: Any) -> Any:
     return waitress.server.MultiSocketServer(sockets, adj, listening, dispatcher, servers[0].log_info)
 
 
+def held_unread(server: Any) -> int:
+    """Bytes of big answers the server's connections hold until their peers have read them all
+    (a buffer is kept whole until its last byte is sent, so this counts whole answers)."""
+    return sum(_held(channel) for channel in list(server.active_channels.values()))
+
+
+def bound_unread(server: Any) -> None:
+    """Past ``UNREAD_BUDGET``, close the connections holding big answers that have gone
+    longest without a byte either way, until half of it is left."""
+    waiting = held_unread(server)
+    if waiting <= UNREAD_BUDGET:
+        return
+    closed = 0
+    for channel in sorted(server.active_channels.values(), key=lambda channel: channel.last_activity):
+        if waiting <= UNREAD_BUDGET // 2:
+            break
+        if _held(channel):
+            waiting -= _held(channel)
+            channel.handle_close()
+            closed += 1
+    log.warning("answers left unread: closed the longest-silent connections", extra={"closed": closed})
+
+
+def _held(channel: Any) -> int:
+    return int(getattr(channel, "held", 0)) if channel.total_outbufs_len else 0
+
+
 def _body_on_its_way(channel: Any) -> bool:
     """A waitress channel whose request head is in and whose body is still arriving."""
     request = channel.request
@@ -126,6 +163,27 @@ def table_channel() -> Any:
     class TableChannel(waitress.channel.HTTPChannel):  # type: ignore[misc]
         error_task_class = GuardedErrorTask
 
+        held = 0  # bytes of big answers buffered for this connection since it last had nothing to send
+
+        def write_soon(self, data: Any) -> Any:
+            """A big answer is not buffered while big answers already wait unread past the
+            budget (its connection is closed instead: a phone asks again; a peer that reads
+            nothing holds no more memory). Small ones, a page's state, always go."""
+            if len(data) > BIG_ANSWER:
+                if held_unread(self.server) + len(data) > UNREAD_BUDGET:
+                    raise waitress.channel.ClientDisconnected
+                self.held = (self.held if self.total_outbufs_len else 0) + len(data)
+            return super().write_soon(data)
+
+        def _flush_some(self, do_close: bool = True) -> Any:
+            """waitress keeps an answer's buffer whole until new data comes, even once all of
+            it has gone out: a big one is let go as soon as it has."""
+            flushed = super()._flush_some(do_close=do_close)
+            if self.held and not self.total_outbufs_len:
+                self.held = 0
+                self.outbufs[-1].prune()
+            return flushed
+
     return TableChannel
 
 
@@ -144,9 +202,14 @@ def table_server() -> Any:
         next_warning = 0.0
         channel_class = table_channel()
 
+        def set_socket_options(self, conn: socket.socket) -> None:
+            super().set_socket_options(conn)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+
         def readable(self) -> bool:
             if self.accepting and len(self._map) >= self.adj.connection_limit:
                 self.shed(len(self._map) - self.adj.connection_limit + ROOM)
+            bound_unread(self)
             return bool(super().readable())
 
         def shed(self, count: int) -> None:
