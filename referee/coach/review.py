@@ -58,7 +58,7 @@ from referee.events import Event
 from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
-PLAYOUT_TURNS = 4_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
+PLAYOUT_TURNS = 1_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
 VERSION = 3  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 

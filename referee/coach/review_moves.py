@@ -229,10 +229,11 @@ def settle(doubt: Doubt, budget: Budget | None) -> Outcome | None:
 def _best_rival(doubt: Doubt, budget: Budget | None) -> Doubt | None:
     """The doubt against the one of its rivals that does best over a batch of play-outs."""
     rivals = (doubt.best, *doubt.rivals)
-    if budget is not None and not budget.spend(len(rivals) * BATCH * ROUNDS * doubt.position.board.players):
+    deals = BATCH // 2  # a first look: the pair is then settled over the full batches
+    if budget is not None and not budget.spend(len(rivals) * deals * ROUNDS * doubt.position.board.players):
         return None
     rng = random.Random(doubt.seed)
-    rolled = rollouts(doubt.position, doubt.rules, [v.choice for v in rivals], doubt.hidden, rng, BATCH)
+    rolled = rollouts(doubt.position, doubt.rules, [v.choice for v in rivals], doubt.hidden, rng, deals)
     best = max(zip(rolled, rivals, strict=True), key=lambda pair: pair[0].chance)[1]
     return replace(doubt, best=best, rivals=())
 
