@@ -14,10 +14,11 @@ from referee.coach.lookahead import Hidden
 from referee.coach.review import review
 from referee.coach.selfplay import play_one
 from referee.game import Game
+from referee.moves import Move
 from referee.rulesets import Ruleset
 from referee.table.teaching import Question
 
-Hook = Callable[[Game], None]
+Hook = Callable[[Game, list[tuple[str, Move]]], None]  # a decision's game and the options the bot had
 
 
 def run_bot(games: int = 20, kind: type[RandomBot] = StrongBot, name: str = "strong") -> dict[str, Any]:
@@ -45,11 +46,12 @@ def _worst_game(rules: Ruleset, seed: int) -> Game:
 
 def _whole_games(games: int, seen: Hook) -> None:
     """4-player games, basic and North Carolina, expert against strong; ``seen`` at each of the
-    expert's decisions, before it is made."""
+    expert's decisions, before it is made, with the options it had (a counting turn's free
+    come-outs are options too)."""
 
     class Watched(ExpertBot):
         def choose(self, game: Any, options: Any) -> Any:
-            seen(game)
+            seen(game, options)
             return super().choose(game, options)
 
     BOTS["watched expert"] = Watched
@@ -65,8 +67,7 @@ def run_expert(games: int = 4) -> list[dict[str, Any]]:
     """The expert's decisions over whole 4-player games, and on the worst board."""
     decisions: list[float] = []
 
-    def timed(game: Game) -> None:
-        options = [(card, move) for card, moves in sorted(game.playable().items()) for move in moves]
+    def timed(game: Game, options: list[tuple[str, Move]]) -> None:
         start = time.perf_counter()
         ExpertBot(random.Random(len(game.events))).choose(game, options)
         decisions.append(time.perf_counter() - start)
@@ -81,7 +82,7 @@ def run_hints(games: int = 4) -> list[dict[str, Any]]:
     said) at every turn of whole 4-player games, and on the worst board."""
     asked: list[float] = []
 
-    def timed(game: Game) -> None:
+    def timed(game: Game, _options: list[tuple[str, Move]]) -> None:
         asked.append(_hint_time(game))
 
     _whole_games(games, timed)
