@@ -80,7 +80,8 @@ def table(results: list[dict[str, Any]]) -> str:
         if "rss_mb" in r:
             rows.append((r["name"], str(r["runs"]), f"{r['rss_mb']:.1f} MB", ""))
         elif "bytes" in r:
-            rows.append((r["name"], str(r["runs"]), f"{r['bytes'] / 1000:.1f} KB", ""))
+            unzipped = f" ({r['unzipped'] / 1000:.1f} KB unzipped)" if "unzipped" in r else ""
+            rows.append((r["name"], str(r["runs"]), f"{r['bytes'] / 1000:.1f} KB{unzipped}", ""))
         else:
             rows.append((r["name"], str(r.get("moves", r["runs"])), f"{r['median_ms']:.3f}", f"{r['p99_ms']:.3f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
