@@ -216,7 +216,7 @@ def test_the_last_card_never_covers_a_seats_name(browser: Any, daemon: Daemon, s
     page = open_page(browser, daemon, size)
     click_holes(page, "T0:11", "T0:16")  # a 5
     page.click("#done")
-    expect(page.locator("#turn")).to_have_text("Sky blue to play")
+    expect(page.locator("#turn")).to_have_text("Sky blue to play", timeout=15_000)  # a busy CI machine
     expect(page.locator("#board-card")).not_to_have_text("")
     card = box(page, "#board-card")
     for label in label_boxes(page):
