@@ -22,6 +22,7 @@ def open_page(browser: Any, daemon: Daemon, viewport: dict[str, int] = DESKTOP, 
     if clock:
         page.clock.install()
     page.goto(f"http://127.0.0.1:{daemon.port}/")
+    playwright.expect(page.locator("#turn")).not_to_have_text("Pegs and Jokers")  # the state is in: taps count
     return page
 
 
@@ -236,6 +237,7 @@ def test_half_a_split_reads_as_a_move_on_its_way(browser: Any, daemon: Daemon) -
     click_holes(page, "T0:12", "T0:16")
     status = page.locator("#status")
     playwright.expect(status).to_have_text("Red: 3 more of the 7")
+    playwright.expect(page.locator("#turn")).to_have_text("Red is finishing a split")
     playwright.expect(page.locator('[data-hole="T0:17"]')).to_have_attribute("data-guide", "destination")
     playwright.expect(page.locator('[data-hole="T0:16"]')).to_have_class("peg s0")  # Red's, not a stray
     page.wait_for_timeout(1500)  # a pause to think commits nothing

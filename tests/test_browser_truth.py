@@ -34,6 +34,7 @@ def open_page(browser: Any, daemon: Daemon, size: str, path: str = "/") -> Any:
     phone = size == "phone"
     page = browser.new_page(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
     page.goto(f"http://127.0.0.1:{daemon.port}{path}")
+    expect(page.locator("#turn")).not_to_have_text("Pegs and Jokers")  # the page's script has the state: taps count
     return page
 
 

@@ -96,7 +96,7 @@ def test_a_paused_split_says_how_much_is_left_and_lights_where_it_may_go(tmp_pat
     assert state["status"] == "synced" and state["turn"] == 1 and state["finishing"] is None
     state = hands.lift("T0:8")
     assert state["status"] == "moving" and state["amending"]
-    assert state["finishing"] == "Red: 4 more of the 7"
+    assert state["finishing"] == "Red: 4 more of the 7" and state["finishing_seat"] == 0
     assert state["guidance"] == {"T0:8": "selected", "T0:12": "destination"}
     assert state["why_not"] is None and not lit(state, "bump")
     state = hands.place("T0:12")

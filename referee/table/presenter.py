@@ -38,7 +38,8 @@ class LedPresenter:
         a lesson's set-up lights only, not the tracker's guesses about moves."""
         report = session.report
         layout, renderer = self._rig.layout, self._rig.renderer
-        turn = None if session.game.phase == "over" else session.game.turn
+        finishing = view.finishing_seat(session)  # a split on its way: still that seat's turn on the board
+        turn = None if session.game.phase == "over" else finishing if finishing is not None else session.game.turn
         lit = report.guidance
         if report.status == "moving" and view.why_not_shown(session):  # a split nobody made: the fixes, as the page
             lit = {fix.hole: "put-back" if fix.action == "place" else "wrong" for fix in report.back}

@@ -102,6 +102,7 @@ class SessionState(TypedDict):
     fixes: list[FixJson]  # the corrections of ``back``, hole by hole
     why_not: str | None  # why the board is not a legal move, in words
     finishing: str | None  # a split half made, said as the table says it: "Red: 4 more of the 7"
+    finishing_seat: int | None  # ... and whose it is
     restoring: bool  # the board is being put back after an undo: nobody erred
     candidates: list[Candidate]  # status "ambiguous": the moves that fit
     move: str | None  # status "move": the move on the board, notation
@@ -212,8 +213,7 @@ def game_state(session: Session) -> SessionState:
     colour = _colour_of(seated)
     said = tuple(colour(seat) for seat in range(game.board.sides))
     card, card_words = last_played(game)
-    said_history = history(game, said)
-    told_list = told(game, said_history, colour)
+    said_history, told_list = _record_words(game, said, colour)
     restoring = session.tracker.restoring  # nobody erred: the board goes back (undo, a doubt)
     return {
         "game": session.game_id,
@@ -229,6 +229,7 @@ def game_state(session: Session) -> SessionState:
         "fixes": _fixes(report.back, colour),
         "why_not": why_not_shown(session) if report.status in ("illegal", "moving") and not restoring else None,
         "finishing": finishing(session, colour),
+        "finishing_seat": finishing_seat(session),
         "restoring": restoring,
         "candidates": _candidates(report, game.history[-1][0] if game.history else game.turn, game.turn, said),
         "move": report.move.text if report.move else None,
@@ -327,6 +328,19 @@ def _pending_card(session: Session, move: Move) -> str | None:
 def table_settings(game: Game) -> list[str]:
     """The rules beyond the cards that a table sets (house rules change them): the panel lists them."""
     return game.rules.settings(game.board.players)
+
+
+def _record_words(game: Game, said: tuple[str, ...], colour: Callable[[int], str]) -> tuple[list[Played], list[Told]]:
+    """The moves that stand in words, and the moves list as the table tells it."""
+    moves = history(game, said)
+    return moves, told(game, moves, colour)
+
+
+def finishing_seat(session: Session) -> int | None:
+    """Whose split is half made and may still be finished: the page and the board show that
+    seat's turn until it is (the next seat's turn only begins with its own move)."""
+    unfinished = None if session.insisted else session.unfinished()
+    return None if unfinished is None else unfinished.seat
 
 
 def finishing(session: Session, colour: Callable[[int], str]) -> str | None:

@@ -23,6 +23,9 @@ export function renderTurn() {
   } else if (lessonStep() && state.lesson.phase === "passed") {
     text = `Well done, ${state.lesson.learner_name}!`; // the step's game moved on: not a turn to play
     colour = seatInfo(state.lesson.learner).colour;
+  } else if (state.finishing_seat !== null && state.finishing_seat !== undefined) {
+    text = `${seatName(state.finishing_seat)} is finishing a split`; // the next seat's turn begins after it
+    colour = seatInfo(state.finishing_seat).colour;
   } else {
     text = `${seatName(state.turn)} to play`;
     colour = seatInfo(state.turn).colour;
