@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from referee.board import Board
+from referee.card_powers import CardPower
 from referee.cards import JOKER
 from referee.movegen import mover_seats
 from referee.position import Position
@@ -118,13 +119,8 @@ def _passes_own_peg(attempt: Attempt) -> bool:
 
 
 def _no_card_goes_back(attempt: Attempt) -> bool:
-    board = attempt.board
-    if not (board.is_track(attempt.source) and board.is_track(attempt.target)):
-        return False
-    forward, back = _steps(attempt)
-    if back >= forward or back == 0:
-        return False
-    return not any(back in power.backward for _, power in attempt.rules.cards)
+    back = _back_holes(attempt)
+    return back is not None and not any(back in power.backward for _, power in attempt.rules.cards)
 
 
 def _back_holes(attempt: Attempt) -> int | None:
@@ -136,19 +132,20 @@ def _back_holes(attempt: Attempt) -> int | None:
 
 
 def _wrong_count(attempt: Attempt) -> bool:
-    forward = _forward_holes(attempt)
-    power = dict(attempt.rules.cards).get(attempt.card or "")
-    if attempt.card == JOKER or power is None or forward is None:
-        return False
-    return forward not in power.forward
+    forward, power = _forward_holes(attempt), _declared_power(attempt)
+    return power is not None and forward is not None and forward not in power.forward
 
 
 def _wrong_count_back(attempt: Attempt) -> bool:
-    back = _back_holes(attempt)
-    power = dict(attempt.rules.cards).get(attempt.card or "")
-    if attempt.card == JOKER or power is None or back is None:
-        return False
-    return back not in power.backward
+    back, power = _back_holes(attempt), _declared_power(attempt)
+    return power is not None and back is not None and back not in power.backward
+
+
+def _declared_power(attempt: Attempt) -> CardPower | None:
+    """What the card named for the move does (None: no card named, or a joker, which counts no holes)."""
+    if attempt.card is None or attempt.card == JOKER:
+        return None
+    return dict(attempt.rules.cards).get(attempt.card)
 
 
 def _joker_onto_empty(attempt: Attempt) -> bool:

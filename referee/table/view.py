@@ -417,12 +417,7 @@ def bluff_state(game: Game) -> Bluff | None:
 def last_card(events: list[Event]) -> str | None:
     """The card last named, of a turn that still stands (an undone turn's card is back in
     hand): as declared or dealt. None at a real table where nobody named it (``last_played``)."""
-    for event in reversed(record.effective(events)):
-        if isinstance(event, (ev.Play, ev.Discard)):
-            return record.named_card(event)
-        if isinstance(event, ev.Start):
-            return None
-    return None
+    return record.named_card(last_play(events))
 
 
 def last_play(events: list[Event]) -> ev.Play | ev.Discard | None:
