@@ -372,13 +372,59 @@ except (tomllib.TOMLDecodeError, AttributeError):
     players = None
 sys.exit(0 if players == int(sys.argv[1]) else 1)' "$1"
 }
+# [leds] max_amps in a config: mode=get prints it, mode=set prints the config with it set to n (in
+# place, its comment kept). Only a max_amps line under a [leds] table is read or changed.
+leds_awk='
+    function trim(s) { gsub(/^[ \t\r]+|[ \t\r]+$/, "", s); return s }
+    /^[ \t]*\[/ { line = $0; sub(/#.*/, "", line); line = trim(line); leds = trim(substr(line, 2, length(line) - 2)) == "leds" }
+    leds && /^[ \t]*max_amps[ \t]*=/ {
+        if (mode == "get") { value = $0; sub(/^[^=]*=/, "", value); sub(/#.*/, "", value); print trim(value); exit }
+        match($0, /^[ \t]*max_amps[ \t]*=[ \t]*/); head = substr($0, 1, RLENGTH); rest = substr($0, RLENGTH + 1)
+        match(rest, /^[^ \t#]*/); print head n substr(rest, RLENGTH + 1); next
+    }
+    mode == "set" { print }
+'
+leds_amps() { # leds_amps MODE FILE [N]  (FILE - for standard input)
+    awk -v mode="$1" -v n="${3:-}" "$leds_awk" "$2"
+}
+# The LEDs' current cap per board size: referee/kit/power.py's max_amps (tests/test_power.py checks
+# that these are its values): about 80 % of the guide's supply for the size, less the sensors.
+max_amps_for() { # max_amps_for PLAYERS
+    case "$1" in
+        2 | 4) echo 5.0 ;;
+        6) echo 7.0 ;;
+        8) echo 6.5 ;;
+        10) echo 9.5 ;;
+    esac
+}
+written_amps=" 4.0 5.0 7.0 6.5 9.5 " # the values install.sh writes (4.0: the template's before issue 35)
+with_size_amps() { # with_size_amps PLAYERS WAS: standard input, a config, printed with max_amps for
+    # the size when WAS (its max_amps) is a value install.sh writes; a value of the builder's own is kept
+    if [[ -n $2 && $written_amps == *" $2 "* ]]; then
+        leds_amps set - "$(max_amps_for "$1")"
+    else
+        cat
+    fi
+}
+size_amps_note() { # size_amps_note PLAYERS WAS: the line saying what happened to max_amps, if anything
+    local amps
+    amps="$(max_amps_for "$1")"
+    if [[ -z $2 || $2 == "$amps" ]]; then
+        return 0
+    elif [[ $written_amps == *" $2 "* ]]; then
+        echo "#   $config_path: [leds] max_amps = $2 -> max_amps = $amps, the guide's value for this size"
+    else
+        echo "# note: [leds] max_amps = $2 is kept (yours); the guide's supply for this size allows $amps" >&2
+    fi
+}
 config_path=/etc/pegs/pegs.toml
 config_file="$(at "$config_path")"
 if [[ -e $config_file && -z $players ]]; then
     echo "= $config_path (kept: yours)"
 elif [[ -e $config_file ]]; then
     was="$(board get "$config_file")"
-    text="$(board set "$config_file" "$players"; echo x)"
+    amps_was="$(leds_amps get "$config_file")"
+    text="$(board set "$config_file" "$players" | with_size_amps "$players" "$amps_was"; echo x)"
     if ! printf '%s' "${text%x}" | checked_players "$players"; then
         echo "install.sh: $config_path: cannot set players = $players in it (it does not read as TOML, or" \
             "writes its board in a way this script does not edit): set players = $players under [board]" \
@@ -387,6 +433,7 @@ elif [[ -e $config_file ]]; then
     fi
     if put_text "$config_path" 0644 "${text%x}"; then
         echo "#   $config_path: [board] players = ${was:-(none)} -> players = $players; every other line kept"
+        size_amps_note "$players" "$amps_was"
         kept_layout="$(board layout "$config_file")"
         if [[ -n $kept_layout ]]; then
             echo "# note: [board] layout = $kept_layout is kept: it must be a layout of this board size" \
@@ -394,7 +441,8 @@ elif [[ -e $config_file ]]; then
         fi
     fi
 elif [[ -n $players ]]; then
-    text="$(board set "$here/pegs.toml" "$players"; echo x)"
+    amps_was="$(leds_amps get "$here/pegs.toml")"
+    text="$(board set "$here/pegs.toml" "$players" | with_size_amps "$players" "$amps_was"; echo x)"
     put_text "$config_path" 0644 "${text%x}" || true
 else
     put_file "$here/pegs.toml" "$config_path" 0644

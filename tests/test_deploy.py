@@ -516,8 +516,9 @@ def test_a_pegs_on_the_path_that_is_not_ours_is_left_alone(tmp_path: Path, check
 
 
 def test_players_on_a_fresh_pi(tmp_path: Path, checkout: Path) -> None:
-    """Issue 23 item 3: the board size is set at install: players = 6 and nothing else differs from
-    deploy/pegs.toml; install.sh ends by saying the size in force and how to change it."""
+    """Issue 23 item 3: the board size is set at install: players = 6 and its max_amps (issue 35) and
+    nothing else differs from deploy/pegs.toml; install.sh ends by saying the size in force and how to
+    change it."""
     root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
     output = _install(root, "--players", "6", script=checkout / "deploy/install.sh").stdout
     config = root / "etc/pegs/pegs.toml"
@@ -526,7 +527,7 @@ def test_players_on_a_fresh_pi(tmp_path: Path, checkout: Path) -> None:
     written = config.read_text().splitlines()
     assert len(written) == len(template)
     changed = [(old, new) for old, new in zip(template, written, strict=True) if old != new]
-    assert changed == [("players = 4", "players = 6")]
+    assert changed == [("players = 4", "players = 6"), ("max_amps = 5.0", "max_amps = 7.0")]
     assert "board: players = 6 in /etc/pegs/pegs.toml: a board of 6 sides" in output
     assert "to change it: sudo /opt/pegs/src/deploy/install.sh --players N" in output
     # Without --players: the template's 4, said the same way.
@@ -537,7 +538,8 @@ def test_players_on_a_fresh_pi(tmp_path: Path, checkout: Path) -> None:
 
 
 def test_players_on_a_rerun_changes_that_line_only(tmp_path: Path, checkout: Path) -> None:
-    """Issue 23 item 3: the builder's config, with their own edits, keeps every line but `players`."""
+    """Issue 23 item 3: the builder's config, with their own edits, keeps every line but `players`
+    (and the size's max_amps, issue 35)."""
     install = checkout / "deploy/install.sh"
     root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
     _install(root, script=install)
@@ -545,7 +547,11 @@ def test_players_on_a_rerun_changes_that_line_only(tmp_path: Path, checkout: Pat
     mine = config.read_text().replace("brightness = 0.4", "brightness = 0.25   # my room is dark")
     config.write_text(mine + "# my own note\n")
     output = _install(root, "--players", "8", script=install).stdout
-    assert config.read_text() == mine.replace("\nplayers = 4\n", "\nplayers = 8\n") + "# my own note\n"
+    assert (
+        config.read_text()
+        == mine.replace("\nplayers = 4\n", "\nplayers = 8\n").replace("\nmax_amps = 5.0\n", "\nmax_amps = 6.5\n")
+        + "# my own note\n"
+    )
     assert Config.from_toml(config).players == 8 and Config.from_toml(config).brightness == 0.25
     assert "#   /etc/pegs/pegs.toml: [board] players = 4 -> players = 8; every other line kept" in output
     assert "board: players = 8 in /etc/pegs/pegs.toml: a board of 8 sides" in output
@@ -582,6 +588,25 @@ def test_players_is_set_in_any_config(tmp_path: Path, checkout: Path, mine: str,
     (root / "etc/pegs/pegs.toml").write_text(mine)
     _install(root, "--players", "10", script=checkout / "deploy/install.sh")
     assert (root / "etc/pegs/pegs.toml").read_text() == expected
+
+
+@pytest.mark.parametrize(("players", "amps"), [("6", 7.0), ("8", 6.5), ("10", 9.5), ("2", 5.0)])
+def test_players_writes_the_sizes_max_amps(tmp_path: Path, checkout: Path, players: str, amps: float) -> None:
+    """Issue 35 item 4: --players N writes leds.max_amps for the size (referee.kit.power.max_amps, about
+    80 % of the guide's supply less the sensors), fresh and on a rerun from another size; a value of
+    the builder's own is kept and said."""
+    install = checkout / "deploy/install.sh"
+    root = _fake_pi(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", TRIXIE)
+    config = root / "etc/pegs/pegs.toml"
+    _install(root, "--players", players, script=install)
+    assert Config.from_toml(config).max_amps == amps
+    other = "10" if players in ("2", "4") else "4"  # a size with another max_amps
+    _install(root, "--players", other, script=install)
+    output = _install(root, "--players", players, script=install).stdout
+    assert Config.from_toml(config).max_amps == amps and f"-> max_amps = {amps}, the guide's value" in output
+    config.write_text(config.read_text().replace(f"max_amps = {amps}", "max_amps = 3.0"))
+    done = _install(root, "--players", other, script=install)
+    assert Config.from_toml(config).max_amps == 3.0 and "max_amps = 3.0 is kept (yours)" in done.stderr
 
 
 @pytest.mark.parametrize("players", ["5", "0", "12", "four", "6.0", ""])

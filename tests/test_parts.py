@@ -4,7 +4,9 @@ Issue 23: "a bill of materials per size (4, 6, 8, 10 sides) with quantities and 
 part number for each line, as CSV beside the guide, generated from the layout so that it
 cannot drift", and the parts the guide's text asks for that the old list left out: "the
 10 uF capacitor per side, the clock buffers for 6- to 10-sided boards, ribbon cable, fuses
-on the injection runs, a 1000 uF capacitor per injection point".
+on the injection runs, a 1000 uF capacitor per injection point". Issue 35: the fuse holder
+that takes the fuse (Littelfuse's FHAC is the ATO holder), one supply per size, the mains
+parts, and the kit beyond the boards.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from pathlib import Path
 import pytest
 
 from hardware.layout import default_layout
-from referee.kit.parts import COLUMNS, parts_list, to_csv
+from referee.kit.costs import PRICED, approximate_cost
+from referee.kit.parts import COLUMNS, parts_list, supply_amps, to_csv
+from referee.kit.schematic import schematic_sheets
 
 DOCS = Path(__file__).parent.parent / "docs"
+COMMODITY = ("neodymium", "power", "bus", "mains", "closed", "cable", "microSD", "USB", "peg", "plank", "drill")
 # Counted here by hand from the guide's tables: holes per side 28 (29 with a colour marker).
 HOLES = {4: 112, 6: 168, 8: 224, 10: 280}
 
@@ -42,7 +47,11 @@ def test_counts_follow_the_board(sides: int, markers: bool) -> None:
     assert got["C320C104K5R5TA"] == chips + 1 + buffers  # a 100 nF at every chip
     assert got["ECA-1CM100"] == sides  # 10 uF per side
     assert got.get("SN74HC125N", 0) == buffers  # clock buffers on 6 to 10 sides only
-    assert got["EEU-FR1A102"] == got["0287003.PXCN"] == got["0FHM0001ZXJ"] == sides  # per injection point
+    assert got["EEU-FR1A102"] == got["0287003.PXCN"] == got["0287001.PXCN"] == sides  # per injection point
+    # issue 35 item 3: the ATO holder (FHAC) for both ATO fuses of a side, never the MINI holder 0FHM0001ZXJ
+    assert got["FHAC0001ZXJ"] == 2 * sides and "0FHM0001ZXJ" not in got
+    assert got["CFR-25JB-52-10K"] == 1  # the level shifter's input pull-down
+    assert got["DD11.0114.1111"] == 1 and got["0218002.MXP"] == 2  # the mains inlet and its fuse, a spare
     assert got["SN74AHCT125N"] == 1 and got["SC0915"] == 1
     magnets = next(part for part in parts_list(default_layout(sides, markers)) if "magnet" in part.name)
     assert magnets.quantity == 5 * sides + (sides if markers else 0)
@@ -64,7 +73,7 @@ def test_every_line_names_a_part_that_can_be_ordered() -> None:
         for part in parts_list(default_layout(sides)):
             assert part.quantity > 0 and part.unit in ("pcs", "m") and part.why
             if part.number == "-":  # only commodity goods have no single maker
-                assert part.maker == "any" and ("magnet" in part.name or "wire" in part.name)
+                assert part.maker == "any" and part.name.split(",")[0].split(" ")[0] in COMMODITY
             else:
                 assert part.maker and part.maker != "any"
 
@@ -74,6 +83,55 @@ def test_supply_grows_with_the_board() -> None:
         next(part.number for part in parts_list(default_layout(n)) if "supply" in part.name) for n in (4, 6, 8, 10)
     ]
     assert supplies == ["LRS-35-5", "LRS-50-5", "LRS-50-5", "LRS-75-5"]
+
+
+def test_one_supply_per_size_the_same_in_the_list_the_schematic_and_the_guide() -> None:
+    """Issue 35 item 4: the 4-sided board's supply was 6 A in one place and 7 A in another. Mean Well's
+    LRS-35-5 gives 7 A, the LRS-50-5 10 A, the LRS-75-5 14 A (their LRS datasheets); the parts line
+    names the size's max_amps, and the guide's power table says the same supply and max_amps."""
+    guide = (DOCS / "building.md").read_text(encoding="utf-8")
+    for sides, (number, amps, cap) in {
+        4: ("LRS-35-5", 7, 5.0),
+        6: ("LRS-50-5", 10, 7.0),
+        8: ("LRS-50-5", 10, 6.5),
+        10: ("LRS-75-5", 14, 9.5),
+    }.items():
+        layout = default_layout(sides)
+        supply = next(part for part in parts_list(layout) if part.name.startswith("LED power supply"))
+        assert (supply.number, supply_amps(layout)) == (number, amps) and f"5 V {amps} A" in supply.name
+        assert f"leds.max_amps = {cap:g}" in supply.why
+        hookup = dict(schematic_sheets(layout))["hookup"]
+        assert f">{amps} A<" in hookup
+    assert "| LED supply, Mean Well (5 V) | LRS-35-5, 7 A | LRS-50-5, 10 A | LRS-50-5, 10 A | LRS-75-5, 14 A |" in guide
+    assert "| `leds.max_amps` | 5.0 | 7.0 | 6.5 | 9.5 |" in guide
+
+
+def test_the_kit_beyond_the_boards() -> None:
+    """Issue 35 item 11: the Pi's own supply (Raspberry Pi's 27 W USB-C for a Pi 5), a microSD card,
+    the Pico's data cable (an OTG adapter named for a Zero 2 W), a peg per magnet, a plank the
+    template's size, and a bit for each hole the template draws (peg 10 mm, pixel 5 mm, the pocket)."""
+    for sides, plank in {4: "520 x 520", 6: "980 x 850", 8: "1160 x 1160", 10: "1530 x 1460"}.items():
+        parts = parts_list(default_layout(sides))
+        names = [part.name for part in parts]
+        assert any("SC1153" == part.number for part in parts) and any(n.startswith("microSD") for n in names)
+        cable = next(part for part in parts if part.name.startswith("USB cable"))
+        assert "micro-USB" in cable.name and "OTG" in cable.why
+        pegs = next(part for part in parts if part.name.startswith("peg"))
+        magnets = next(part for part in parts if "magnet" in part.name)
+        assert pegs.quantity == magnets.quantity == 5 * sides
+        assert f"plank or plywood, at least {plank} mm" in names
+        bits = [name for name in names if name.startswith("drill bit")]
+        assert bits == ["drill bit, brad-point, 10 mm", "drill bit, Forstner, 8 mm", "drill bit, brad-point, 5 mm"]
+
+
+def test_an_approximate_dated_cost_per_size() -> None:
+    """Issue 35 item 11: every line has a price (one table, dated), the cost grows with the board, and
+    the guide gives each size's cost as the code sums it, saying it is approximate and when."""
+    guide = (DOCS / "building.md").read_text(encoding="utf-8")
+    costs = [approximate_cost(parts_list(default_layout(sides))) for sides in (4, 6, 8, 10)]
+    assert costs == sorted(costs) and 150 < costs[0] < costs[-1] < 1000
+    row = " | ".join(f"about {round(cost, -1):.0f} €" for cost in costs)
+    assert f"| approximate cost ({PRICED}) | {row} |" in guide
 
 
 @pytest.mark.parametrize("sides", [4, 6, 8, 10])

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from hardware.chain import INPUTS_PER_CHIP
 from hardware.layout import Layout, parse_hole
 from hardware.sensors import channels_read
-from referee.kit.template import Template
+from referee.kit.power import BUS, INJECTION, max_amps, side_runs, supply_for
+from referee.kit.template import LED, Template
 
 PEGS_PER_COLOUR = 5
 SLACK = 1.2  # cable: a fifth more than the straight runs, for going round the chips and the corners
@@ -44,17 +45,18 @@ def parts_list(layout: Layout, pitch: float = 25.0) -> list[Part]:
         *_sensing(layout),
         *_leds(layout),
         *_power(layout, pitch),
+        *_mains(),
         *_computers(),
         *_controls(),
         *_cables(layout, pitch),
+        *_woodwork(layout, pitch),
     ]
 
 
 def supply_amps(layout: Layout) -> int:
-    """The LED supply to buy: the guide's sizes (the daemon caps the LEDs' current at
+    """The LED supply to buy (``referee.kit.power``: the daemon caps the LEDs' current at
     ``leds.max_amps``, so a board never needs a supply for full white)."""
-    holes = len(layout.hole_names)
-    return 6 if holes <= 120 else 10 if holes <= 240 else 14
+    return int(supply_for(layout.sides).amps)
 
 
 def to_csv(parts: list[Part]) -> str:
@@ -193,21 +195,36 @@ def _leds(layout: Layout) -> list[Part]:
             "ED14DT",
             "for the 74AHCT125 and the clock buffers",
         ),
-        Part("330 ohm resistor, 1/4 W", 1, "pcs", "Yageo", "CFR-25JB-52-330R", "between the 74AHCT125 and pixel 0"),
+        Part(
+            "330 ohm resistor, 1/4 W",
+            1,
+            "pcs",
+            "Yageo",
+            "CFR-25JB-52-330R",
+            "in pixel 0's DIN, at the pixel's end of the data wire (Adafruit's Uberguide)",
+        ),
+        Part(
+            "10 kohm resistor, 1/4 W",
+            1,
+            "pcs",
+            "Yageo",
+            "CFR-25JB-52-10K",
+            "74AHCT125 1A (pin 2) to GND: a Pi that is off leaves the data low, never floating",
+        ),
     ]
 
 
 def _power(layout: Layout, pitch: float) -> list[Part]:
-    amps, sides = supply_amps(layout), layout.sides
-    supply = {6: ("LRS-35-5", "5 V 7 A"), 10: ("LRS-50-5", "5 V 10 A"), 14: ("LRS-75-5", "5 V 14 A")}[amps]
+    supply, sides = supply_for(layout.sides), layout.sides
+    runs = side_runs(layout, pitch)
     return [
         Part(
-            f"LED power supply, {supply[1]}",
+            f"LED power supply, 5 V {supply.amps:g} A, screw terminals",
             1,
             "pcs",
-            "Mean Well",
-            supply[0],
-            f"the pixels and the A3144s; set leds.max_amps to about 80 % of {amps} A less the sensors",
+            supply.maker,
+            supply.number,
+            f"the pixels and the A3144s, inside the mains box; leds.max_amps = {max_amps(sides):g}",
         ),
         Part(
             "1000 uF electrolytic capacitor, 10 V",
@@ -218,15 +235,70 @@ def _power(layout: Layout, pitch: float) -> list[Part]:
             "across 5 V and GND at every injection point (the start of each side)",
         ),
         Part("ATO blade fuse, 3 A", sides, "pcs", "Littelfuse", "0287003.PXCN", "one on each side's 5 V injection run"),
-        Part("inline ATO fuse holder", sides, "pcs", "Littelfuse", "0FHM0001ZXJ", "holds each injection run's fuse"),
         Part(
-            "power wire 1.5 mm2 (16 AWG), red and black",
+            "ATO blade fuse, 1 A",
+            sides,
+            "pcs",
+            "Littelfuse",
+            "0287001.PXCN",
+            "each side's sensor 5 V, tapped after the side's 3 A fuse (it protects the 28 AWG ribbon wire)",
+        ),
+        Part(
+            "inline ATO fuse holder",
+            2 * sides,
+            "pcs",
+            "Littelfuse",
+            "FHAC0001ZXJ",
+            "holds the 3 A and the 1 A fuse of each side (ATO; not the MINI 0FHM holder)",
+        ),
+        Part(
+            f"power wire {INJECTION} (16 AWG), red and black",
             _metres(_injection_mm(layout, pitch)),
             "m",
             "any",
             "-",
             "5 V and GND from the supply to the first pixel of every side (both wires counted)",
         ),
+        Part(
+            f"bus wire {BUS} (20 AWG), red and black",
+            math.ceil(sum(2 * run.bus_m for run in runs) * 2) / 2,
+            "m",
+            "any",
+            "-",
+            "each side's 5 V and GND from pixel to pixel (up to 1.7 A a side; both wires counted)",
+        ),
+    ]
+
+
+def _mains() -> list[Part]:
+    """The LED supply's mains side, all in a closed box (docs/building.md, "Mains")."""
+    return [
+        Part(
+            "IEC C14 inlet with 2-pole switch and fuse drawer",
+            1,
+            "pcs",
+            "Schurter",
+            "DD11.0114.1111",
+            "the mains into the box: switched and fused; its earth pin to the supply's FG terminal",
+        ),
+        Part(
+            "fuse 5 x 20 mm, time-lag, 2 A, 250 V",
+            2,
+            "pcs",
+            "Littelfuse",
+            "0218002.MXP",
+            "in the inlet's drawer, and a spare",
+        ),
+        Part("mains lead, IEC C13 to your wall plug", 1, "pcs", "any", "-", "3-core, earthed, for your country"),
+        Part(
+            "closed box for the supply and the inlet",
+            1,
+            "pcs",
+            "any",
+            "-",
+            "plastic, no mains screw reachable; or metal, earthed to the inlet's earth",
+        ),
+        Part("cable gland, M16", 2, "pcs", "any", "-", "strain relief where the 5 V wires leave the box"),
     ]
 
 
@@ -241,12 +313,30 @@ def _computers() -> list[Part]:
             "runs the referee and the page, with its own supply",
         ),
         Part(
+            "Raspberry Pi 27 W USB-C power supply (Pi 5)",
+            1,
+            "pcs",
+            "Raspberry Pi",
+            "SC1153",
+            "the Pi's own supply (the number is one plug and colour); Pi 4: the 15 W USB-C SC0218;"
+            " Pi 3 and Zero 2 W: the 12.5 W micro-USB supply",
+        ),
+        Part("microSD card, 16 GB or more, A1", 1, "pcs", "any", "-", "Raspberry Pi OS and the games"),
+        Part(
             "Raspberry Pi Pico (RP2040)",
             1,
             "pcs",
             "Raspberry Pi",
             "SC0915",
             "scans the sensors (CircuitPython 9), powered from the Pi's USB",
+        ),
+        Part(
+            "USB cable, USB-A to micro-USB, with data",
+            1,
+            "pcs",
+            "any",
+            "-",
+            "the Pi to the Pico (a charge-only cable shows no board); a Zero 2 W needs a micro-USB OTG adapter too",
         ),
     ]
 
@@ -283,7 +373,7 @@ def _cables(layout: Layout, pitch: float) -> list[Part]:
             "m",
             "3M",
             "3365/10",
-            "CLK, SH/LD, data, 3.3 V, 5 V (A3144s) and GND along the chain, a GND wire beside each signal",
+            "CLK, SH/LD, data, 3.3 V, 5 V (A3144s: cut between sides, each side fed at its injection point) and GND",
         ),
         Part(
             "neodymium disc magnet, 6 x 3 mm, N35 to N42",
@@ -293,6 +383,50 @@ def _cables(layout: Layout, pitch: float) -> list[Part]:
             "-",
             "one in the bottom of every peg (and of each colour-marker peg), south pole down for A3144s",
         ),
+    ]
+
+
+SENSOR_POCKET_MM = 8.0  # a flat-bottomed bit for the blind hole under each peg hole (section 1)
+
+
+def _woodwork(layout: Layout, pitch: float) -> list[Part]:
+    """The pegs, the plank (the template's size) and the drill bits (its peg and pixel holes)."""
+    template = Template(layout, pitch=pitch)
+    width, height = (math.ceil(size / 10) * 10 for size in template.size)
+    return [
+        Part(
+            "peg, wood or plastic, to fit the peg hole with a magnet in its foot",
+            PEGS_PER_COLOUR * layout.sides + len(layout.colour_markers),
+            "pcs",
+            "any",
+            "-",
+            f"five per colour (and a colour-marker peg per side with --markers); they fit {template.hole:g} mm holes",
+        ),
+        Part(
+            f"plank or plywood, at least {width} x {height} mm",
+            1,
+            "pcs",
+            "any",
+            "-",
+            "the board: the template's size (pegs template prints it)",
+        ),
+        Part(
+            f"drill bit, brad-point, {template.hole:g} mm",
+            1,
+            "pcs",
+            "any",
+            "-",
+            "the peg holes, from the top",
+        ),
+        Part(
+            f"drill bit, Forstner, {SENSOR_POCKET_MM:g} mm",
+            1,
+            "pcs",
+            "any",
+            "-",
+            "the sensor pockets, blind, from below (section 1 gives the depth)",
+        ),
+        Part(f"drill bit, brad-point, {LED:g} mm", 1, "pcs", "any", "-", "the pixel holes"),
     ]
 
 

@@ -32,6 +32,7 @@ QUAD_BUFFER = {  # the DIP-14 pins of the 74HC125 and the 74AHCT125 alike
 }
 AHCT125 = QUAD_BUFFER
 FUSE = "3 A"  # a side's 29 pixels draw at most 1.74 A (60 mA each at full white)
+SENSOR_FUSE = "1 A"  # a side's 29 A3144s draw about 0.13 A; 1 A keeps its 28 AWG ribbon wire safe
 
 
 def hookup_sheet(layout: Layout, chips: int) -> str:
@@ -46,14 +47,17 @@ def hookup_sheet(layout: Layout, chips: int) -> str:
     _level_shifter(sheet, layout)
     _supply(sheet, layout)
     notes = [
-        "One ground: the LED supply's GND, the Pi's GND (pin 20) and the Pico's GND (through USB) are joined.",
+        "One ground, a star at the LED supply's -V: each side's GND, the Pi's GND (pin 20), the Pico's (USB).",
         "Never join the LED supply's 5 V to the Pi's 5 V. The Pi runs from its own supply.",
+        "The A3144s' 5 V: from each side's injection point (F1S..), never the Pico's VBUS or 3V3.",
+        "R5 10 kΩ: LS1 1A (pin 2) to GND, so a Pi that is off leaves the pixels' data low.",
+        "R4 at pixel 0's end of the data wire. Power up: LED supply first, then the Pi; off: the Pi first.",
         "USB: the Pi's USB port to the Pico's micro-USB: the Pico's power and its serial data.",
         "Q1: 2N3904 (TO-92, flat face, leads down: E B C); a BC337 works too, but its leads are C B E.",
         "D1 only for a magnetic buzzer (a coil); a piezo buzzer needs none.",
     ]
     for i, words in enumerate(notes):
-        sheet.text(MARGIN + 2, 176 + 4.2 * i, words)
+        sheet.text(MARGIN + 2, 169 + 3.9 * i, words)
     return sheet.svg()
 
 
@@ -144,7 +148,7 @@ def _supply(sheet: Sheet, layout: Layout) -> None:
     amps = supply_amps(layout)  # the parts list's supply
     sheet.box(x, y, 18, 12)
     sheet.text(x + 9, y + 5, "5 V", anchor="middle")
-    sheet.text(x + 9, y + 9, f"{amps} A", anchor="middle")
+    sheet.text(x + 9, y + 9, f"{amps:g} A", anchor="middle")
     sheet.text(x, y - 1.5, "LED supply")
     sheet.line((x + 18, y + 3), (x + 24, y + 3))
     sheet.line((x + 9, y + 12), (x + 9, y + 14))
@@ -159,13 +163,16 @@ def _supply(sheet: Sheet, layout: Layout) -> None:
     for side in range(layout.sides):
         row = y + 3 + step * side
         sheet.fuse(x + 24, row, "", 10)
-        sheet.text(x + 35, row + 0.9, f"F{side + 1}: side {side}, pixel {firsts[side].pixel}")
+        sheet.text(x + 35, row + 0.9, f"F{side + 1}: side {side}, pixel {firsts[side].pixel}; F{side + 1}S")
     bottom = y + 3 + step * (layout.sides - 1)
     for i, words in enumerate(
         (
             f"Fuses {FUSE}, 1.5 mm² wires to each",
             "side's first pixel, 1000 µF across 5 V",
-            "and GND there (see the side's sheet)",
+            "and GND there (see the side's sheet).",
+            f"FnS {SENSOR_FUSE}: after Fn, the side's A3144s'",
+            "5 V on its own ribbon stretch, GND back",
+            "to the same point; >= 4.5 V at the last.",
         )
     ):
         sheet.text(x, bottom + 6 + 3.6 * i, words)
