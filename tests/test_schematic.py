@@ -4,8 +4,10 @@ Each sheet is read back with an XML parser, by the numbers printed beside the pi
 checked against the parts' datasheets: the 74HC165's DIP-16 pin table (as docs/building.md
 gives it), the DIP-14 pin table the 74HC125 and the 74AHCT125 share (1OE 1, 1A 2, 1Y 3,
 2OE 4, 2A 5, 2Y 6, GND 7, 3Y 8, 3A 9, 3OE 10, 4Y 11, 4A 12, 4OE 13, VCC 14), the Pico's pins
-(GP2 4, GP3 5, GP4 6, 3V3(OUT) 36) and the Pi's 40-pin header (GPIO10 19, GPIO5 29, GPIO6 31,
-GPIO13 33).
+(GP2 4, GP3 5, GP4 6, 3V3(OUT) 36), the Pi's 40-pin header (GPIO10 19, GPIO5 29, GPIO6 31,
+GPIO13 33), the 74HC14's DIP-14 (TI CD74HC14 datasheet, "Pin Functions": 1A 1, 1Y 2, 2A 3,
+2Y 4, 3A 5, 3Y 6, GND 7, 4Y 8, 4A 9, 5Y 10, 5A 11, 6Y 12, 6A 13, VCC 14) and the Bourns
+4609X bussed SIP-9 (pin 1 common, 2 to 9 one resistor each).
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ HC125 = {
     "4OE": 13,
     "VCC": 14,
 }
+HC14 = {"1A": 1, "1Y": 2, "2A": 3, "2Y": 4, "3A": 5, "3Y": 6, "GND": 7}
+HC14 |= {"4Y": 8, "4A": 9, "5Y": 10, "5A": 11, "6Y": 12, "6A": 13, "VCC": 14}
 
 
 def _sheets(layout: Layout) -> dict[str, ET.Element]:
@@ -120,9 +124,11 @@ def test_whole_chips_each_pinned_and_chained_as_the_datasheet_says(layout: Layou
 
 
 @pytest.mark.parametrize("layout", BOARDS[:4], ids=IDS[:4])
-def test_a_sheet_per_side_with_its_power_and_on_big_boards_its_clock_buffer(layout: Layout) -> None:
-    """Item "a schematic": per side a 10 µF, a fuse and 1000 µF at the side's first pixel; on 6 to
-    10 sides a 74HC125 buffering CLK and SH/LD, with its DIP-14 pin numbers."""
+def test_a_sheet_per_side_with_its_power_and_its_schmitt_clock_buffer(layout: Layout) -> None:
+    """Item "a schematic": per side a 10 µF, a fuse and 1000 µF at the side's first pixel. Issue 35
+    item 8: on every board each side's CLK and SH/LD come from the trunk through two Schmitt
+    inverters of its own 74HC14 (drawn as a chip, every pin numbered), and that side's chips
+    clock from its outputs."""
     sheets = _sheets(layout)
     assert list(sheets) == ["hookup"] + [f"side-{side}" for side in range(layout.sides)]
     for side in range(layout.sides):
@@ -130,11 +136,35 @@ def test_a_sheet_per_side_with_its_power_and_on_big_boards_its_clock_buffer(layo
         first = min((w for w in layout.wires if parse_hole(w.hole)[1] == side), key=lambda w: w.pixel)
         assert f"LED power in at pixel {first.pixel} ({first.hole})" in words
         assert "10 µF" in words and "1000 µF" in words and f"F{side + 1} 3 A" in words
-        buffered = f"Clock buffer for side {side}: 74HC125" in words
-        assert buffered == (layout.sides >= 6)
-        if buffered:
-            for pin in ("1OE", "2OE", "1A", "1Y", "2A", "2Y", "3A", "4A", "3OE", "4OE", "VCC", "GND"):
-                assert f"{HC125[pin]} {pin}" in words
+        pins = _pins(sheets[f"side-{side}"])
+        buffer = {p["data-name"]: (int(p["data-pin"]), p["data-net"]) for p in pins if p["data-part"] == f"B{side}"}
+        assert {name: pin for name, (pin, _) in buffer.items()} == HC14  # all 14 pins, the datasheet's numbers
+        assert buffer["1A"][1] == "CLOCK trunk" and buffer["3A"][1] == "LATCH trunk"
+        assert buffer["1Y"][1] == "to 2A (3)" and buffer["3Y"][1] == "to 4A (9)"
+        assert buffer["2Y"][1] == f"CLOCK {side}" and buffer["4Y"][1] == f"LATCH {side}"
+        assert buffer["5A"][1] == buffer["6A"][1] == buffer["GND"][1] == "GND"
+        for chip in (p for p in pins if p["data-part"].startswith("U")):
+            if chip["data-name"] == "CLK":
+                assert chip["data-net"] == f"CLOCK {side} (B{side} pin 4)"
+            if chip["data-name"] == "SH/LD":
+                assert chip["data-net"] == f"LATCH {side} (B{side} pin 8)"
+
+
+@pytest.mark.parametrize("layout", BOARDS, ids=IDS)
+def test_each_pull_up_is_a_pin_of_its_chips_network(layout: Layout) -> None:
+    """Item 12: each input's 10 kΩ is a pin 2 to 9 of its chip's SIP-9, pin 1 the common to 3.3 V."""
+    for root in _sheets(layout).values():
+        words = [t.text or "" for t in root.iter(f"{SVG}text")]
+        seen: dict[int, set[str]] = {}
+        for group in root.iter(f"{SVG}g"):
+            if group.attrib.get("class") == "input" and group.attrib["data-hole"]:
+                labels = [t.text or "" for t in group.iter(f"{SVG}text") if (t.text or "").startswith("RN")]
+                chip = int(group.attrib["data-chip"])
+                assert len(labels) == 1 and labels[0].startswith(f"RN{chip}."), labels
+                seen.setdefault(chip, set()).add(labels[0])
+        for chip, labels in seen.items():
+            assert {int(label.split(".")[1]) for label in labels} <= set(range(2, 10))
+            assert len(labels) == len(set(labels)) and f"RN{chip} pin 1: 3.3 V" in words
 
 
 def test_the_hookup_sheet_has_the_pins_the_software_uses() -> None:

@@ -7,8 +7,10 @@ The first sheet (``hookup``, in ``schematic_hookup``) is the Pi, the Pico, the L
 shifter, the LED supply, the buttons and the buzzer. Then one sheet per side of the board:
 the 74HC165 chips whose input H reads one of that side's holes, every input labelled with
 its hole (``hardware.chain.chain_input`` of the layout's channel, as the Pico reads it), the
-side's 10 µF, its clock buffer on 6- to 10-sided boards, and where the side's LED power goes
-in. A side with more than CHIPS_PER_SHEET chips (a board wired in another order) goes on to
+side's 10 µF, its clock buffer (a 74HC14: two Schmitt inverters in series per line, so the
+half-height step a series-terminated trunk shows at its near taps switches it once), and where
+the side's LED power goes in. Each pull-up is drawn with its pin of the chip's SIP-9 network,
+whose pin 1 (the dotted end) is the common one, to 3.3 V. A side with more than CHIPS_PER_SHEET chips (a board wired in another order) goes on to
 ``side-N-2`` and on.
 """
 
@@ -22,13 +24,21 @@ from hardware.chain import PIN_OF_INPUT, READ_ORDER, chain_channel
 from hardware.layout import Layout, parse_hole
 from hardware.sensors import channels_needed
 from referee.kit.schematic_draw import MARGIN, Pin, Sheet
-from referee.kit.schematic_hookup import FUSE, QUAD_BUFFER, hookup_sheet
+from referee.kit.schematic_hookup import FUSE, hookup_sheet
 
 CHIPS_PER_SHEET = 4  # two rows of two: what stays readable on A4 with 2.5 mm text
 PITCH = 7.5  # mm between a chip's pins
 HC165 = {"VCC": 16, "GND": 8, "SH/LD": 1, "CLK": 2, "CLK INH": 15, "QH": 9, "SER": 10, "/QH": 7}  # DIP-16
-HC125 = QUAD_BUFFER
-BUFFERED = 6  # boards of this many sides and more buffer CLK and SH/LD once per side
+HC14 = {  # DIP-14, the 74HC14's pins (TI CD74HC14 / SN74HC14 datasheets)
+    "1A": 1, "1Y": 2, "2A": 3, "2Y": 4, "3A": 5, "3Y": 6, "GND": 7,
+    "4Y": 8, "4A": 9, "5Y": 10, "5A": 11, "6Y": 12, "6A": 13, "VCC": 14,
+}  # fmt: skip
+BUFFER_PITCH = 3.6  # mm between the buffer's pins: it fits under the chips
+
+
+def network_pin(letter: str) -> int:
+    """The pin of a chip's SIP-9 pull-up network for ``letter``: pin 1 is common, 2..9 in read order."""
+    return 2 + READ_ORDER.index(letter)
 
 
 @dataclass(frozen=True)
@@ -84,16 +94,14 @@ def side_sheet(layout: Layout, side: int, group: list[Chip], total: int, part: i
     if part == 1:
         _side_power(sheet, layout, side)
     footer = (
-        "Each sensor: OUT to its input, 10 kΩ to 3.3 V; supply and GND as the guide's sensor table says. "
-        "Inputs listed in the order the Pico reads them (H first)."
+        "Each sensor: OUT to its input, its RN pin's 10 kΩ to 3.3 V. RN: 8 x 10 kΩ bussed SIP-9, "
+        "pin 1 (dot) common. Inputs in the order the Pico reads them."
     )
     return sheet.svg(footer)
 
 
 def _clock_nets(layout: Layout, side: int) -> tuple[str, str]:
-    if layout.sides >= BUFFERED:
-        return f"CLOCK {side} (buffer 1Y)", f"LATCH {side} (buffer 2Y)"
-    return "CLOCK trunk (GP2, R1)", "LATCH trunk (GP3, R2)"
+    return f"CLOCK {side} (B{side} pin {HC14['2Y']})", f"LATCH {side} (B{side} pin {HC14['4Y']})"
 
 
 def _chip(sheet: Sheet, x: float, y: float, chip: Chip, clock: str, latch: str) -> None:
@@ -115,7 +123,7 @@ def _chip(sheet: Sheet, x: float, y: float, chip: Chip, clock: str, latch: str) 
             sheet.text(x + 10, row + 0.9, hole, size=2.8, anchor="middle")
             sheet.line((x + 20, row), (x + 50, row))
             sheet.dot(x + 34, row)
-            sheet.resistor_up(x + 34, row, "10k", "3.3V")
+            sheet.resistor_up(x + 34, row, f"RN{chip.number}.{network_pin(letter)}", "3.3V")
         sheet.parts.append("</g>")
     before = "Pico GP4 (pin 6)" if chip.number == 1 else f"U{chip.number - 1} SER (pin 10)"
     after = "GND (last chip)" if chip.last else f"U{chip.number + 1} QH (pin 9)"
@@ -130,6 +138,7 @@ def _chip(sheet: Sheet, x: float, y: float, chip: Chip, clock: str, latch: str) 
         (HC165["/QH"], "/QH", "not connected"),
     ]
     sheet.chip(x + 56, y, f"U{chip.number}", "74HC165", left, right, PITCH)
+    sheet.text(x, y - 1.2, f"RN{chip.number} pin 1: 3.3 V")
 
 
 def _side_power(sheet: Sheet, layout: Layout, side: int) -> None:
@@ -148,18 +157,29 @@ def _side_power(sheet: Sheet, layout: Layout, side: int) -> None:
     sheet.dot(x + 36, y + 9)
     sheet.capacitor_down(x + 36, y + 9, "1000 µF")
     sheet.text(x + 43, y + 9.9, f"5 V of pixel {first.pixel}; its GND to the supply's GND")
-    if layout.sides >= BUFFERED:
-        _buffer(sheet, MARGIN + 180, y - 4, side)
+    _buffer(sheet, 215.0, 168.0, side)
 
 
 def _buffer(sheet: Sheet, x: float, y: float, side: int) -> None:
-    """The side's 74HC125 at 3.3 V, as a pin list: the trunk in, this side's CLK and SH/LD out."""
-    lines = [
-        f"Clock buffer for side {side}: 74HC125 (DIP-14) at 3.3 V",
-        f"{HC125['VCC']} VCC 3.3 V + 100 nF, {HC125['GND']} GND; {HC125['1OE']} 1OE, {HC125['2OE']} 2OE to GND",
-        f"{HC125['1A']} 1A from CLOCK trunk, {HC125['1Y']} 1Y: CLOCK {side}",
-        f"{HC125['2A']} 2A from LATCH trunk, {HC125['2Y']} 2Y: LATCH {side}",
-        f"unused: {HC125['3A']} 3A, {HC125['4A']} 4A to GND; {HC125['3OE']} 3OE, {HC125['4OE']} 4OE to 3.3 V",
+    """The side's 74HC14 at 3.3 V: the trunk's CLK and SH/LD in, each through two inverters,
+    out to this side's chips; the two spare inputs tied to GND."""
+    left: list[Pin] = [
+        (HC14["1A"], "1A", "CLOCK trunk"),
+        (HC14["1Y"], "1Y", "to 2A (3)"),
+        (HC14["3A"], "3A", "LATCH trunk"),
+        (HC14["3Y"], "3Y", "to 4A (9)"),
+        (HC14["5A"], "5A", "GND"),
+        (HC14["6A"], "6A", "GND"),
+        (HC14["GND"], "GND", "GND"),
     ]
-    for i, words in enumerate(lines):
-        sheet.text(x, y + 3.6 * i, words, size=2.8 if i == 0 else 2.5)
+    right: list[Pin] = [
+        (HC14["2A"], "2A", "from 1Y (2)"),
+        (HC14["2Y"], "2Y", f"CLOCK {side}"),
+        (HC14["4A"], "4A", "from 3Y (6)"),
+        (HC14["4Y"], "4Y", f"LATCH {side}"),
+        (HC14["5Y"], "5Y", "n.c."),
+        (HC14["6Y"], "6Y", "n.c."),
+        (HC14["VCC"], "VCC", "3.3 V, 100 nF"),
+    ]
+    sheet.text(x - 23, y - 5.2, f"Side {side}'s clock buffer, Schmitt inputs:")
+    sheet.chip(x, y, f"B{side}", "74HC14", left, right, BUFFER_PITCH)
