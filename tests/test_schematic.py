@@ -155,16 +155,16 @@ def test_each_pull_up_is_a_pin_of_its_chips_network(layout: Layout) -> None:
     """Item 12: each input's 10 kΩ is a pin 2 to 9 of its chip's SIP-9, pin 1 the common to 3.3 V."""
     for root in _sheets(layout).values():
         words = [t.text or "" for t in root.iter(f"{SVG}text")]
-        seen: dict[int, set[str]] = {}
+        seen: dict[int, list[str]] = {}
         for group in root.iter(f"{SVG}g"):
             if group.attrib.get("class") == "input" and group.attrib["data-hole"]:
                 labels = [t.text or "" for t in group.iter(f"{SVG}text") if (t.text or "").startswith("RN")]
                 chip = int(group.attrib["data-chip"])
                 assert len(labels) == 1 and labels[0].startswith(f"RN{chip}."), labels
-                seen.setdefault(chip, set()).add(labels[0])
-        for chip, labels in seen.items():
-            assert {int(label.split(".")[1]) for label in labels} <= set(range(2, 10))
-            assert len(labels) == len(set(labels)) and f"RN{chip} pin 1: 3.3 V" in words
+                seen.setdefault(chip, []).append(labels[0])
+        for chip, found in seen.items():
+            assert {int(label.split(".")[1]) for label in found} <= set(range(2, 10))
+            assert len(found) == len(set(found)) and f"RN{chip} pin 1: 3.3 V" in words
 
 
 def test_the_hookup_sheet_has_the_pins_the_software_uses() -> None:
