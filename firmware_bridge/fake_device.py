@@ -33,6 +33,8 @@ from typing import Self
 
 from firmware_bridge import protocol
 
+EMPTY = True  # a hall switch's open-collector output with its pull-up: high while no magnet is near
+
 
 class FakeDevice:
     """An emulated scanner. Thread-safe; every method may be called from any thread.
@@ -54,7 +56,8 @@ class FakeDevice:
         levels: Sequence[bool] | None = None,
         seed: int = 0,
     ) -> None:
-        """``path``: where to keep the symlink (default: in a fresh temporary directory)."""
+        """``path``: where to keep the symlink (default: in a fresh temporary directory); ``levels``:
+        each sensor's raw level (default: all EMPTY, a board with no pegs)."""
         if not 0 < channels <= protocol.MAX_CHANNELS:
             raise ValueError(f"channels must be 1..{protocol.MAX_CHANNELS}")
         self.channels = channels
@@ -68,7 +71,8 @@ class FakeDevice:
         self.slave_path: str | None = None
 
         self._lock = threading.RLock()
-        self._levels = [bool(level) for level in levels] if levels is not None else [False] * channels
+        # Empty by default, as a real board with no pegs: A3144s idle high (their pull-ups), a peg pulls low.
+        self._levels = [bool(level) for level in levels] if levels is not None else [EMPTY] * channels
         if len(self._levels) != channels:
             raise ValueError("levels must have one entry per channel")
         self._rng = random.Random(seed)

@@ -487,22 +487,30 @@ def channel_mismatch(
     """What is wrong, and the fix, when a device reading ``channels`` is not the one made for
     ``layout``: too few and a peg in a missing hole would look lifted for ever; more and the
     board is most likely bigger than the config says (a 6-sided board set up as 4 sides).
-    ``by_option``: the layout came from a command's options (``--markers``), not a config."""
+    ``by_option``: the layout came from a command's options (``--sides``, ``--markers``), not a
+    config: the fix for a board of another size is then the option, never another firmware."""
     needed, made = channels_needed(layout), channels_read(layout)
     if channels is None or needed <= channels <= made:
         return None
     fix = firmware_fix(layout, layout_file)
     shape = _marker_hint(channels, layout, by_option) if layout_file is None else ""
+    other = boards_reading(channels, but=layout.sides)
+    if by_option and other and not shape and layout_file is None:
+        return (  # a command's --sides (4 by default) against a Pico whose firmware is right for its board
+            f"the sensor board reads {channels} channels, but a {layout.sides}-sided board's layout uses {needed}; "
+            f"a {other[0]}-sided board reads {channels}: if yours has {other[0]} sides, run it again with "
+            f"--sides {other[0]}. Only if it has {layout.sides} sides, copy the firmware made for it onto the "
+            f"Pico ({fix})"
+        )
     if channels < needed:
         return (
             f"the sensor board reads {channels} channels, but this {layout.sides}-sided board's layout uses "
             f"{needed}: copy the firmware made for it onto the Pico ({fix}){shape}"
         )
-    bigger = boards_reading(channels, but=layout.sides)
     size = shape or (
-        f"; a {bigger[0]}-sided board reads {channels}: if yours has {bigger[0]} sides, set players = "
-        f"{bigger[0]} under [board] in the config"
-        if bigger
+        f"; a {other[0]}-sided board reads {channels}: if yours has {other[0]} sides, set players = "
+        f"{other[0]} under [board] in the config"
+        if other
         else ""
     )
     return (

@@ -328,3 +328,23 @@ def _wait_for_channel(source: HasLevels, idle: bool, taken: set[int], timeout: f
         if time.monotonic() >= deadline:
             return None
         time.sleep(poll)
+
+
+def side_chips(layout: Layout) -> dict[int, list[int]]:
+    """side -> the chip numbers (1 = next to the Pico) of its module: a chip goes with the side of
+    the first hole it reads (input H first), a chip reading no hole with the chip before it, as the
+    schematic's side sheets have them. A side's first holes may sit on the last chip of the side
+    before it (on 4 sides, U4 reads T0's last holes and T1:0 to T1:3)."""
+    from hardware.chain import INPUTS_PER_CHIP
+    from hardware.layout import parse_hole
+    from hardware.sensors import channels_needed
+
+    found: dict[int, list[int]] = {side: [] for side in range(layout.sides)}
+    side = 0
+    for chip in range(1, -(-channels_needed(layout) // INPUTS_PER_CHIP) + 1):
+        holes = (layout.holes_by_channel.get((chip - 1) * INPUTS_PER_CHIP + i) for i in range(INPUTS_PER_CHIP))
+        hole = next((name for name in holes if name is not None), None)
+        if hole is not None:
+            side = parse_hole(hole)[1]
+        found[side].append(chip)
+    return found

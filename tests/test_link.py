@@ -379,10 +379,10 @@ def test_the_program_prints_its_path_and_takes_commands(tmp_path: Path) -> None:
         assert first.startswith("/dev/pts/") and os.path.realpath(stable) == first
         with SerialLink(str(stable), backoff=(0.01, 0.05)) as serial_link:
             assert serial_link.wait_connected(2.0)
-            program.stdin.write("set 3 1\ngarbage 50\ntoggle 5\nunplug 0.1\n")
+            program.stdin.write("set 3 0\ngarbage 50\ntoggle 5\nunplug 0.1\n")  # it starts empty: all high
             program.stdin.flush()
             assert lines.get(timeout=2.0).startswith("/dev/pts/")  # replugged
-            expected = tuple(channel in (3, 5) for channel in range(8))
+            expected = tuple(channel not in (3, 5) for channel in range(8))
             assert eventually(lambda: serial_link.health.reconnects == 1 and serial_link.levels == expected)
         program.stdin.write("quit\n")
         program.stdin.flush()

@@ -359,7 +359,7 @@ def test_serial_through_the_real_link_and_fake_device() -> None:
             seen.append(change)
             arrived.notify_all()
 
-    with fake_device.FakeDevice(channels=112) as device:
+    with fake_device.FakeDevice(channels=112, levels=[False] * 112) as device:  # active high: low is empty
         device.set(layout.channel("S0:1"), True)
         sensors = SerialSensors.open(layout, port=device.path)
         try:

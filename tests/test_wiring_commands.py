@@ -398,3 +398,113 @@ def test_ctrl_c_stops_selftest_with_a_line() -> None:
         tool.process.send_signal(signal.SIGINT)
         status, _, err = tool.finish()
     assert status == 130 and err == "\npegs: selftest stopped (Ctrl-C)\n"
+
+
+# -- the board's size: the command's options, else the config (issue 35, items 9 and 10) -----------
+
+
+def test_a_six_sided_pico_under_the_default_sides_says_run_it_again_with_sides_6(tmp_path: Path) -> None:
+    """Issue 35, item 9: on a 6-sided board a bench command run without --sides (4 by default, no
+    config) must point at the option, not at a config line neither command reads, and never first
+    at a firmware for 4 sides that would overwrite the right one (hardware.sensors.channel_mismatch)."""
+    absent = str(tmp_path / "no-config.toml")
+    with FakeDevice(168, heartbeat=0.1) as device:
+        watch = subprocess.run(
+            [*PEGS, "watch", "--port", device.path, "--config", absent, "--seconds", "0.5"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        selftest = subprocess.run(
+            [*PEGS, "selftest", "--port", device.path, "--config", absent],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert watch.returncode == 0 and selftest.returncode == 2 and selftest.stdout == ""
+    for said in (watch.stderr, selftest.stderr):
+        assert "if yours has 6 sides, run it again with --sides 6" in said, said
+        assert "players" not in said and "config" not in said and "Traceback" not in said
+        assert said.index("--sides 6") < said.index("pegs firmware --sides 4")  # the firmware only as the last resort
+        assert said.count("\n") == 1
+
+
+def _config(path: Path, board: str) -> Path:
+    path.write_text(f"[board]\n{board}\n", encoding="utf-8")
+    return path
+
+
+def test_without_sides_the_bench_commands_take_the_configs_board(tmp_path: Path) -> None:
+    """Issue 35, item 9: on the Pi the board's size is already in the config (players under
+    [board], deploy/pegs.toml); watch and selftest take it when --sides is not given, say so
+    first, and a config that is wrong for the Pico is fixed in the config."""
+    six = _config(tmp_path / "six.toml", "players = 6")
+    four = _config(tmp_path / "four.toml", "players = 4")
+    layout = default_layout(6)
+    with FakeDevice(168, heartbeat=0.1) as device:
+        watcher = Tool("watch", "--port", device.path, "--config", str(six), "--seconds", "2", stdin=subprocess.DEVNULL)
+        assert watcher.line("the board of") == (f"the board of {six}: 6 sides, 168 holes (--sides N for another)")
+        watcher.line("occupied now")
+        device.set(layout.channel("T5:17"), False)
+        status, out, err = watcher.finish()
+        wrong = subprocess.run(
+            [*PEGS, "selftest", "--port", device.path, "--config", str(four)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        broken = subprocess.run(
+            [*PEGS, "selftest", "--port", device.path, "--config", str(_config(tmp_path / "bad.toml", "players = 5"))],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    assert status == 0 and err == "" and any(line.endswith("T5:17 peg") for line in out), (out, err)
+    assert wrong.returncode == 2 and "set players = 6 under [board] in the config" in wrong.stderr
+    assert broken.returncode == 2 and broken.stderr.startswith(f"pegs: the board's size is read from {tmp_path}")
+    assert "Give --sides N" in broken.stderr and broken.stderr.count("\n") == 1
+
+
+def test_watch_side_tests_one_module_on_its_own() -> None:
+    """Issue 35, item 10: side 1's module of a 4-sided board (U5 to U7, as the schematic's side
+    sheet has them: a chip goes with the side of its input H) plugged in alone as the chain's
+    start: the Pico's channel 0 is U5.H, which reads H1:1 (hardware.chain: key 0 is input H of
+    the chip on GP4; T1:0 to T1:3 are on U4, side 0's module); the channels after U7 read its SER tie."""
+    layout = default_layout(4)
+    with FakeDevice(112, heartbeat=0.1) as device:
+        watcher = Tool("watch", "--port", device.path, "--sides", "4", "--side", "1", "--seconds", "2")
+        assert watcher.line("side 1") == (
+            "side 1's module alone: U5 to U7, channel 0 = U5.H; it reads 24 holes, H1:1 to T1:17; "
+            "tie U7's SER (pin 10) to 3.3 V for this test"
+        )
+        watcher.line("occupied now")
+        device.set(0, False)  # U5.H: the module's first input
+        device.set(24, False)  # past U7: SER left floating or low
+        status, out, err = watcher.finish()
+    assert status == 0 and err == ""
+    assert layout.hole(32) == "H1:1" and [layout.hole(c) for c in (28, 31)] == ["T1:0", "T1:3"]
+    assert any(line.endswith("channel    0  level 0    H1:1 peg") for line in out), out
+    assert any(
+        "past U7: the SER tie (a peg past the module: tie its last SER, pin 10, to 3.3 V)" in line for line in out
+    )
+    bad = subprocess.run(
+        [*PEGS, "watch", "--port", "/dev/nonexistent-pegs", "--sides", "4", "--side", "4"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert bad.returncode == 2 and bad.stderr == "pegs: --side 4: this board's sides are 0 to 3\n"
+
+
+def test_selftest_help_names_holes_that_exist() -> None:
+    """Issue 35, item 12: home holes are H<side>:1 to 5 (referee.holes), so no example names H0:0."""
+    done = subprocess.run([*PEGS, "selftest", "--help"], capture_output=True, text=True, check=False)
+    layout = default_layout(4)
+    named = {word.strip("(),.") for word in done.stdout.split() if ":" in word and word[0] in "THSC"}
+    examples = {hole for word in named for hole in word.split(",") if hole[:1] in "THS" and hole[1:2].isdigit()}
+    assert examples and examples <= set(layout.hole_names), examples

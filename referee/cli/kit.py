@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from firmware_bridge.firmware_files import chips_for, firmware_files, write_firmware
-from hardware.layout import Layout, LayoutError, default_layout
+from hardware.layout import Layout
 from hardware.sensors import channels_needed
+from referee.cli.board import add_board_options, board_from, board_words
+from referee.kit import carrier
 
 
 class KitError(RuntimeError):
@@ -33,7 +36,13 @@ def add_commands(commands: Any) -> None:
     firmware.add_argument(
         "--out",
         required=True,
-        help="where to write boot.py, code.py and protocol.py (the Pico's CIRCUITPY drive, or a folder to copy from)",
+        help="the Pico's CIRCUITPY drive, where boot.py, code.py and protocol.py go (Linux /media/$USER/CIRCUITPY, "
+        "macOS /Volumes/CIRCUITPY, Windows its drive letter such as E:\\)",
+    )
+    firmware.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a folder that is not a CIRCUITPY drive (it has no boot_out.txt), to copy from later",
     )
     firmware.set_defaults(func=firmware_command)
 
@@ -67,22 +76,20 @@ def add_commands(commands: Any) -> None:
     doctor.add_argument("--root", default="/", help="check a Pi's system mounted here (e.g. an SD card)")
     doctor.add_argument("--json", action="store_true", help="print JSON instead of lines")
     doctor.set_defaults(func=doctor_command)
+    carrier.add_command(commands)  # pegs carrier: the printed sensor carrier (referee/kit/carrier.py)
 
 
 def _board_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sides", type=int, default=4, choices=(4, 6, 8, 10))
-    parser.add_argument("--markers", action="store_true", help="the board has a colour-marker hole per side")
-    parser.add_argument(
-        "--layout", help="a layout TOML (from pegs calibrate; its sides win); default: the standard chain"
-    )
+    add_board_options(parser)
 
 
 def board_layout(args: argparse.Namespace) -> Layout:
-    """The layout named by ``--layout`` (its own sides win), else the standard one for ``--sides``."""
-    try:
-        return Layout.from_toml(args.layout) if args.layout else default_layout(args.sides, args.markers)
-    except LayoutError as error:
-        raise KitError(f"pegs: layout: {error}") from None
+    """The layout named by ``--layout`` (its own sides win), else the standard one for ``--sides``,
+    else the config's board (said on stderr, which a CSV on stdout leaves alone), else 4 sides."""
+    board = board_from(args, KitError)
+    if board.config is not None:
+        print(f"pegs: {board_words(board)}", file=sys.stderr, flush=True)
+    return board.layout
 
 
 def firmware_command(args: argparse.Namespace) -> int:
@@ -91,6 +98,7 @@ def firmware_command(args: argparse.Namespace) -> int:
     chips = chips_for(channels)
     files = firmware_files(channels, f"a board of {layout.sides} sides ({len(layout.hole_names)} holes)")
     out = Path(args.out)
+    _check_circuitpy(out, args.force)
     try:
         written = write_firmware(files, out)
     except OSError as error:
@@ -101,10 +109,34 @@ def firmware_command(args: argparse.Namespace) -> int:
     )
     print(
         "On a new Pico, unplug it and plug it in again once, so that boot.py opens the data port; "
-        "then `pegs watch --port /dev/pegs-board` should say "
+        f"then `pegs watch --port /dev/pegs-board {board_option(layout, args.layout)}` should say "
         f"{chips * 8} channels."
     )
     return 0
+
+
+def _check_circuitpy(out: Path, force: bool) -> None:
+    """A CIRCUITPY drive has boot_out.txt at its root (CircuitPython writes it at every start:
+    CIRCUITPY_BOOT_OUTPUT_FILE "/boot_out.txt" in py/circuitpy_mpconfig.h); anything else is most
+    likely a mistyped path, and the Pico would go on running its old firmware."""
+    if not out.is_dir():
+        raise KitError(
+            f"pegs: cannot write the firmware: {out} is not a folder (is the Pico plugged in, as the CIRCUITPY "
+            "drive? Linux /media/$USER/CIRCUITPY, macOS /Volumes/CIRCUITPY, Windows its drive letter such as E:\\)"
+        )
+    if not force and not (out / "boot_out.txt").is_file():
+        raise KitError(
+            f"pegs: {out} is not a CIRCUITPY drive: it has no boot_out.txt, which CircuitPython writes at the "
+            "drive's root (no CircuitPython on the Pico yet, section 4 of docs/building.md; or another folder). "
+            "--force writes into it anyway, to copy from later"
+        )
+
+
+def board_option(layout: Layout, layout_file: str | None) -> str:
+    """The options that name this board to the other commands: --sides N [--markers], or --layout FILE."""
+    if layout_file:
+        return f"--layout {layout_file}"
+    return f"--sides {layout.sides}" + (" --markers" if layout.colour_markers else "")
 
 
 def template_command(args: argparse.Namespace) -> int:

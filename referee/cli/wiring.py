@@ -33,10 +33,12 @@ from hardware.bench_checks import (
     check_pegs,
     parse_colour,
 )
-from hardware.layout import Layout, LayoutError, default_layout
+from hardware.layout import Layout
 from hardware.leds import BLACK, NeoPixelSpiStrip, NeoPixelStrip, PixelStrip
 from hardware.sensors import SensorBoard, channel_mismatch
 from hardware.wiring import LIT, Step
+from referee.cli.board import Board, add_board_options, board_from, board_words
+from referee.cli.watch import add_side_option
 
 MAGNETS_HELP = (
     "check magnets instead. 'pegs' (the default): put each peg in turn in --test-hole and press Enter (q and "
@@ -54,6 +56,7 @@ def add_commands(commands: Any) -> None:
     watch = commands.add_parser("watch", help="show every sensor change live, for wiring checks")
     _link_options(watch)
     watch.add_argument("--seconds", type=float, help="stop after this long (default: until Ctrl-C)")
+    add_side_option(watch)
     watch.set_defaults(func=watch_command)  # Ctrl-C is how a watch ends: it prints the link's counts
 
     selftest = commands.add_parser(
@@ -81,7 +84,7 @@ def add_commands(commands: Any) -> None:
         help="the colour order to drive the LEDs in (default GRB); the first question checks it",
     )
     selftest.add_argument("--timeout", type=_seconds, default=30.0, help="seconds to wait for each hole")
-    selftest.add_argument("--holes", help="only these holes, comma-separated (e.g. T0:0,T0:1,H0:0)")
+    selftest.add_argument("--holes", help="only these holes, comma-separated (e.g. T0:0,T0:1,H0:1)")
     selftest.add_argument("--magnets", nargs="?", const="pegs", choices=("pegs", "holes"), help=MAGNETS_HELP)
     selftest.add_argument("--test-hole", default="T0:0", help="a hole known to work, for --magnets pegs (T0:0)")
     selftest.add_argument(
@@ -115,13 +118,7 @@ def _link_options(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--port", help="serial port of the sensor board, e.g. /dev/ttyACM1 or /dev/pegs-board")
     where.add_argument("--vid-pid", help="USB id of the sensor board, e.g. 239a:80f4")
-    parser.add_argument("--sides", type=int, default=4, choices=(4, 6, 8, 10))
-    parser.add_argument(
-        "--markers",
-        action="store_true",
-        help="the board has a colour-marker hole per side (as for pegs firmware --markers)",
-    )
-    parser.add_argument("--layout", help="layout TOML (default: the standard layout for --sides)")
+    add_board_options(parser, layout_help="layout TOML (default: the standard layout for --sides)")
 
 
 def _seconds(text: str) -> float:
@@ -135,11 +132,12 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _layout(args: argparse.Namespace) -> Layout:
-    try:
-        return Layout.from_toml(args.layout) if args.layout else default_layout(args.sides, args.markers)
-    except (OSError, LayoutError) as error:
-        raise WiringError(f"pegs: layout: {error}") from None
+def _board(args: argparse.Namespace) -> Board:
+    """The board the options name, else the config's; a board read from the config is said first."""
+    board = board_from(args, WiringError)
+    if board.config is not None:
+        print(board_words(board), flush=True)
+    return board
 
 
 def _vid_pid(args: argparse.Namespace) -> tuple[int, int] | None:
@@ -152,7 +150,7 @@ def _vid_pid(args: argparse.Namespace) -> tuple[int, int] | None:
     return vid, pid
 
 
-def _link(args: argparse.Namespace, layout: Layout | None = None, **callbacks: Any) -> Any:
+def _link(args: argparse.Namespace, board: Board | None = None, **callbacks: Any) -> Any:
     from firmware_bridge.link import SerialLink
 
     vid_pid = _vid_pid(args)
@@ -162,8 +160,8 @@ def _link(args: argparse.Namespace, layout: Layout | None = None, **callbacks: A
     if not link.wait_connected(5.0):
         link.stop()
         raise WiringError(f"pegs: no sensor board answered on {args.port or args.vid_pid} within 5 s")
-    if layout is not None:
-        _check_channels(link.health.channels, layout, link.stop, args.layout)
+    if board is not None:
+        _check_channels(link.health.channels, board, link.stop)
     return link
 
 
@@ -186,58 +184,43 @@ def _check_free(port: str | None, vid_pid: tuple[int, int] | None) -> None:
             ) from None
 
 
-def _check_channels(channels: int | None, layout: Layout, stop: Any, layout_file: str | None) -> None:
-    problem = channel_mismatch(channels, layout, layout_file, by_option=True)
+def _check_channels(channels: int | None, board: Board, stop: Any) -> None:
+    problem = _mismatch(channels, board)
     if problem is not None:
         stop()
         raise WiringError(f"pegs: {problem}")
 
 
+def _mismatch(channels: int | None, board: Board) -> str | None:
+    """A board from the command's options is fixed with an option; one from the config, in the config."""
+    return channel_mismatch(channels, board.layout, board.layout_file, by_option=board.config is None)
+
+
 def watch_command(args: argparse.Namespace) -> int:
-    layout = _layout(args)
+    from referee.cli.watch import namer, warn, watch
+
+    board = _board(args)
+    name, module = namer(board.layout, args.side, WiringError)
     started = time.monotonic()
 
     def show(channel: int, level: bool, at: float) -> None:
-        try:
-            hole, occupied = layout.hole(channel), layout.occupied(level)
-            what = f"{hole:>6} {'peg' if occupied else 'empty'}"
-        except LayoutError:
-            what = f"{'?':>6} (channel not in the layout)"
-        print(f"{at - started:9.3f}  channel {channel:4d}  level {int(level)}  {what}", flush=True)
+        print(f"{at - started:9.3f}  channel {channel:4d}  level {int(level)}  {name(channel, level)}", flush=True)
 
+    if module is not None:
+        print(module, flush=True)
     link = _link(args, on_change=show)  # a board that is not the layout's is watched all the same: with a warning
-    problem = channel_mismatch(link.health.channels, layout, args.layout, by_option=True)
-    if problem is not None:
-        print(f"pegs: warning: {problem}", file=sys.stderr, flush=True)
-    try:
-        health = link.health
-        print(f"connected to {health.port}: firmware {health.firmware_version}, {health.channels} channels", flush=True)
-        occupied = [
-            layout.hole(c)
-            for c, level in enumerate(link.levels)
-            if c in layout.holes_by_channel and layout.occupied(level)
-        ]
-        print(f"occupied now: {' '.join(occupied) or 'nothing'}", flush=True)
-        deadline = None if args.seconds is None else started + args.seconds
-        while deadline is None or time.monotonic() < deadline:
-            time.sleep(0.05)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        health = link.health
-        link.stop()
-        print(
-            f"frames {health.frames}, errors {health.errors}, resyncs {health.resyncs}, reconnects {health.reconnects}"
-        )
+    warn(_mismatch(link.health.channels, board))
+    watch(link, name, args.seconds, started)
     return 0
 
 
 def selftest_command(args: argparse.Namespace) -> int:
-    layout = _layout(args)
+    board = _board(args)
+    layout = board.layout
     holes = _holes(args.holes, layout, "--holes") if args.holes else None
     if args.magnets == "pegs":
         _holes(args.test_hole, layout, "--test-hole")
-    sensors = _sensors(args, layout)
+    sensors = _sensors(args, board)
     strip: PixelStrip | None = None
     try:
         strip = _strip(args.leds, args.led_pin, layout, args.pixel_order)
@@ -250,7 +233,7 @@ def selftest_command(args: argparse.Namespace) -> int:
             strip.close()
 
 
-def _sensors(args: argparse.Namespace, layout: Layout) -> SensorBoard:
+def _sensors(args: argparse.Namespace, board: Board) -> SensorBoard:
     """The sensor board through a link whose channels were checked first: a board that is not the
     layout's is refused in one line, before SerialSensors would log the same fault."""
     from hardware.sensors import SerialSensors
@@ -265,8 +248,8 @@ def _sensors(args: argparse.Namespace, layout: Layout) -> SensorBoard:
         if built:
             built[0].on_snapshot(levels, at)
 
-    link = _link(args, layout, on_change=on_change, on_snapshot=on_snapshot)
-    built.append(SerialSensors(layout, link))  # takes the link's levels as they are now
+    link = _link(args, board, on_change=on_change, on_snapshot=on_snapshot)
+    built.append(SerialSensors(board.layout, link))  # takes the link's levels as they are now
     return built[0]
 
 
@@ -364,9 +347,12 @@ def _holes(text: str, layout: Layout, option: str) -> list[str]:
 def calibrate_command(args: argparse.Namespace) -> int:
     from hardware.wiring import CalibrationError, calibrate
 
+    board = _board(args)
     link = _link(args)
     try:
-        layout = calibrate(link, args.sides, _say, colour_markers=args.markers, timeout=args.timeout)
+        layout = calibrate(
+            link, board.layout.sides, _say, colour_markers=bool(board.layout.colour_markers), timeout=args.timeout
+        )
     except CalibrationError as error:
         raise WiringError(f"pegs: calibration stopped: {error}") from None
     finally:
