@@ -208,9 +208,9 @@ def test_not_a_pi_says_so_and_checks_what_it_can(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert done.stderr == "" and done.returncode == 1  # the config's /dev/pegs-board is missing
+    assert done.stderr == "" and done.returncode == 0  # /dev/pegs-board is seen on the Pi, not in a folder
     assert "not a Raspberry Pi" in done.stdout and "SPI" not in done.stdout
-    assert "FIX  sensor board: /dev/pegs-board is missing" in done.stdout
+    assert "sensor board: /dev/pegs-board (the Pico, plugged in) is not checked here: on the Pi itself" in done.stdout
     (tmp_path / "etc/pegs/pegs.toml").write_text("[leds]\nbackend = 'laser'\n")
     bad = subprocess.run(
         [sys.executable, "-m", "referee.cli", "doctor", "--root", str(tmp_path), "--json"],
@@ -477,3 +477,37 @@ def test_a_real_pegs_daemon_is_told_from_another_configs(tmp_path: Path) -> None
     finally:
         daemon.terminate()
         daemon.wait(10)
+
+
+def test_a_card_mounted_elsewhere_leaves_the_live_kernels_checks_to_the_pi(tmp_path: Path) -> None:
+    """Issue 35, item 12: an SD card checked with --root has no /proc, /sys or /dev of its own (the
+    kernel makes them at boot: procfs, sysfs, devtmpfs), so /dev/spidev0.0, the running
+    spidev.bufsiz, the Pi's model and /dev/pegs-board are "not checked here: on the Pi itself",
+    never faults; what the card's files say (config.txt, cmdline.txt, groups, the udev rule, the
+    service's unit files) is still checked, and a card without dtparam=spi=on is still told."""
+    card = _ready_pi4(tmp_path / "card")
+    for live in ("proc", "sys", "dev"):
+        shutil.rmtree(card / live)
+    _tree(
+        card,
+        {
+            "/etc/systemd/system/pegs.service": "[Service]\n",
+            "/etc/systemd/system/multi-user.target.wants/pegs.service": "[Service]\n",
+        },
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "doctor", "--root", str(card), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    found = {f["what"]: f for f in json.loads(done.stdout)["findings"]}
+    assert done.returncode == 0 and done.stderr == "", done.stdout
+    for what in ("machine", "SPI", "SPI buffer", "core clock", "sensor board"):
+        assert found[what]["ok"] is None and "not checked here: on the Pi itself" in found[what]["words"], found[what]
+    assert found["user"]["ok"] is True and found["service"]["ok"] is True and found["system"]["ok"] is True
+    (card / "boot/firmware/config.txt").write_text("[all]\n")
+    (card / "boot/firmware/cmdline.txt").write_text("console=tty1 root=PARTUUID=1 rootwait\n")
+    off = _by_what(examine(Machine(card, run=_systemd(), web_port=1, here=False)))
+    assert off["SPI"].ok is False and off["SPI buffer"].ok is False  # the card's own files: still told

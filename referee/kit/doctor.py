@@ -27,6 +27,7 @@ from hardware.layout import Layout, LayoutError
 from hardware.leds import DMA_ALIGN, spi_frame_bytes
 from hardware.registry import LEDS, SENSORS, Options
 from hardware.sensors import boards_reading, channel_mismatch, channels_needed, firmware_fix
+from referee.kit.boot_config import PLACES as BOOT_PLACES
 from referee.kit.boot_config import BootConfig, pi_family
 from referee.kit.doctor_machine import Health, Machine
 from referee.settings.backends import layout_for
@@ -39,6 +40,8 @@ CORE_CLOCK = {  # the steady core clock the SPI NeoPixel timing needs, per Pi fa
     "4": {"core_freq": "500", "core_freq_min": "500"},
     "3": {"core_freq": "250"},
 }
+CARD = "card"  # the family of a Pi's SD card checked with --root: any Pi
+ON_THE_PI = "is not checked here: on the Pi itself"  # what only the running Pi (its kernel, /dev, /sys) shows
 OLDER = "a pegs daemon that does not say which config it runs (one started before an update)"
 INSTALL = "sudo deploy/install.sh  (in the pegs checkout; once installed, also /opt/pegs/src/deploy/install.sh)"
 
@@ -76,7 +79,10 @@ def examine(machine: Machine, config_path: str = "/etc/pegs/pegs.toml") -> list[
     findings: list[Finding] = []
     model = (machine.read("/proc/device-tree/model") or "").strip("\0\n ")
     family = pi_family(model)
-    if family is None:
+    if family is None and not machine.local and any(machine.exists(f"{p}/config.txt") for p in BOOT_PLACES):
+        family = CARD  # an SD card has no /proc: it is a Pi's by its boot partition, which Pi is not known
+        findings.append(Finding("machine", None, f"a Raspberry Pi OS card: which Pi it goes in {ON_THE_PI}"))
+    elif family is None:
         findings.append(
             Finding(
                 "machine",
@@ -180,6 +186,8 @@ def check_spi(context: Context) -> Finding | None:
     if not _spi_leds(context):
         return None
     node = context.machine.exists("/dev/spidev0.0")
+    if context.boot.dtparam("spi") and not context.machine.local:
+        return Finding("SPI", None, f"switched on in {context.boot.path}; /dev/spidev0.0 {ON_THE_PI}")
     if context.boot.dtparam("spi") and node:
         return Finding("SPI", True, "on (/dev/spidev0.0), for the NeoPixels on GPIO10")
     if context.boot.dtparam("spi"):
@@ -208,6 +216,12 @@ def check_spi_buffer(context: Context) -> Finding | None:
             True,
             f"{running} bytes: a whole frame of {context.layout.pixels} pixels ({frame} bytes) goes out in one message",
         )
+    if asked is not None and asked.isdigit() and int(asked) >= needed and not context.machine.local:
+        return Finding(
+            "SPI buffer",
+            None,
+            f"spidev.bufsiz={asked} is set in {context.boot.cmdline_path}; the kernel's value {ON_THE_PI}",
+        )
     if asked is not None and asked.isdigit() and int(asked) >= needed:
         return Finding(
             "SPI buffer",
@@ -227,6 +241,8 @@ def check_spi_buffer(context: Context) -> Finding | None:
 
 def check_core_clock(context: Context) -> Finding | None:
     wanted = CORE_CLOCK.get(context.family or "")
+    if _spi_leds(context) and context.family == CARD:
+        return Finding("core clock", None, f"which Pi the card goes in, and so its core clock, {ON_THE_PI}")
     if not _spi_leds(context) or wanted is None:
         return None  # the Pi 5's SPI runs off its own clock (RP1)
     wrong = {key: value for key, value in wanted.items() if context.boot.value(key) != value}
@@ -258,6 +274,8 @@ def check_core_clock(context: Context) -> Finding | None:
 def check_pwm_leds(context: Context) -> Finding | None:
     if context.config is None or context.config.leds != "neopixel" or context.family is None:
         return None
+    if context.family == CARD or (context.family == "5" and not context.machine.local):
+        return Finding("LEDs", None, f"rpi_ws281x (Pi 4 and older) or /dev/pio0 (Pi 5) {ON_THE_PI}")
     if context.family == "5":
         if context.machine.exists("/dev/pio0"):
             return _node_access(context, "/dev/pio0", "LEDs")
@@ -297,9 +315,11 @@ def check_sensor_port(context: Context) -> Finding | None:
     config = context.config
     if config is None or config.sensors != "serial" or not config.port:
         return None
+    rule = context.machine.exists("/etc/udev/rules.d/99-pegs-board.rules")
+    if not context.machine.local and (rule or context.family is None):
+        return Finding("sensor board", None, f"{config.port} (the Pico, plugged in) {ON_THE_PI}")
     if context.machine.exists(config.port):
         return _node_access(context, config.port, "sensor board")
-    rule = context.machine.exists("/etc/udev/rules.d/99-pegs-board.rules")
     fix = (
         (
             "plug the Pico into the Pi; `lsusb` must list 239a:80f4 (CircuitPython on a Pico: change the id in "
