@@ -22,6 +22,8 @@ PRICES: dict[str, float] = {
     "ECA-1CM100": 0.10,
     "CFR-25JB-52-47R": 0.05,
     "SN74HC125N": 0.50,
+    "CD74HC14E": 0.50,
+    "CD74HC14E": 0.50,
     "WS2812D-F5": 0.25,
     "SN74AHCT125N": 0.60,
     "ED14DT": 0.20,
@@ -61,9 +63,10 @@ PRICES: dict[str, float] = {
 
 def price(part: Part) -> float:
     """One unit of the part: by its number, or by the first words of a commodity part's name."""
-    if part.number != "-":
-        return PRICES[part.number]
-    return next(value for key, value in PRICES.items() if part.name.startswith(key))
+    key = part.number if part.number != "-" else next((k for k in PRICES if part.name.startswith(k)), part.name)
+    if key not in PRICES:
+        raise KeyError(f"no price for {key!r}: add one to PRICES in referee/kit/costs.py")
+    return PRICES[key]
 
 
 def approximate_cost(parts: list[Part]) -> float:
