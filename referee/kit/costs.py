@@ -23,7 +23,6 @@ PRICES: dict[str, float] = {
     "CFR-25JB-52-47R": 0.05,
     "SN74HC125N": 0.50,
     "CD74HC14E": 0.50,
-    "CD74HC14E": 0.50,
     "WS2812D-F5": 0.25,
     "SN74AHCT125N": 0.60,
     "ED14DT": 0.20,
