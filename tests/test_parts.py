@@ -40,13 +40,13 @@ def quantities(sides: int, markers: bool = False) -> dict[str, float]:
 def test_counts_follow_the_board(sides: int, markers: bool) -> None:
     holes = HOLES[sides] + (sides if markers else 0)
     chips = -(-holes // 8)  # whole 74HC165s, 8 inputs each
-    buffers = sides if sides >= 6 else 0
+    buffers = sides  # a 74HC14 on every side's chip board (issue 35, item 8)
     got = quantities(sides, markers)
     assert got["A3144EUA-T"] == holes and got["WS2812D-F5"] == holes
     assert got["SN74HC165N"] == chips == got["ED16DT"] == got["4609X-101-103LF"]
-    assert got["C320C104K5R5TA"] == chips + 1 + buffers  # a 100 nF at every chip
+    assert got["C320C104K5R5TA"] == chips + 1 + buffers + holes  # every chip, and every pixel (Adafruit)
     assert got["ECA-1CM100"] == sides  # 10 uF per side
-    assert got.get("SN74HC125N", 0) == buffers  # clock buffers on 6 to 10 sides only
+    assert got["CD74HC14E"] == buffers and "SN74HC125N" not in got  # Schmitt-input clock buffers
     assert got["EEU-FR1A102"] == got["0287003.PXCN"] == got["0287001.PXCN"] == sides  # per injection point
     # issue 35 item 3: the ATO holder (FHAC) for both ATO fuses of a side, never the MINI holder 0FHM0001ZXJ
     assert got["FHAC0001ZXJ"] == 2 * sides and "0FHM0001ZXJ" not in got

@@ -73,8 +73,8 @@ def _chips(layout: Layout) -> int:
 
 
 def _buffers(layout: Layout) -> int:
-    """Clock buffers: one per side on boards of 6 sides or more, whose CLK and SH/LD run metres."""
-    return layout.sides if layout.sides >= 6 else 0
+    """Clock buffers: one 74HC14 on every side's chip board, on every size (issue 35, item 8)."""
+    return layout.sides
 
 
 def _sensing(layout: Layout) -> list[Part]:
@@ -128,11 +128,11 @@ def _supply_and_clock(layout: Layout, chips: int, buffers: int) -> list[Part]:
     return [
         Part(
             "100 nF ceramic capacitor, X7R, 50 V",
-            chips + 1 + buffers,
+            chips + 1 + buffers + layout.pixels,
             "pcs",
             "KEMET",
             "C320C104K5R5TA",
-            "one at every chip's VCC pin: the 74HC165s, the 74AHCT125 and the clock buffers",
+            "one at every chip's VCC pin (74HC165s, 74AHCT125, 74HC14s) and one across each pixel's VDD and GND",
         ),
         Part(
             "10 uF electrolytic capacitor, 16 V",
@@ -159,12 +159,12 @@ def _clock_buffers(buffers: int) -> list[Part]:
         return []
     return [
         Part(
-            "74HC125 quad buffer, DIP-14",
+            "74HC14 hex Schmitt-trigger inverter, DIP-14",
             buffers,
             "pcs",
             "Texas Instruments",
-            "SN74HC125N",
-            "buffers CLK and SH/LD once per side, at 3.3 V",
+            "CD74HC14E",
+            "each side's CLK and SH/LD off the trunk, two inverters in series per line, at 3.3 V",
         )
     ]
 
@@ -234,6 +234,29 @@ def _power(layout: Layout, pitch: float) -> list[Part]:
             "EEU-FR1A102",
             "across 5 V and GND at every injection point (the start of each side)",
         ),
+        *_fuses(sides),
+        Part(
+            f"power wire {INJECTION} (16 AWG), red and black",
+            _metres(_injection_mm(layout, pitch)),
+            "m",
+            "any",
+            "-",
+            "5 V and GND from the supply to the first pixel of every side (both wires counted)",
+        ),
+        Part(
+            f"bus wire {BUS} (20 AWG), red and black",
+            math.ceil(sum(2 * run.bus_m for run in runs) * 2) / 2,
+            "m",
+            "any",
+            "-",
+            "each side's 5 V and GND from pixel to pixel (up to 1.7 A a side; both wires counted)",
+        ),
+    ]
+
+
+def _fuses(sides: int) -> list[Part]:
+    """Each side's two ATO fuses, its LEDs' 3 A and its sensors' 1 A, each in an ATO holder."""
+    return [
         Part("ATO blade fuse, 3 A", sides, "pcs", "Littelfuse", "0287003.PXCN", "one on each side's 5 V injection run"),
         Part(
             "ATO blade fuse, 1 A",
@@ -250,22 +273,6 @@ def _power(layout: Layout, pitch: float) -> list[Part]:
             "Littelfuse",
             "FHAC0001ZXJ",
             "holds the 3 A and the 1 A fuse of each side (ATO; not the MINI 0FHM holder)",
-        ),
-        Part(
-            f"power wire {INJECTION} (16 AWG), red and black",
-            _metres(_injection_mm(layout, pitch)),
-            "m",
-            "any",
-            "-",
-            "5 V and GND from the supply to the first pixel of every side (both wires counted)",
-        ),
-        Part(
-            f"bus wire {BUS} (20 AWG), red and black",
-            math.ceil(sum(2 * run.bus_m for run in runs) * 2) / 2,
-            "m",
-            "any",
-            "-",
-            "each side's 5 V and GND from pixel to pixel (up to 1.7 A a side; both wires counted)",
         ),
     ]
 
