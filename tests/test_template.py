@@ -309,3 +309,74 @@ def test_the_chain_ends_are_tagged_off_every_label(layout: Layout) -> None:
 def test_the_guides_wiring_drawings_are_the_templates(sides: int) -> None:
     """docs/building.md shows docs/wiring-N.svg: made by `pegs template --paper none`, never by hand."""
     assert (DOCS / f"wiring-{sides}.svg").read_text() == Template(default_layout(sides)).svg()
+
+
+def test_a_ten_sided_boards_index_says_which_sheets_hold_holes(tmp_path: Path) -> None:
+    """Issue 35, item 12: 23 of the 54 A4 sheets of a 10-sided board hold no hole. Only the 31
+    that do are written; board-index.svg draws all 54 by name, the empty ones grey, and every
+    written sheet holds a hole (its printable part: the page less its margins)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "template", "--sides", "10", "--out", "board.svg", "--config", "none"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "31 A4 sheets board-sheet-R-C.svg (of 6 x 9: the other 23 hold no hole" in done.stdout
+    written = sorted(path.name for path in tmp_path.glob("board-sheet-*.svg"))
+    index = ET.fromstring((tmp_path / "board-index.svg").read_text())
+    cells = {g.attrib["data-sheet"]: g.attrib["data-holes"] for g in index.iter(f"{SVG}g")}
+    assert len(cells) == 54 and sorted(f"{name}.svg" for name, holds in cells.items() if holds == "true") == sorted(
+        name.removeprefix("board-") for name in written
+    )
+    assert len(written) == 31
+    texts = {text.text for text in index.iter(f"{SVG}text")}
+    assert "1-1 empty" in texts and any(t and "31 of them hold the 280 holes" in t for t in texts)
+    drawing, size = Template(default_layout(10)), PAPERS["a4"]
+    for name in written:
+        root = ET.fromstring((tmp_path / name).read_text())
+        left, top, width, height = (float(v) for v in root.attrib["viewBox"].split())
+        box = (left + size.margin, top + size.margin, left + width - size.margin, top + height - size.margin)
+        assert any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in drawing.places.values()), name
+
+
+def test_registration_targets_lie_on_their_neighbours() -> None:
+    """Issue 35, item 12: each sheet has a target in each corner, in the band it shares with its
+    neighbours (template_paper.OVERLAP), so a target lies on the neighbouring sheet's target."""
+    drawing = Template(default_layout(6))
+    targets: dict[str, set[tuple[float, float]]] = {}
+    for name, svg in drawing.sheets(PAPERS["a4"]):
+        circles = [
+            g.find(f"{SVG}circle") for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "registration"
+        ]
+        targets[name] = {(float(c.attrib["cx"]), float(c.attrib["cy"])) for c in circles if c is not None}
+        assert len(targets[name]) == 4, name
+    grid = drawing.sheet_grid(PAPERS["a4"])
+    shared = 0
+    for (row, column), (other_row, other_column) in itertools.permutations(grid.used, 2):
+        if (other_row - row, other_column - column) in ((0, 1), (1, 0)):
+            common = targets[f"sheet-{row + 1}-{column + 1}"] & targets[f"sheet-{other_row + 1}-{other_column + 1}"]
+            assert len(common) == 2
+            shared += 1
+    assert shared > 10
+
+
+def test_each_sides_chips_are_tagged_where_they_start() -> None:
+    """Issue 35, item 10: chips straddle sides (on 4 sides U4 reads T0:14 to T1:3), so each side's
+    module is tagged at its first chip's first hole with its chips, grouped as the schematic's side
+    sheets group them (referee.kit.schematic.sheets_by_side)."""
+    from referee.kit.schematic import sheets_by_side
+
+    for sides in (4, 10):
+        layout = default_layout(sides)
+        root = ET.fromstring(Template(layout).svg())
+        tags = {g.attrib["data-side"]: g for g in root.iter(f"{SVG}g") if g.get("class") == "side-start"}
+        assert sorted(tags, key=int) == [str(side) for side in range(1, sides)]
+        for side, chips in sheets_by_side(layout).items():
+            if side:
+                first = chips[0].number
+                words = {text.text for text in tags[str(side)].iter(f"{SVG}text")}
+                assert words == {f"side {side}: U{first} to U{chips[-1].number}"}
+                assert tags[str(side)].attrib["data-end"] == layout.hole((first - 1) * 8)

@@ -153,18 +153,22 @@ def template_command(args: argparse.Namespace) -> int:
         out.write_text(drawing.svg(), encoding="utf-8")
         for name, text in sheets:
             out.with_name(f"{out.stem}-{name}{out.suffix or '.svg'}").write_text(text, encoding="utf-8")
+        if sheets:
+            index = drawing.index(PAPERS[args.paper])
+            out.with_name(f"{out.stem}-index{out.suffix or '.svg'}").write_text(index, encoding="utf-8")
     except OSError as error:
         raise KitError(f"pegs: cannot write the template {out}: {error.strerror or error}") from None
     width, height = drawing.size
-    print(
-        f"wrote {out}: {len(drawing.places)} holes on {width:.0f} x {height:.0f} mm"
-        + (
-            f", and {len(sheets)} {PAPERS[args.paper].name} sheets {out.stem}-sheet-R-C{out.suffix or '.svg'}"
-            if sheets
-            else ""
+    said = ""
+    if sheets:
+        grid = drawing.sheet_grid(PAPERS[args.paper])
+        suffix = out.suffix or ".svg"
+        said = (
+            f", {len(grid.used)} {PAPERS[args.paper].name} sheets {out.stem}-sheet-R-C{suffix} (of "
+            f"{grid.rows} x {grid.columns}: the other {grid.rows * grid.columns - len(grid.used)} hold no hole "
+            f"and are not written), and {out.stem}-index{suffix}, the map of the sheets"
         )
-        + "."
-    )
+    print(f"wrote {out}: {len(drawing.places)} holes on {width:.0f} x {height:.0f} mm{said}.")
     print("Print at 100 % (actual size, no fit to page) and check the 100 mm bar before you drill.")
     return 0
 

@@ -23,8 +23,10 @@ from xml.sax.saxutils import escape
 import referee.geometry as page
 from hardware.chain import chain_input
 from hardware.layout import Layout, parse_hole
+from hardware.wiring import side_chips
 from referee.holes import COME_OUT, IN_SPOT
 from referee.kit.clearance import Box, Circle, circle_meets_box, free_spot, route, text_box
+from referee.kit.template_index import SheetGrid, registration_ticks, sheet_index
 from referee.kit.template_labels import Label, place_labels, place_tag
 from referee.kit.template_paper import OVERLAP, PAPERS, SCALE_BAR, Paper, grid, scale_bar, steps, svg_document
 
@@ -121,37 +123,49 @@ class Template:
         width, height = self.size
         return svg_document(width, height, f"0 0 {width:.2f} {height:.2f}", self._drawing())
 
-    def sheets(self, paper: Paper) -> Iterator[tuple[str, str]]:
-        """``(name, svg)`` per printable page: ``sheet-R-C`` (row 1 at the top), overlapping by
-        OVERLAP mm so that the crosses of the shared holes line the pages up."""
+    def sheet_grid(self, paper: Paper) -> SheetGrid:
+        """The sheets that cover the board, portrait or landscape (whichever takes fewer), and which
+        of them hold a hole or a pixel's mark (the others are the board's empty middle or corners)."""
         width, height = self.size
         paper = min(
             (paper, Paper(paper.name, paper.height, paper.width, paper.margin)),
             key=lambda sheet: math.prod(grid(width, height, sheet)),
-        )  # portrait or landscape: fewer sheets
-        printable = (paper.width - 2 * paper.margin, paper.height - 2 * paper.margin)
-        step = (printable[0] - OVERLAP, printable[1] - OVERLAP)
-        columns, rows = grid(width, height, paper)
+        )
+        marks = [*self.places.values(), *self.leds.values()]
+        return SheetGrid.of(paper, grid(width, height, paper), marks)
+
+    def sheets(self, paper: Paper) -> Iterator[tuple[str, str]]:
+        """``(name, svg)`` per printable page that holds a hole: ``sheet-R-C`` (row 1 at the top),
+        overlapping by OVERLAP mm so that the crosses of the shared holes line the pages up (``index``
+        draws the map of them all, the empty ones grey)."""
+        sheets = self.sheet_grid(paper)
+        paper, printable = sheets.paper, sheets.printable
         body = self._drawing(with_bar=False)
-        for row in range(rows):
-            for column in range(columns):
-                x, y = column * step[0], row * step[1]
-                label = (
-                    f"sheet row {row + 1}, column {column + 1} of {rows} x {columns} ({paper.name}, "
-                    f"print at 100 %): overlap the next sheet by {OVERLAP:g} mm, crosses on crosses"
-                )
-                frame = (
-                    f'<rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" height="{printable[1]:.2f}" '
-                    'fill="none" stroke="#999" stroke-width="0.2" stroke-dasharray="3 2"/>'
-                    f'<text x="{x + 2:.2f}" y="{y + printable[1] - 2:.2f}" font-size="3">{escape(label)}</text>'
-                )
-                box = f"{x - paper.margin:.2f} {y - paper.margin:.2f} {paper.width:.2f} {paper.height:.2f}"
-                clip = (
-                    f'<clipPath id="printable"><rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" '
-                    f'height="{printable[1]:.2f}"/></clipPath><g clip-path="url(#printable)">{body}</g>'
-                )
-                bar = self._sheet_bar((x, y, x + printable[0], y + printable[1] - 6.0))
-                yield f"sheet-{row + 1}-{column + 1}", svg_document(paper.width, paper.height, box, clip + frame + bar)
+        for row, column in sheets.used:
+            x, y = sheets.origin(row, column)
+            label = (
+                f"sheet {row + 1}-{column + 1}: row {row + 1}, column {column + 1} of {sheets.rows} x "
+                f"{sheets.columns} ({paper.name}, print at 100 %): overlap the next sheet by {OVERLAP:g} mm, "
+                "crosses on crosses"
+            )
+            frame = (
+                f'<rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" height="{printable[1]:.2f}" '
+                'fill="none" stroke="#999" stroke-width="0.2" stroke-dasharray="3 2"/>'
+                f'<text x="{x + 2:.2f}" y="{y + printable[1] - 2:.2f}" font-size="3">{escape(label)}</text>'
+            )
+            box = f"{x - paper.margin:.2f} {y - paper.margin:.2f} {paper.width:.2f} {paper.height:.2f}"
+            clip = (
+                f'<clipPath id="printable"><rect x="{x:.2f}" y="{y:.2f}" width="{printable[0]:.2f}" '
+                f'height="{printable[1]:.2f}"/></clipPath><g clip-path="url(#printable)">{body}</g>'
+            )
+            bar = self._sheet_bar((x, y, x + printable[0], y + printable[1] - 6.0))
+            ticks = registration_ticks(x, y, printable)
+            name = f"sheet-{row + 1}-{column + 1}"
+            yield name, svg_document(paper.width, paper.height, box, clip + frame + ticks + bar)
+
+    def index(self, paper: Paper) -> str:
+        """The map of the sheets: every one by name over the board's edge, the empty ones grey."""
+        return sheet_index(self.sheet_grid(paper), self.outline, self.size, len(self.places))
 
     def _sheet_bar(self, printable: Box) -> str:
         """A scale bar inside the sheet's printable part, off the holes and labels where it fits
@@ -175,7 +189,7 @@ class Template:
     def _drawing(self, with_bar: bool = True) -> str:
         parts = [self._edge(), self._chain("pixel", "#2a9d2a", "4 2"), self._chain("channel", "#c0392b", "")]
         parts += [self._hole(hole, place) for hole, place in self.places.items()]
-        parts += [self._chain_ends(), self._legend(with_bar)]
+        parts += [self._chain_ends(), self._side_starts(), self._legend(with_bar)]
         return "\n".join(parts)
 
     def _edge(self) -> str:
@@ -279,6 +293,57 @@ class Template:
             )
         return "\n".join(parts)
 
+    @cached_property
+    def side_starts(self) -> list[tuple[str, str, Box]]:
+        """``(hole, words, box)`` of the tags where each side's module starts (after side 0's, which
+        starts at the chain's start): its first chip's first hole, and its chips, as the schematic's
+        side sheets group them. A module is wired and bench-tested on its own (``pegs watch --side``)."""
+        width, height = self.size
+        taken = [*self.text_boxes, *(box for _, _, box in self.chain_ends)]
+        found = []
+        for side, chips in side_chips(self.layout).items():
+            first = (
+                next(
+                    (
+                        hole
+                        for c in range((chips[0] - 1) * 8, chips[-1] * 8)
+                        if (hole := self.layout.holes_by_channel.get(c)) in self.places
+                    ),
+                    None,
+                )
+                if side and chips
+                else None
+            )
+            if first is None:
+                continue
+            words = f"side {side}: U{chips[0]} to U{chips[-1]}"
+            box = place_tag(
+                self.places[first], words, self.hole / 2, taken, self.circles, (1.0, 1.0, width - 1.0, height - 1.0)
+            )
+            taken.append(box)
+            found.append((first, words, box))
+        return found
+
+    def _side_starts(self) -> str:
+        return "\n".join(
+            self._tag(hole, words, box, "#7d3c98", "side-start", f' data-side="{words.split()[1][:-1]}"')
+            for hole, words, box in self.side_starts
+        )
+
+    def _tag(self, hole: str, words: str, box: Box, colour: str, kind: str, extra: str = "") -> str:
+        """A tag at ``box`` with a leader to the rim of ``hole``."""
+        left, top, right, bottom = box
+        (x, y), (cx, cy) = self.places[hole], ((left + right) / 2, (top + bottom) / 2)
+        reach = self.hole / 2 + 0.5
+        angle = math.atan2(cy - y, cx - x)
+        return (
+            f'<g class="{kind}" data-end="{hole}"{extra}><path d="M{x + reach * math.cos(angle):.2f},'
+            f'{y + reach * math.sin(angle):.2f}L{cx:.2f},{cy:.2f}" stroke="{colour}" stroke-width="0.5"/>'
+            f'<rect x="{left:.2f}" y="{top:.2f}" width="{right - left:.2f}" height="{bottom - top:.2f}" rx="1" '
+            f'fill="#fff" stroke="{colour}" stroke-width="0.5"/><text x="{cx:.2f}" y="{bottom - 1.3:.2f}" '
+            f'font-size="2.5" text-anchor="middle" fill="{colour}">{words}</text></g>'
+        )
+
     def _hole(self, hole: str, place: Point) -> str:
         x, y = place
         kind = hole_kind(hole)
@@ -334,7 +399,8 @@ class Template:
             "",
             "Red line: the sensor chain. U1's QH (pin 9) goes to the Pico's GP4;",
             f"U1's input H is {sensors[0]}. The last chip, U{last.chip}, ends at {sensors[-1]}:",
-            "tie its SER (pin 10) to GND.",
+            "tie its SER (pin 10) to GND. Purple tags: where each side's",
+            "chips start (a chip goes with the side of its input H's hole).",
             "Green dashes: the LED chain. DIN from the Pi's GPIO10 through",
             f"the 74AHCT125 enters at {pixels[0]}.",
         ]
