@@ -57,6 +57,11 @@ def add_commands(commands: Any) -> None:
         default="a4",
         help="also cut it into sheets of this paper (default a4)",
     )
+    template.add_argument(
+        "--dxf",
+        help="also write the holes as DXF for a CNC router or laser (mm; a layer per kind of hole, named with "
+        "its diameter); needs ezdxf: pip install '.[kit]'",
+    )
     template.set_defaults(func=template_command)
 
     schematic = commands.add_parser("schematic", help="write the board's circuit as A4 sheets (SVG)")
@@ -148,6 +153,7 @@ def template_command(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise KitError(f"pegs: template: {error}") from None
     out = Path(args.out)
+    dxf = _dxf(drawing, args.dxf) if args.dxf else None
     sheets = list(drawing.sheets(PAPERS[args.paper])) if args.paper != "none" else []
     try:
         out.write_text(drawing.svg(), encoding="utf-8")
@@ -169,8 +175,34 @@ def template_command(args: argparse.Namespace) -> int:
             f"and are not written), and {out.stem}-index{suffix}, the map of the sheets"
         )
     print(f"wrote {out}: {len(drawing.places)} holes on {width:.0f} x {height:.0f} mm{said}.")
+    if dxf is not None:
+        try:
+            dxf.saveas(args.dxf)
+        except OSError as error:
+            raise KitError(f"pegs: cannot write the DXF {args.dxf}: {error.strerror or error}") from None
+        print(
+            f"wrote {args.dxf}: the holes for CAM, in mm, seen from the top; layers {', '.join(_dxf_layers(drawing))}."
+        )
     print("Print at 100 % (actual size, no fit to page) and check the 100 mm bar before you drill.")
     return 0
+
+
+def _dxf(drawing: Any, path: str) -> Any:
+    """The DXF document, made before anything is written: a missing ezdxf is one line, no traceback."""
+    from referee.kit.dxf import DxfUnavailable, board_dxf
+
+    if Path(path).suffix.lower() != ".dxf":
+        raise KitError(f"pegs: template: --dxf {path} is not a .dxf file name")
+    try:
+        return board_dxf(drawing)
+    except DxfUnavailable as error:
+        raise KitError(f"pegs: template --dxf: {error}") from None
+
+
+def _dxf_layers(drawing: Any) -> list[str]:
+    from referee.kit.dxf import layers
+
+    return list(layers(drawing))
 
 
 def schematic_command(args: argparse.Namespace) -> int:
