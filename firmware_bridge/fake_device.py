@@ -71,7 +71,6 @@ class FakeDevice:
         self.slave_path: str | None = None
 
         self._lock = threading.RLock()
-        # Empty by default, as a real board with no pegs: A3144s idle high (their pull-ups), a peg pulls low.
         self._levels = [bool(level) for level in levels] if levels is not None else [EMPTY] * channels
         if len(self._levels) != channels:
             raise ValueError("levels must have one entry per channel")

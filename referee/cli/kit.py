@@ -46,23 +46,7 @@ def add_commands(commands: Any) -> None:
     )
     firmware.set_defaults(func=firmware_command)
 
-    template = commands.add_parser("template", help="write a 1:1 drilling and wiring template (SVG, in mm)")
-    _board_options(template)
-    template.add_argument("--out", required=True, help="the SVG to write; its printable sheets go beside it")
-    template.add_argument("--pitch", type=float, default=25.0, help="mm between neighbouring track holes (default 25)")
-    template.add_argument("--hole", type=float, default=10.0, help="hole diameter in mm (default 10)")
-    template.add_argument(
-        "--paper",
-        choices=("a4", "letter", "none"),
-        default="a4",
-        help="also cut it into sheets of this paper (default a4)",
-    )
-    template.add_argument(
-        "--dxf",
-        help="also write the holes as DXF for a CNC router or laser (mm; a layer per kind of hole, named with "
-        "its diameter); needs ezdxf: pip install '.[kit]'",
-    )
-    template.set_defaults(func=template_command)
+    _template_parser(commands)
 
     schematic = commands.add_parser("schematic", help="write the board's circuit as A4 sheets (SVG)")
     _board_options(schematic)
@@ -82,6 +66,26 @@ def add_commands(commands: Any) -> None:
     doctor.add_argument("--json", action="store_true", help="print JSON instead of lines")
     doctor.set_defaults(func=doctor_command)
     carrier.add_command(commands)  # pegs carrier: the printed sensor carrier (referee/kit/carrier.py)
+
+
+def _template_parser(commands: Any) -> None:
+    template = commands.add_parser("template", help="write a 1:1 drilling and wiring template (SVG, in mm)")
+    _board_options(template)
+    template.add_argument("--out", required=True, help="the SVG to write; its printable sheets go beside it")
+    template.add_argument("--pitch", type=float, default=25.0, help="mm between neighbouring track holes (default 25)")
+    template.add_argument("--hole", type=float, default=10.0, help="hole diameter in mm (default 10)")
+    template.add_argument(
+        "--paper",
+        choices=("a4", "letter", "none"),
+        default="a4",
+        help="also cut it into sheets of this paper (default a4)",
+    )
+    template.add_argument(
+        "--dxf",
+        help="also write the holes as DXF for a CNC router or laser (mm; a layer per kind of hole, named with "
+        "its diameter); needs ezdxf: pip install '.[kit]'",
+    )
+    template.set_defaults(func=template_command)
 
 
 def _board_options(parser: argparse.ArgumentParser) -> None:

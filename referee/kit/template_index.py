@@ -79,29 +79,7 @@ def sheet_index(sheets: SheetGrid, outline: Sequence[Point], size: Point, holes:
     left = paper.margin + (room[0] - size[0] * scale) / 2
     step = (sheets.printable[0] - OVERLAP, sheets.printable[1] - OVERLAP)
     used = set(sheets.used)
-    lines = [
-        (
-            5.0,
-            5.0,
-            (
-                f"Board index: {sheets.rows} rows x {sheets.columns} columns of {paper.name}, "
-                f"{len(used)} of them hold the {holes} holes"
-            ),
-        ),
-        (
-            11.0,
-            3.5,
-            (
-                "Print the white sheets (board-sheet-R-C.svg) at 100 %. Grey: no hole there, not written. "
-                f"Lay each sheet {OVERLAP:g} mm over its neighbours,"
-            ),
-        ),
-        (
-            16.0,
-            3.5,
-            "the magenta targets in its corners on theirs. Purple tags on the sheets: where each side's chips start.",
-        ),
-    ]
+    lines = _title(sheets, len(used), holes)
     parts = [
         f'<text x="{paper.margin:.2f}" y="{paper.margin + dy:.2f}" font-size="{size:g}">{escape(text)}</text>'
         for dy, size, text in lines
@@ -121,3 +99,31 @@ def sheet_index(sheets: SheetGrid, outline: Sequence[Point], size: Point, holes:
     points = " ".join(f"{px * scale + left:.2f},{py * scale + top:.2f}" for px, py in outline)
     parts.append(f'<polygon class="edge" points="{points}" fill="none" stroke="#000" stroke-width="0.4"/>')
     return svg_document(page[0], page[1], f"0 0 {page[0]:.2f} {page[1]:.2f}", "\n".join(parts))
+
+
+def _title(sheets: SheetGrid, used: int, holes: int) -> list[tuple[float, float, str]]:
+    """The index's heading: ``(mm below the margin, font size, text)`` per line."""
+    paper = sheets.paper
+    return [
+        (
+            5.0,
+            5.0,
+            (
+                f"Board index: {sheets.rows} rows x {sheets.columns} columns of {paper.name}, "
+                f"{used} of them hold the {holes} holes"
+            ),
+        ),
+        (
+            11.0,
+            3.5,
+            (
+                "Print the white sheets (board-sheet-R-C.svg) at 100 %. Grey: no hole there, not written. "
+                f"Lay each sheet {OVERLAP:g} mm over its neighbours,"
+            ),
+        ),
+        (
+            16.0,
+            3.5,
+            "the magenta targets in its corners on theirs. Purple tags on the sheets: where each side's chips start.",
+        ),
+    ]
