@@ -25,7 +25,10 @@ from referee.kit.parts import COLUMNS, parts_list, supply_amps, to_csv
 from referee.kit.schematic import schematic_sheets
 
 DOCS = Path(__file__).parent.parent / "docs"
-COMMODITY = ("neodymium", "power", "bus", "mains", "closed", "cable", "microSD", "USB", "peg", "plank", "drill")
+COMMODITY = (
+    *("neodymium", "power", "bus", "mains", "closed", "cable", "microSD", "USB", "peg", "plank", "drill"),
+    *("stripboard", "hookup", "heat-shrink", "sensor"),
+)
 # Counted here by hand from the guide's tables: holes per side 28 (29 with a colour marker).
 HOLES = {4: 112, 6: 168, 8: 224, 10: 280}
 
@@ -119,9 +122,30 @@ def test_the_kit_beyond_the_boards() -> None:
         pegs = next(part for part in parts if part.name.startswith("peg"))
         magnets = next(part for part in parts if "magnet" in part.name)
         assert pegs.quantity == magnets.quantity == 5 * sides
-        assert f"plank or plywood, at least {plank} mm" in names
+        assert f"plank or plywood, 18 mm, at least {plank} mm" in names
         bits = [name for name in names if name.startswith("drill bit")]
-        assert bits == ["drill bit, brad-point, 10 mm", "drill bit, Forstner, 8 mm", "drill bit, brad-point, 5 mm"]
+        # one flat-bottomed bit for the peg hole and the pocket (section 1a), the pilot, the pixel
+        assert bits == ["drill bit, Forstner, 10 mm", "drill bit, twist, 2 mm", "drill bit, brad-point, 5 mm"]
+
+
+def test_the_harness_is_counted_from_the_layout() -> None:
+    """Issue 35 item 7 and the guide's section 3a: a chip board per side with IN and OUT box
+    headers (and one at the Pico), an IDC socket at each end of every ribbon length (one length
+    per side), three wires from every sensor to its side's board, heat-shrink over every joint
+    (three a sensor, four a pixel) and a printed carrier per sensor."""
+    for sides in (4, 6, 8, 10):
+        for markers in (False, True):
+            layout = default_layout(sides, colour_markers=markers)
+            got = {part.name.split(",")[0]: part for part in parts_list(layout)}
+            holes = len(layout.hole_names)
+            assert got["stripboard"].quantity == sides
+            assert got["box header"].quantity == 2 * sides + 1 and got["box header"].number == "61201021621"
+            assert got["IDC socket"].quantity == 2 * sides and got["IDC socket"].number == "89110-0101"
+            assert got["sensor carrier"].quantity == holes
+            joints = 3 * holes + 4 * layout.pixels
+            assert joints * 0.020 <= got["heat-shrink tube"].quantity <= joints * 0.020 * 1.2 + 0.5
+            # each sensor is at least one pitch from its side's middle save a few; three wires each
+            assert got["hookup wire"].quantity >= 3 * holes * 0.025
 
 
 def test_an_approximate_dated_cost_per_size() -> None:

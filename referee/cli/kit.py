@@ -5,6 +5,7 @@
     pegs schematic --sides 4 --out circuit.svg               # circuit-hookup.svg, circuit-side-0.svg, ...
     pegs parts --sides 8 --out parts.csv                     # the bill of materials
     pegs doctor                                              # is this Pi ready for the config?
+    pegs carrier --out carrier.stl                           # the printed sensor carrier, one per hole
 
 Each is made from the same layout the daemon uses, so a board built from them needs no
 calibration.
@@ -24,6 +25,7 @@ from hardware.layout import Layout
 from hardware.sensors import channels_needed
 from referee.cli.board import add_board_options, board_from, board_words
 from referee.kit import carrier
+from referee.kit.mounting import FLANGE
 
 
 class KitError(RuntimeError):
@@ -65,7 +67,9 @@ def add_commands(commands: Any) -> None:
     doctor.add_argument("--root", default="/", help="check a Pi's system mounted here (e.g. an SD card)")
     doctor.add_argument("--json", action="store_true", help="print JSON instead of lines")
     doctor.set_defaults(func=doctor_command)
-    carrier.add_command(commands)  # pegs carrier: the printed sensor carrier (referee/kit/carrier.py)
+    printed = commands.add_parser("carrier", help="write the printed sensor carrier (ASCII STL, mm)")
+    printed.add_argument("--out", required=True, help="the STL to write")
+    printed.set_defaults(func=carrier_command)
 
 
 def _template_parser(commands: Any) -> None:
@@ -263,3 +267,16 @@ def doctor_command(args: argparse.Namespace) -> int:
         broken = sum(finding.ok is False for finding in findings)
         print(f"{broken} thing(s) to fix" if broken else "nothing to fix")
     return 1 if any(finding.ok is False for finding in findings) else 0
+
+
+def carrier_command(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    try:
+        out.write_text(carrier.carrier_stl(), encoding="ascii")
+    except OSError as error:
+        raise KitError(f"pegs: cannot write the carrier {out}: {error.strerror or error}") from None
+    print(
+        f"wrote {out}: one sensor carrier, {FLANGE:g} x {FLANGE:g} x {carrier.HEIGHT:g} mm. "
+        "Print one per hole, flange down, no supports; the sensor lies in its bed branded face up."
+    )
+    return 0

@@ -1,4 +1,4 @@
-"""``pegs carrier``: the printed sensor carrier, as an ASCII STL in millimetres.
+"""The printed sensor carrier (``pegs carrier``), as an ASCII STL in millimetres.
 
     Path("carrier.stl").write_text(carrier_stl())
 
@@ -11,10 +11,7 @@ upwards and sideways.
 
 from __future__ import annotations
 
-import argparse
 import itertools
-from pathlib import Path
-from typing import Any
 
 from referee.kit.mounting import FLANGE, FLANGE_THICK, NOTCH, RECESS, SIDE, pocket_depth
 
@@ -98,24 +95,3 @@ def _normal(triangle: Triangle) -> tuple[float, float, float]:
     n = (uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx)
     length = max(abs(part) for part in n)
     return (n[0] / length, n[1] / length, n[2] / length)  # axis-aligned: one of them is +-1
-
-
-def add_command(commands: Any) -> None:
-    carrier = commands.add_parser("carrier", help="write the printed sensor carrier (ASCII STL, mm)")
-    carrier.add_argument("--out", required=True, help="the STL to write")
-    carrier.set_defaults(func=carrier_command)
-
-
-def carrier_command(args: argparse.Namespace) -> int:
-    from referee.cli.kit import KitError
-
-    out = Path(args.out)
-    try:
-        out.write_text(carrier_stl(), encoding="ascii")
-    except OSError as error:
-        raise KitError(f"pegs: cannot write the carrier {out}: {error.strerror or error}") from None
-    print(
-        f"wrote {out}: one sensor carrier, {FLANGE:g} x {FLANGE:g} x {HEIGHT:g} mm. Print one per hole, "
-        "flange down, no supports; the sensor lies in its bed branded face up."
-    )
-    return 0

@@ -57,6 +57,12 @@ PRICES: dict[str, float] = {
     "peg": 0.30,
     "plank": 60.0,  # a square metre of 18 mm birch plywood, about
     "drill bit": 5.0,
+    "stripboard": 3.0,
+    "61201021621": 0.40,
+    "89110-0101": 0.80,
+    "hookup wire": 0.15,
+    "heat-shrink tube": 0.30,
+    "sensor carrier": 0.02,  # about half a gram of PLA
 }
 
 

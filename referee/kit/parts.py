@@ -21,10 +21,12 @@ from dataclasses import dataclass
 from hardware.chain import INPUTS_PER_CHIP
 from hardware.layout import Layout, parse_hole
 from hardware.sensors import channels_read
+from referee.kit.mounting import BOARD, PILOT, POCKET
 from referee.kit.power import BUS, INJECTION, max_amps, side_runs, supply_for
 from referee.kit.template import LED, Template
 
 PEGS_PER_COLOUR = 5
+HEAT_SHRINK_MM = 20.0  # a piece over each soldered joint
 SLACK = 1.2  # cable: a fifth more than the straight runs, for going round the chips and the corners
 COLUMNS = ("part", "quantity", "unit", "maker", "maker's part number", "what it is for")
 
@@ -49,6 +51,7 @@ def parts_list(layout: Layout, pitch: float = 25.0) -> list[Part]:
         *_computers(),
         *_controls(),
         *_cables(layout, pitch),
+        *_harness(layout, pitch),
         *_woodwork(layout, pitch),
     ]
 
@@ -380,7 +383,7 @@ def _cables(layout: Layout, pitch: float) -> list[Part]:
             "m",
             "3M",
             "3365/10",
-            "CLK, SH/LD, data, 3.3 V, 5 V (A3144s: cut between sides, each side fed at its injection point) and GND",
+            "CLK, SH/LD, data, 3.3 V and GND from the Pico to side 0 and from side to side (section 3a)",
         ),
         Part(
             "neodymium disc magnet, 6 x 3 mm, N35 to N42",
@@ -393,11 +396,70 @@ def _cables(layout: Layout, pitch: float) -> list[Part]:
     ]
 
 
-SENSOR_POCKET_MM = 8.0  # a flat-bottomed bit for the blind hole under each peg hole (section 1)
+def _harness(layout: Layout, pitch: float) -> list[Part]:
+    """What joins the parts (the guide's section 3a): a chip board per side with its two box
+    headers and one at the Pico, a ribbon length per side with an IDC socket at each end, three
+    wires from every sensor to its side's board, the pixels' data wire, heat-shrink on every
+    joint, and a printed carrier under every sensor."""
+    sides, holes = layout.sides, len(layout.hole_names)
+    joints = 3 * holes + 4 * layout.pixels  # three wires a sensor, four leads a pixel
+    hookup = 3 * _to_boards_mm(layout, pitch) + sum(run.bus_m for run in side_runs(layout, pitch)) * 1000
+    return [
+        Part("stripboard, 100 x 160 mm", sides, "pcs", "any", "-", "a chip board per side, under its holes"),
+        *_connectors(sides),
+        Part(
+            "hookup wire, 24 AWG stranded",
+            _metres(hookup),
+            "m",
+            "any",
+            "-",
+            "three from every sensor to its side's board, and the data wire from pixel to pixel",
+        ),
+        Part(
+            "heat-shrink tube, 2.4 mm",
+            _metres(joints * HEAT_SHRINK_MM),
+            "m",
+            "any",
+            "-",
+            f"a {HEAT_SHRINK_MM:g} mm piece over every joint: three a sensor, four a pixel",
+        ),
+        Part(
+            "sensor carrier, 3D-printed",
+            holes,
+            "pcs",
+            "any",
+            "-",
+            "pegs carrier writes its STL: it holds the sensor flat, branded face up, in its pocket",
+        ),
+    ]
+
+
+def _connectors(sides: int) -> list[Part]:
+    """IN and OUT on every side's board and one at the Pico; a ribbon length per side."""
+    return [
+        Part(
+            "box header, 2 x 5, 2.54 mm, straight",
+            2 * sides + 1,
+            "pcs",
+            "Würth Elektronik",
+            "61201021621",
+            "IN and OUT on every side's board, and one at the Pico",
+        ),
+        Part(
+            "IDC socket, 2 x 5, 2.54 mm, for 1.27 mm ribbon",
+            2 * sides,
+            "pcs",
+            "3M",
+            "89110-0101",
+            "one at each end of every ribbon length (the Pico to side 0, each side to the next)",
+        ),
+    ]
 
 
 def _woodwork(layout: Layout, pitch: float) -> list[Part]:
-    """The pegs, the plank (the template's size) and the drill bits (its peg and pixel holes)."""
+    """The pegs, the plank (the template's size) and the drill bits: one flat-bottomed bit for the
+    peg holes and the sensor pockets (a brad-point's spur would thin the wood over the sensor),
+    the pilot through every drill cross, the pixel holes."""
     template = Template(layout, pitch=pitch)
     width, height = (math.ceil(size / 10) * 10 for size in template.size)
     return [
@@ -410,7 +472,7 @@ def _woodwork(layout: Layout, pitch: float) -> list[Part]:
             f"five per colour (and a colour-marker peg per side with --markers); they fit {template.hole:g} mm holes",
         ),
         Part(
-            f"plank or plywood, at least {width} x {height} mm",
+            f"plank or plywood, {BOARD:g} mm, at least {width} x {height} mm",
             1,
             "pcs",
             "any",
@@ -418,21 +480,14 @@ def _woodwork(layout: Layout, pitch: float) -> list[Part]:
             "the board: the template's size (pegs template prints it)",
         ),
         Part(
-            f"drill bit, brad-point, {template.hole:g} mm",
+            f"drill bit, Forstner, {POCKET:g} mm",
             1,
             "pcs",
             "any",
             "-",
-            "the peg holes, from the top",
+            "the peg holes from the top and the sensor pockets from below (section 1a gives the depths)",
         ),
-        Part(
-            f"drill bit, Forstner, {SENSOR_POCKET_MM:g} mm",
-            1,
-            "pcs",
-            "any",
-            "-",
-            "the sensor pockets, blind, from below (section 1 gives the depth)",
-        ),
+        Part(f"drill bit, twist, {PILOT:g} mm", 1, "pcs", "any", "-", "a pilot right through every drill cross"),
         Part(f"drill bit, brad-point, {LED:g} mm", 1, "pcs", "any", "-", "the pixel holes"),
     ]
 
@@ -453,6 +508,17 @@ def _injection_mm(layout: Layout, pitch: float) -> float:
         for side in range(layout.sides)
     ]
     return 2 * sum(math.dist((width / 2, height / 2), template.places[hole]) for hole in firsts)
+
+
+def _to_boards_mm(layout: Layout, pitch: float) -> float:
+    """Every hole to its side's chip board, which sits under the middle of the side's holes."""
+    places = Template(layout, pitch=pitch).places
+    total = 0.0
+    for side in range(layout.sides):
+        holes = [places[hole] for hole in layout.hole_names if parse_hole(hole)[1] == side]
+        middle = (sum(x for x, _ in holes) / len(holes), sum(y for _, y in holes) / len(holes))
+        total += sum(math.dist(middle, place) for place in holes)
+    return total
 
 
 def _metres(millimetres: float) -> float:

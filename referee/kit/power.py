@@ -103,7 +103,9 @@ class SideRun:
 def side_runs(layout: Layout, pitch: float = 25.0) -> list[SideRun]:
     """Every side at its worst: all its pixels at full white (the cap allows it on one side), each
     sensor at twice its typical current. The sensors' 5 V is taken at the side's injection point,
-    after its fuse, and runs along the side's own stretch of ribbon only."""
+    after its fuse, and is counted as one 28 AWG wire through the side's sensors in chain order:
+    a bound, since the harness (the guide's section 3a) runs a thicker 24 AWG wire from each
+    sensor to its side's chip board, a shorter path."""
     template = Template(layout, pitch=pitch)
     centre = (template.size[0] / 2, template.size[1] / 2)
     runs = []

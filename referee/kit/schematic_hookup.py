@@ -171,8 +171,8 @@ def _supply(sheet: Sheet, layout: Layout) -> None:
             "side's first pixel, 1000 µF across 5 V",
             "and GND there (see the side's sheet).",
             f"FnS {SENSOR_FUSE}: after Fn, the side's A3144s'",
-            "5 V on its own ribbon stretch, GND back",
-            "to the same point; >= 4.5 V at the last.",
+            "5 V to its chip board, GND back to the",
+            "star; >= 4.5 V at the side's last sensor.",
         )
     ):
         sheet.text(x, bottom + 6 + 3.6 * i, words)
