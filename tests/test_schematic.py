@@ -200,6 +200,19 @@ def test_the_hookup_sheet_has_the_pins_the_software_uses() -> None:
 
 
 @pytest.mark.parametrize("layout", BOARDS, ids=IDS)
+def test_the_trunks_are_drawn_with_one_schmitt_tap_a_side(layout: Layout) -> None:
+    """Issue 35 item 8: the clock and latch trunks are drawn, each tapped once a side by that
+    side's 74HC14 (B0, B1, ...), on the inputs its side sheet wires them to (1A pin 1, 3A pin 5)."""
+    root = _sheets(layout)["hookup"]
+    words = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert "CLOCK (ribbon wire 2) to each Bn 1A (pin 1)" in words
+    assert "LATCH (ribbon wire 4) to each Bn 3A (pin 5)" in words
+    assert sorted(w for w in words if w[:1] == "B" and w[1:].isdigit()) == sorted(
+        [f"B{side}" for side in range(layout.sides)] * 2
+    )
+
+
+@pytest.mark.parametrize("layout", BOARDS, ids=IDS)
 def test_every_sheet_is_a4_with_readable_text_inside_its_margins(layout: Layout) -> None:
     """Readable printed on A4: the sheet is 297 x 210 mm in mm units, no text under 2.5 mm, every
     word inside 10 mm margins, and no two texts on top of each other."""

@@ -36,8 +36,9 @@ SENSOR_FUSE = "1 A"  # a side's 29 A3144s draw about 0.13 A; 1 A keeps its 28 AW
 
 
 def hookup_sheet(layout: Layout, chips: int) -> str:
-    """The sheet: the Pi's pins on the left with what hangs off them, the Pico top right, the
-    level shifter in the middle, the LED supply and its fuses bottom right."""
+    """The sheet: the Pi's pins on the left with what hangs off them, the Pico top right with
+    its clock and latch trunks below it, the level shifter in the middle, the LED supply and
+    its fuses bottom right."""
     sheet = Sheet(
         f"Pi, Pico, LEDs, buttons and buzzer: a {layout.sides}-sided board, "
         f"{len(layout.hole_names)} holes, {chips} 74HC165"
@@ -45,6 +46,7 @@ def hookup_sheet(layout: Layout, chips: int) -> str:
     _pi(sheet)
     _pico(sheet)
     _level_shifter(sheet, layout)
+    _trunks(sheet, layout)
     _supply(sheet, layout)
     notes = [
         "One ground, a star at the LED supply's -V: each side's GND, the Pi's GND (pin 20), the Pico's (USB).",
@@ -140,6 +142,26 @@ def _level_shifter(sheet: Sheet, layout: Layout) -> None:
     row = y + 1.0 + pitch / 2
     sheet.resistor(x + width + 6, row, "330 Ω R4", 14)
     sheet.text(x + width + 21, row + 0.9, f"DIN of pixel {first.pixel} ({first.hole})")
+
+
+def _trunks(sheet: Sheet, layout: Layout) -> None:
+    """The clock and latch trunks: each runs from its series resistor at the Pico along the
+    ribbon, and every side's chip board takes it once, on a Schmitt input of its own 74HC14
+    (a series-terminated line's near taps see a half-height step: hysteresis rides it out)."""
+    x, right = 188.0, 284.0
+    sheet.text(x, 80, "The trunks: one Schmitt tap a side (74HC14 Bn)")
+    first, step = x + 8, (right - x - 12) / max(1, layout.sides - 1)
+    for y, words in (
+        (85.0, "CLOCK (ribbon wire 2) to each Bn 1A (pin 1)"),
+        (98.0, "LATCH (ribbon wire 4) to each Bn 3A (pin 5)"),
+    ):
+        sheet.text(x, y, words)
+        sheet.line((x, y + 3), (right, y + 3))
+        for side in range(layout.sides):
+            tap = first + step * side
+            sheet.dot(tap, y + 3)
+            sheet.line((tap, y + 3), (tap, y + 5.5))
+            sheet.text(tap, y + 8, f"B{side}", anchor="middle")
 
 
 def _supply(sheet: Sheet, layout: Layout) -> None:
