@@ -170,6 +170,18 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class Seated:
+    """Who plays a seat from now on, when the table hands it over mid-game (issue 36, a seat
+    played from a phone that went quiet): ``by`` is "phone" (back to the phone), "board" (a
+    person at the board) or a bot's kind. Undo never takes it back: it is the table's choice,
+    not part of a turn."""
+
+    kind: ClassVar[str] = "seat"
+    seat: int
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
 class Win:
     kind: ClassVar[str] = "win"
     team: tuple[int, ...]
@@ -193,6 +205,7 @@ Event: TypeAlias = (
     | Penalty
     | Extra
     | Undo
+    | Seated
     | Win
 )
 KINDS: tuple[type[Event], ...] = (
@@ -213,6 +226,7 @@ KINDS: tuple[type[Event], ...] = (
     Penalty,
     Extra,
     Undo,
+    Seated,
     Win,
 )
 
@@ -370,6 +384,7 @@ _READ: dict[str, Callable[[_Fields], Event]] = {
     "penalty": lambda f: Penalty(f.number("seat"), f.text("hole"), f.number("by")),
     "extra": lambda f: Extra(f.number("seat")),
     "undo": lambda f: Undo(),
+    "seat": lambda f: Seated(f.number("seat"), f.text("by")),
     "win": lambda f: Win(f.seats("team")),
 }
 
@@ -434,6 +449,8 @@ def event_to_json(event: Event) -> Json:
             return {"event": "win", "team": list(team)}
         case Undo():
             return {"event": "undo"}
+        case Seated(seat=seat, by=by):
+            return {"event": "seat", "seat": seat, "by": by}
         case Settle(seat=seat) | Decline(seat=seat) | Extra(seat=seat):
             return {"event": event.kind, "seat": seat}
 

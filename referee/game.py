@@ -22,6 +22,7 @@ deal, the draw and the reshuffle) and ``referee.undo`` (how far undo may go back
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -41,6 +42,7 @@ from referee.undo import NEW_INFORMATION, turn_so_far, undo_target
 __all__ = ["MODES", "NEW_INFORMATION", "Checkpoint", "Event", "Game", "GameError", "Mode", "Phase", "seat_number"]
 
 _Action = TypeVar("_Action", bound=Callable[..., Any])
+SEATED_BY = re.compile(r"[a-z][a-z-]{0,23}")  # who a seat is handed to: "phone", "board", a bot's kind
 
 
 def _atomic(action: _Action) -> _Action:
@@ -370,7 +372,23 @@ class Game:
         """
         target = undo_target(self._effective)
         self.events.append(ev.Undo())
+        dropped = self._effective[target + 1 :]
         self._rebuild(self._effective[: target + 1])
+        for event in dropped:  # who plays a seat is the table's choice, not the turn's: it stays
+            if isinstance(event, ev.Seated):
+                self._effective.append(event)
+                self._apply(event)
+
+    @_atomic
+    def hand_seat(self, seat: int, by: str) -> None:
+        """The table hands ``seat`` to ``by`` from now on ("phone", "board" or a bot's kind)."""
+        if self.phase == "over":
+            raise GameError("the game is over: nobody plays a seat now")
+        self._emit(ev.Seated(seat, by))
+
+    def seated_by(self, seat: int) -> str | None:
+        """Who the table last handed ``seat`` to (``hand_seat``), or None: as the game began."""
+        return self._state.seated.get(seat)
 
     # -- replay -----------------------------------------------------------------------
 
@@ -560,6 +578,10 @@ class Game:
                 state.acted = True
             case ev.Win(team=team):
                 state.winner, state.phase = team, "over"
+            case ev.Seated(seat=seat, by=by):
+                if seat not in self.board.seats or not SEATED_BY.fullmatch(by):
+                    raise GameError(f"seat {seat} cannot be handed to {by!r}: a seat in play, to a lower-case name")
+                state.seated[seat] = by
             case ev.Start():
                 pass
             case ev.Undo():

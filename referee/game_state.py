@@ -47,6 +47,7 @@ class State:
     bumps: list[Bump] = field(default_factory=list)
     reshuffles: int = 0
     made: list[Move] = field(default_factory=list)  # the accepted moves, as history lists them
+    seated: dict[int, str] = field(default_factory=dict)  # seat -> who plays it now, when handed over (``Seated``)
 
     def copy(self) -> State:
         """A copy sharing nothing that ``_apply`` changes in place (positions, moves and
@@ -63,6 +64,7 @@ class State:
             penalty=replace(self.penalty) if self.penalty else None,
             bumps=list(self.bumps),
             made=list(self.made),
+            seated=dict(self.seated),
         )
 
 

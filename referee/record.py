@@ -22,6 +22,7 @@ from referee.moves import Move, NotationError
 from referee.render import picture
 from referee.rulesets import Ruleset
 from referee.text import TextError, load_json, read_text
+from referee.undo import begun
 from referee.words import Names, cards_for, say
 
 
@@ -178,10 +179,27 @@ def bot_seats(start: Event) -> dict[int, str]:
     return {int(seat): str(kind) for seat, kind in bots.items() if isinstance(seat, str) and seat.isdigit()}
 
 
+def phone_seats(start: Event) -> tuple[int, ...]:
+    """The seats played from a phone, away from the board (the start event's ``table``:
+    ``{"phones": [2]}``; issue 36)."""
+    phones = _table(start).get("phones")
+    return tuple(seat for seat in phones if type(seat) is int) if isinstance(phones, list) else ()
+
+
 def shown_names(start: Event) -> dict[int, str]:
-    """``seat_names``, a bot's seat marked as one: "Blue (bot)"."""
-    bots = bot_seats(start)
-    return {seat: f"{name} (bot)" if seat in bots else name for seat, name in seat_names(start).items()}
+    """``seat_names``, a bot's seat marked as one: "Blue (bot)", a phone's: "Grandma (phone)"."""
+    bots, phones = bot_seats(start), phone_seats(start)
+    marks = {**dict.fromkeys(phones, " (phone)"), **dict.fromkeys(bots, " (bot)")}
+    return {seat: name + marks.get(seat, "") for seat, name in seat_names(start).items()}
+
+
+def seated_words(name: str, by: str) -> str:
+    """Who plays a seat handed over mid-game (``events.Seated``), in words."""
+    if by == "phone":
+        return f"{name} plays from the phone again"
+    if by == "board":
+        return f"{name}'s turns are played by someone at the board"
+    return f"{name}'s turns are played by a {by} bot (standing in)"
 
 
 def effective(events: Iterable[Event]) -> list[Event]:
@@ -196,9 +214,9 @@ def effective(events: Iterable[Event]) -> list[Event]:
         if not markers:
             continue
         target = markers[-1]
-        if target == len(kept) - 1 and len(markers) > 1:
+        if not begun(kept[target + 1 :]) and len(markers) > 1:
             target = markers[-2]
-        del kept[target + 1 :]
+        kept[target + 1 :] = [later for later in kept[target + 1 :] if isinstance(later, ev.Seated)]
     return kept
 
 
@@ -308,6 +326,8 @@ def _describe(event: Event, name: Callable[[int], str], game: Game, card: str | 
             return "== " + " & ".join(name(seat) for seat in team) + " win"
         case ev.Undo():
             return "   (the last turn is taken back)"
+        case ev.Seated(seat=seat, by=by):
+            return f"   {seated_words(name(seat), by)}"
     return None
 
 

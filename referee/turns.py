@@ -10,14 +10,15 @@ turn costs what that peg's moves cost, not what the whole list costs.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from referee.board import PEGS_PER_SEAT, Board
 from referee.cards import CARDS, parse_card
-from referee.movegen import Focus, Result, results_touching
-from referee.moves import Move, Step
+from referee.movegen import Focus, Result, free_come_outs, parse_move, results_touching
+from referee.moves import Move, NotationError, Step
 from referee.physical import PhysicalBoard
 from referee.position import Position
 from referee.rulesets import Ruleset
@@ -27,10 +28,12 @@ from referee.rulesets import Ruleset
 class Candidates:
     """Which moves the tracker may accept in a turn, as data (so a turn can be stored and
     rebuilt): every card's (``cards`` None) or those cards' moves, plus the counting turn's
-    free come-outs when ``free``."""
+    free come-outs when ``free``; with ``only``, just the one move of that notation (a move
+    chosen away from the board, on a phone: any other is not the one the lights show)."""
 
     cards: tuple[str, ...] | None = None
     free: bool = False
+    only: str | None = None
 
     def results(
         self, position: Position, rules: Ruleset, touching: Focus | None
@@ -38,19 +41,43 @@ class Candidates:
         """The moves allowed, as bare results card by card: (card, its (result key, steps)
         pairs), results possibly repeated."""
         cards = [parse_card(card) for card in (self.cards if self.cards is not None else CARDS)]
+        key = None if self.only is None else _result_of(position, rules, self.only, self.free)
         for card in cards:
-            yield card, results_touching(position, card, rules, touching)
+            yield card, _keeping(results_touching(position, card, rules, touching), key)
         if self.free:
             for card in cards:
-                yield card, results_touching(position, card, rules, touching, free=True)
+                yield card, _keeping(results_touching(position, card, rules, touching, free=True), key)
 
     def to_json(self) -> dict[str, Any]:
-        return {"cards": list(self.cards) if self.cards is not None else None, "free": self.free}
+        data: dict[str, Any] = {"cards": list(self.cards) if self.cards is not None else None, "free": self.free}
+        return data if self.only is None else {**data, "only": self.only}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Candidates:
-        cards = data.get("cards")
-        return cls(tuple(cards) if cards is not None else None, bool(data.get("free")))
+        cards, only = data.get("cards"), data.get("only")
+        return cls(
+            tuple(cards) if cards is not None else None, bool(data.get("free")), only if isinstance(only, str) else None
+        )
+
+
+def _keeping(results: Iterator[Result], key: int | None) -> Iterator[Result]:
+    """The results, or only those that leave the board as ``key`` does."""
+    return results if key is None else (result for result in results if result[0] == key)
+
+
+@functools.lru_cache(maxsize=64)
+def _result_of(position: Position, rules: Ruleset, text: str, free: bool) -> int:
+    """The result key of the move ``text`` names (a free come-out too), or -1: no such move now,
+    so nothing is allowed (never every move)."""
+    try:
+        return parse_move(position, text, rules).key
+    except (NotationError, ValueError):
+        pass
+    if free and text.split():
+        for move in free_come_outs(position, text.split()[0], rules):
+            if move.text == text:
+                return move.key
+    return -1
 
 
 class IndexedResult:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.events import Deal, Doubt, Event, Reshuffle, Reveal, Turn
+from referee.events import Deal, Doubt, Event, Reshuffle, Reveal, Seated, Turn
 from referee.game_state import GameError
 
 # Events after which undo may not go back: they revealed something new to the table (a
@@ -25,13 +25,19 @@ def undo_target(effective: Sequence[Event]) -> int:
     if not markers:  # a record whose undo comes before any turn: nothing to take back
         raise GameError("nothing to undo")
     target = markers[-1]
-    if target == len(effective) - 1:
+    if not begun(effective[target + 1 :]):
         if len(markers) < 2:
             raise GameError("nothing to undo")
         target = markers[-2]
     if any(_news(event) for event in effective[target + 1 :]):
         raise GameError("cannot undo past new information (a reshuffle or a revealed card)")
     return target
+
+
+def begun(since_turn: Sequence[Event]) -> bool:
+    """Whether a turn with these events after its ``turn`` event has begun: a seat handed
+    over (``Seated``) is the table's doing, not the turn's."""
+    return any(not isinstance(event, Seated) for event in since_turn)
 
 
 def _news(event: Event) -> bool:
@@ -44,5 +50,6 @@ def turn_so_far(effective: Sequence[Event]) -> list[str]:
     for event in reversed(effective):
         if isinstance(event, Turn):
             break
-        kinds.append(event.kind)
+        if not isinstance(event, Seated):
+            kinds.append(event.kind)
     return kinds[::-1]

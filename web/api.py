@@ -311,6 +311,38 @@ def resolve() -> Response:
     return jsonify(table().resolve(body["move"]))
 
 
+@api.post("/phone/move")
+@state_changing
+@need_player
+def phone_move() -> Response:
+    """A seat played from a phone sends its move (issue 36): a card of its hand and one of
+    that card's moves. On disk before the answer; the LEDs then show it for the board."""
+    body = _json_body({"card", "move"})
+    _need(isinstance(body["card"], str), "'card' is a card of the hand, like 7 or JOKER")
+    _need(isinstance(body["move"], str), "'move' is one of that card's moves, in notation like 7 T1:8-T1:15")
+    return jsonify(table().choose(_phone_seat(), body["card"], body["move"]))
+
+
+@api.post("/phone/take-back")
+@state_changing
+@need_player
+def phone_take_back() -> Response:
+    """The phone takes its move back, while nobody at the board has begun to carry it out."""
+    _json_body(set())
+    return jsonify(table().take_back(_phone_seat()))
+
+
+@api.post("/phone/stand-in")
+@state_changing
+@need_admin
+def phone_stand_in() -> Response:
+    """The table (its PIN) hands a quiet phone's seat to a bot or to the board, and back."""
+    body = _json_body({"seat", "by"})
+    _need(type(body["seat"]) is int, "'seat' is a seat number, like 2")
+    _need(isinstance(body["by"], str), "'by' is 'phone', 'board' or a bot: beginner, family, strong or expert")
+    return jsonify(table().stand_in(body["seat"], body["by"]))
+
+
 @api.post("/doubt")
 @state_changing
 def doubt() -> Response:
@@ -374,13 +406,18 @@ def wiring() -> Response:
 @need_admin
 def new_game() -> Response:
     body = _json_body(
-        {"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs", "bots", "teaching"},
+        {"players", "rules", "house_rules", "mode", "teams", "names", "colours", "pegs", "bots", "phones", "teaching"},
         required=False,
     )
     players = body.get("players", 4)
     if type(players) is not int or players not in (2, 4, 6, 8, 10):
         raise ValueError("'players' must be 2, 4, 6, 8 or 10")
-    mode = body.get("mode", "table")
+    phones = body.get("phones")
+    _need(
+        phones is None or isinstance(phones, list) and all(type(seat) is int for seat in phones),
+        "'phones' lists the seats played from a phone, like [2]",
+    )
+    mode = body.get("mode", "digital" if phones else "table")  # a phone seat's cards are the referee's
     if mode not in ("table", "digital"):
         raise ValueError("'mode' must be 'table' or 'digital'")
     rules = _rules(body.get("rules"), body.get("house_rules"))
@@ -399,6 +436,7 @@ def new_game() -> Response:
             colours=body.get("colours"),
             pegs=body.get("pegs"),
             bots=bots,
+            phones=phones,
             teach=body.get("teaching") is True,
         )
     )

@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.game import Game, GameError
-from referee.table.seat_bots import Plan, SeatBots
+from referee.table.phone_seats import standing_bots
+from referee.table.seat_bots import Plan, SeatBots, bot_kinds
 from referee.table.session import Session
 
 log = logging.getLogger("pegs.table")
@@ -27,8 +28,10 @@ class BotDriver:
         self._failed_at: tuple[int, int] | None = None  # (game, events) where a bot last failed
 
     def seat(self, game: Game) -> None:
-        """The bots of ``game``'s table settings take their seats."""
-        self.bots = SeatBots.of(game, self._ready)
+        """The bots of ``game``'s table settings take their seats, and those standing in for a
+        phone now (``phone_seats.standing_bots``)."""
+        kinds = {**bot_kinds(game.table, tuple(game.board.seats)), **standing_bots(game)}
+        self.bots = SeatBots(kinds, game.seed, self._ready)
 
     def turn(self, session: Session) -> Plan | None:
         """Let a bot seat act, and keep (and return) the move it chose, if any."""

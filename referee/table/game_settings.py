@@ -1,5 +1,5 @@
 """A new game asked for from the page, checked before anything changes: its table settings
-(names, colours, bot seats, a teaching game) and whether the engine takes it at all, so that a
+(names, colours, bot seats, phone seats, a teaching game) and whether the engine takes it at all, so that a
 refused request neither starts a game nor makes a simulated board take its size.
 
     table = new_table(Ruleset.preset("basic"), 4, "table", bots={"1": "greedy"})
@@ -13,6 +13,7 @@ from typing import Any
 from referee.game import Game
 from referee.rulesets import Ruleset
 from referee.table import view
+from referee.table.phone_seats import phone_seats
 from referee.table.seat_bots import bot_kinds
 
 
@@ -26,6 +27,7 @@ def new_table(
     colours: Sequence[str] | None = None,
     pegs: dict[str, list[str]] | None = None,
     bots: dict[str, str] | None = None,
+    phones: list[int] | None = None,
     teach: bool = False,
 ) -> dict[str, Any]:
     """The game's table settings (``view.default_table`` with what was asked); a ValueError
@@ -33,9 +35,13 @@ def new_table(
     table: dict[str, Any] = dict(view.default_table(players))
     if teach:
         table["teaching"] = True
+    seats = (0, 2) if players == 2 else tuple(range(players))
     if bots:
-        seats = (0, 2) if players == 2 else tuple(range(players))
         table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": bots}, seats).items()}
+    if phones:
+        table["phones"] = list(phone_seats({"phones": phones}, seats, bot_kinds(table, seats)))
+        if mode != "digital":
+            raise ValueError("a seat played from a phone needs the referee's cards: 'mode' must be 'digital'")
     for key, given in (("names", names), ("colours", colours)):
         if given is not None:
             if len(given) != len(table[key]):

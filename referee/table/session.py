@@ -202,6 +202,9 @@ class Session:
         """Done on a board with nothing new on it: a bot's turn waits for its card or its move
         to be carried out; a person's may be one that can't move."""
         turn = self.game.turn
+        phone = self._phone_words(turn)
+        if phone is not None:
+            return phone
         if str(turn) in self.game.table.get("bots", {}):
             if self.game.mode == "table" and self.declared is None:
                 return f"{self._name(turn)} is a bot: turn up a card for it and tap that card on the page."
@@ -211,6 +214,19 @@ class Session:
             '"Can\'t move" on the page or hold Done for two seconds.'
         )
 
+    def _phone_words(self, seat: int) -> str | None:
+        """Done with nothing moved on a phone seat's turn: it chooses on its phone (issue 36)."""
+        from referee.table.phone_seats import BOARD, PHONE, played_by  # it reads the session: imported late
+
+        by = played_by(self.game, seat)
+        if by is None or by == BOARD:
+            return None
+        if by != PHONE:
+            return f"A {by} bot stands in for {self._name(seat)}: move its pegs as the page and the lights show."
+        if self.chosen is None:
+            return f"{self._name(seat)} chooses on the phone: the lights will show the move to make."
+        return f"{self._name(seat)} chose on the phone: move the pegs as the page and the lights show."
+
     def _not_done(self, report: Report) -> None:
         """Done on a board that shows no move: what is missing, or what is wrong and why."""
         from referee.table.view import why_not_shown  # the view reads this session: imported late
@@ -219,7 +235,8 @@ class Session:
         self.notice = _NOT_DONE.get(report.status, self.notice)
         why = why_not_shown(self) if report.status in ("moving", "illegal") else None
         if why:
-            self.notice = f"This is not a legal move. {why} Put the pegs back where the lights show."
+            legal = "" if self.chosen is not None else "This is not a legal move. "
+            self.notice = f"{legal}{why} Put the pegs back where the lights show."
 
     def unfinished(self) -> Unfinished | None:
         """The split the board shows half made (``Tracker.unfinished``), worked out once a report."""
@@ -271,6 +288,8 @@ class Session:
         last seat's move stands as it is."""
         self._check_turn(seat)
         card = parse_card(card)
+        if self.chosen is not None:
+            raise GameError(f"{self._name(seat)} chose a move on the phone: take it back there first")
         if self.game.mode == "digital" and card not in self.game.hand(seat):
             raise ValueError(f"{self._name(seat)} does not hold {card}")
         if not self._plays(card) and str(seat) not in (self.game.table.get("bots") or {}):
@@ -314,6 +333,69 @@ class Session:
     def send_to_start(self, seat: int, hole: str) -> None:
         self._change(lambda: self.game.send_to_start(seat, hole))
 
+    # -- a seat played from a phone (issue 36; referee/table/phone_seats.py) ---------------
+
+    @property
+    def chosen(self) -> str | None:
+        """The move the seat to play chose on its phone (its notation), until it is made: the
+        only move the tracker takes. Kept with the turn, so a restart finds it."""
+        return self.tracker.turn.allowed.only
+
+    def choose(self, seat: int, card: str, text: str) -> None:
+        """A phone seat's choice: that card and that move, and no other, is the turn now. On
+        disk (fsync) before this returns; refused, nothing changes."""
+        from referee.table.phone_seats import PHONE, find, played_by  # it reads the session: imported late
+
+        self._check_turn(seat)
+        name = self._name(seat)
+        if played_by(self.game, seat) != PHONE:
+            raise GameError(f"{name} is not played from the phone now: the table hands the seat back first")
+        if self.chosen is not None:
+            raise GameError(f"{name} has chosen already: take that move back first to choose another")
+        self._check_board_still(f"{name}'s move can be sent")
+        move = find(self.game, seat, parse_card(card), text, name)
+        self._restrict_durably(move.card, move.text)
+
+    def take_back(self, seat: int) -> None:
+        """The phone takes its choice back, while nobody has begun to carry it out."""
+        self._check_turn(seat)
+        if self.chosen is None:
+            raise GameError(f"{self._name(seat)} has no move sent to take back")
+        self._check_board_still("the move can be taken back")
+        self._restrict_durably(None, None)
+
+    def hand_seat(self, seat: int, by: str) -> None:
+        """Hand a phone seat to the phone, the board or a bot standing in, between moves."""
+        if self.chosen is not None:
+            raise GameError(f"{self._whose(self.game.turn)} move is chosen: carry it out or take it back first")
+        self._check_board_still("the seat can be handed over")
+        self._change(lambda: self.game.hand_seat(seat, by))
+        self.notice = None
+
+    def _check_board_still(self, what: str) -> None:
+        """Nothing may change under hands carrying out a move: the board must show the game."""
+        if self.tracker.restoring or self.report.status != "synced":
+            raise GameError(f"pegs are being moved on the board: once they are down as the game stands, {what}")
+
+    def _restrict_durably(self, card: str | None, only: str | None) -> None:
+        """Narrow the turn to ``only`` (None: back to the hand) and store the turn, fsynced,
+        before anything shows it; a failing disk puts everything back."""
+        tracker_before, declared_before = self.tracker.to_json(), self.declared
+        self.tracker.confirm()
+        self.declared = card
+        self.tracker.restrict(_allowed(self.game, card, only))
+        turn = self._turn_state()
+        try:
+            self.store.save_turn(self.game_id, turn, durable=True)
+        except StoreFailure as error:
+            self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms)
+            self.declared = declared_before
+            self.store_error = str(error)
+            raise
+        self._turn_dirty = self._undurable = False
+        self.notice = None
+        self._show(self.tracker.report())
+
     def save_turn(self, durable: bool = False) -> None:
         """Store what the tracker knows of the turn so far (after each sensor event; the
         owner makes it durable now and then). A failure here loses no accepted move."""
@@ -344,7 +426,7 @@ class Session:
         self.tracker = Tracker(
             self.game.position,
             self.game.rules,
-            allowed=_allowed(self.game, self.declared),
+            allowed=_allowed(self.game, self.declared, self.chosen),
             settle_ms=self.tracker.settle_ms,
             board=self.physical.arrange(self.game.position, holes),
         )
@@ -521,13 +603,14 @@ class Session:
         return f"{self._name(seat)}'s"
 
 
-def _allowed(game: Game, declared: str | None) -> Candidates:
-    """The moves the tracker may accept: any card at a real table, the hand's otherwise."""
+def _allowed(game: Game, declared: str | None, only: str | None = None) -> Candidates:
+    """The moves the tracker may accept: any card at a real table, the hand's otherwise;
+    ``only``: the one move a phone chose."""
     if game.phase == "over":
         return Candidates(())
     free = game.phase == "play" and game.free_come_out_due()
     if declared is not None:
-        return Candidates((declared,), free)
+        return Candidates((declared,), free, only)
     if game.mode == "table":
         return Candidates(None, free)
     return Candidates(tuple(dict.fromkeys(game.hand(game.turn))), free)

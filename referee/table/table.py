@@ -37,7 +37,7 @@ from referee.game import GameError, Mode
 from referee.rulesets import Ruleset
 from referee.settings import backends
 from referee.settings.config import Config, ConfigError
-from referee.table import simulator, teaching, view
+from referee.table import phone_seats, simulator, teaching, view
 from referee.table.bot_driver import BotDriver
 from referee.table.buttons import Buttons
 from referee.table.game_settings import new_table
@@ -47,11 +47,12 @@ from referee.table.presenter import LedPresenter
 from referee.table.reviews import Reviews, not_over
 from referee.table.rig import Rig
 from referee.table.salvage import DAMAGED
-from referee.table.seat_bots import Plan
+from referee.table.seat_bots import KINDS, Plan
 from referee.table.session import Session
 from referee.table.store import Store, StoreError
 from referee.table.wiring_check import WiringCheck
 from referee.tracker import Report
+from referee.words import say
 
 log = logging.getLogger("pegs.table")
 TICK_S = 0.05
@@ -382,6 +383,26 @@ class Table:
     def send_to_start(self, seat: int, hole: str) -> dict[str, Any]:
         return self._command(lambda session: session.send_to_start(seat, hole))
 
+    # -- a seat played from a phone (issue 36) ----------------------------------------------
+
+    def choose(self, seat: int | None, card: str, move: str) -> dict[str, Any]:
+        """A phone seat sends its move (``seat`` as for ``declare``): on disk, then lit."""
+        return self._command(lambda session: session.choose(session.game.turn if seat is None else seat, card, move))
+
+    def take_back(self, seat: int | None) -> dict[str, Any]:
+        """A phone takes its move back, while nobody has begun to carry it out."""
+        return self._command(lambda session: session.take_back(session.game.turn if seat is None else seat))
+
+    def stand_in(self, seat: int, by: str) -> dict[str, Any]:
+        """The table hands a phone seat to a bot (its kind), to the board or back to its phone."""
+
+        def hand_over(session: Session) -> None:
+            phone_seats.check_hand_over(session.game, seat, by, KINDS)
+            session.hand_seat(seat, by)
+            self._bots.seat(session.game)
+
+        return self._command(hand_over)
+
     def _command(self, action: Callable[[Session], None], beep: str | None = None) -> dict[str, Any]:
         self._not_while_checking()
         with self._lock:
@@ -404,12 +425,22 @@ class Table:
         colours: Sequence[str] | None = None,
         pegs: dict[str, list[str]] | None = None,
         bots: dict[str, str] | None = None,
+        phones: list[int] | None = None,
         teach: bool = False,
     ) -> dict[str, Any]:
         """Start a new game (the old one stays in the store). The board must have the sides."""
         self._not_while_checking()
         table = new_table(
-            rules, players, mode, teams=teams, names=names, colours=colours, pegs=pegs, bots=bots, teach=teach
+            rules,
+            players,
+            mode,
+            teams=teams,
+            names=names,
+            colours=colours,
+            pegs=pegs,
+            bots=bots,
+            phones=phones,
+            teach=teach,
         )
         with self._lock:
             self._reset_board(lambda: self._new_session(rules, players, mode, teams, table, pegs))  # type: ignore[arg-type]
@@ -463,7 +494,23 @@ class Table:
                 "must_move": game.must_move() if mine else False,
                 "free_come_out": mine and game.free_come_out_due(),
                 "declared": self.session.declared if mine else None,
+                **self._phone_hand(seat, mine),
             }
+
+    def _phone_hand(self, seat: int, mine: bool) -> dict[str, Any]:
+        """A phone seat's own view (issue 36): who plays it now, and on its turn each card's
+        moves in words and the move it sent, if any."""
+        game = self.session.game
+        by = phone_seats.played_by(game, seat)
+        if by is None:
+            return {}
+        names = {row["seat"]: row["name"] for row in view.seats(game)}
+        moves = phone_seats.options(game, seat) if mine and by == phone_seats.PHONE else {}
+        return {
+            "phone": by,
+            "moves": {card: [{"text": m.text, "words": say(m, names)} for m in found] for card, found in moves.items()},
+            "chosen": phone_seats.plan_json(phone_seats.chosen_plan(self.session), names) if mine else None,
+        }
 
     # -- the wiring check -----------------------------------------------------------------
 
@@ -532,6 +579,8 @@ class Table:
             }
             names = {seat["seat"]: seat["name"] for seat in data["seats"]}
             data["bot"] = self._bots.plan_json(names)
+            data["phones"] = phone_seats.kinds(self.session.game)
+            data["phone"] = phone_seats.plan_json(phone_seats.chosen_plan(self.session), names)
             data["move_marks"] = dict(self._lights.move_marks)
             game = self.session.game
             if game.mode == "digital" and not self._bots.is_bot(game.turn):
@@ -641,7 +690,7 @@ class Table:
         lesson: tuple[object, ...] = ()
         if self._lessons.run is not None:
             lesson_lights, lesson = self._lessons.seen(session)
-        plan = self._bots.turn(session)
+        plan = self._bots.turn(session) or self._phone_plan(session)
         report = session.report
         seen = _Seen(
             _look(report),
@@ -653,6 +702,8 @@ class Table:
             session.declared,
             self.rig.sensors.fault,
             lesson,
+            session.chosen,
+            tuple(phone_seats.kinds(session.game).values()),
         )
         if not force and seen == self._published:
             return  # the ticker polls 20 times a second: tell the page only what changed
@@ -668,6 +719,14 @@ class Table:
             self._lights.show(session, plan, lesson_lights, self._lessons.setting_up)
         self._version += 1
         self._changed.notify_all()
+
+    def _phone_plan(self, session: Session) -> Plan | None:
+        """The move a phone seat chose, lit like a bot's; when several moves fit the board,
+        it is the one taken (``Session.intended``)."""
+        plan = phone_seats.chosen_plan(session)
+        if plan is not None:
+            session.intended = (plan.seat, plan.move.text)
+        return plan
 
     def hints(self, show: bool = False, asker: int | None = None) -> dict[str, Any]:
         """The best moves for the seat to play, each with its reason; ``show``: the best one
@@ -746,6 +805,8 @@ class _Seen:
     declared: str | None
     sensor_fault: str | None
     lesson: tuple[object, ...] = ()  # the lesson's progress and lights
+    chosen: str | None = None  # a phone seat's move (issue 36)
+    phones: tuple[str, ...] = ()  # who plays each phone seat now
 
 
 def _look(report: Report) -> tuple[object, ...]:

@@ -361,6 +361,9 @@ def why_not_shown(session: Session) -> str | None:
         or (not session.insisted and session.unfinished() is not None)
     ):
         return None
+    if session.chosen is not None and report.status == "illegal":  # issue 36: the phone's move, no other
+        name = {seat["seat"]: seat["name"] for seat in seat_list(session.game)}[session.game.turn]
+        return f"That is not {name}'s move: the lights show the one {name} chose."
     back = report.back
     taken = [fix.hole for fix in back if fix.action == "remove"]
     put = [fix.hole for fix in back if fix.action == "place"]
