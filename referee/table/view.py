@@ -141,7 +141,9 @@ class State(SessionState):
     sensor_error: str | None  # why the sensors are not read
     bots: dict[str, str]  # seat (as a string) -> bot kind: "beginner", "family", "strong", "expert" (or an older name)
     bot: dict[str, Any] | None  # the bot to play's chosen move: seat, kind, card, move, words
-    move_marks: dict[str, str]  # hole -> role of a lit move (a bot's, a hint's): "lift", "hint", "bump"
+    move_marks: dict[str, str]  # hole -> role of a lit move (a bot's, a phone's, a hint's): "lift", "hint", "bump"
+    phones: dict[str, str]  # seat (as a string) played from a phone -> who plays it now: "phone", "board", a bot's kind
+    phone: dict[str, Any] | None  # the move the phone seat to play sent: seat, card, move, words (issue 36)
     lesson: dict[str, Any] | None  # referee/table/lessons.py, LessonRun.as_json
     lesson_left: dict[str, Any] | None  # a lesson left for a game: id, rules, players, step, steps, title
     teaching: bool  # a teaching game
