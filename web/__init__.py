@@ -20,9 +20,11 @@ from referee.rulesets import title_of
 from web.api import api, http_words, join
 from web.compress import compress
 from web.history import history
-from web.hosts import host_allowed, local_names
+from web.home import HomeNetworks, from_home, outside_words
+from web.hosts import host_allowed, interface_addresses, is_address, local_names
 from web.logins import open_logins, secret_key, write_private
 from web.pages import pages
+from web.seats import my_seat
 from web.table import Table
 
 MAX_BODY = 64 * 1024
@@ -58,23 +60,11 @@ def create_app(table: Table, **settings: object) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=MAX_BODY,
+        HOME_NETWORKS=HomeNetworks(table.config.home),
         **settings,
     )
-    allowed = local_names(table.allowed_hosts)
-
-    @app.before_request
-    def only_our_own_names() -> Response | None:
-        if host_allowed(request.host, allowed):
-            return None
-        response = jsonify(
-            {
-                "error": f"this page answers only to the table's own names, not {request.host[:60]!r}: "
-                "add it to web.allowed_hosts in the config if it is yours"
-            }
-        )
-        response.status_code = 400
-        return response
-
+    _our_names(app, local_names(table.allowed_hosts))
+    _outside_by_seat_link(app)
     app.register_blueprint(api)
     app.register_blueprint(join)
     app.register_blueprint(pages)
@@ -85,6 +75,52 @@ def create_app(table: Table, **settings: object) -> Flask:
     compress(app)
     app.jinja_env.filters["rules_title"] = title_of  # "North Carolina", not its file name
     return app
+
+
+def _our_names(app: Flask, allowed: frozenset[str]) -> None:
+    """Every request names this machine in its ``Host`` (``web.hosts``): a name of ours, or an
+    address its interfaces have now (Tailscale's 100.x may come up after the daemon)."""
+
+    @app.before_request
+    def only_our_own_names() -> Response | None:
+        if host_allowed(request.host, allowed):
+            return None
+        if is_address(request.host) and host_allowed(request.host, frozenset(interface_addresses())):
+            return None
+        response = jsonify(
+            {
+                "error": f"this page answers only to the table's own names, not {request.host[:60]!r}: "
+                "add it to web.allowed_hosts in the config if it is yours"
+            }
+        )
+        response.status_code = 400
+        return response
+
+
+OUTSIDE_KEY = "join.join_seat"
+"""What a request from outside the home network may open without a seat: the seat link."""
+
+
+def _outside_by_seat_link(app: Flask) -> None:
+    """From outside the home network (``web.home``) the seat link is the only key: a request
+    opens the link itself, or comes from a session that joined a seat of the game now played
+    (then it sees and does what that seat's phone may, never what the PIN may)."""
+
+    @app.before_request
+    def seat_link_or_nothing() -> Response | None:
+        if from_home() or request.endpoint == OUTSIDE_KEY:
+            return None
+        if my_seat(app.config["TABLE"].overview().game_id) is not None:
+            return None
+        words = (
+            "From outside the home network this page opens only by a seat link: ask the table for yours "
+            f"({outside_words()})."
+        )
+        if request.path.startswith("/api/"):
+            response = jsonify({"error": words})
+            response.status_code = 403
+            return response
+        return Response(render_template("message.html", title="Open your seat link", words=words), status=403)
 
 
 def _security(app: Flask) -> None:

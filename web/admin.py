@@ -15,6 +15,7 @@ from flask import Response, current_app, request, session
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from web.csrf import check_csrf
+from web.home import from_home, need_home, outside_words
 from web.logins import DAY_S, DEVICE_DAYS, Logins, open_logins
 from web.rights import Forbidden
 
@@ -64,7 +65,8 @@ def log_in(response: Response) -> None:
     ``LOGIN_DAYS`` pass. The right lives on the server (a log-in id, kept in the data dir),
     so logging out revokes it for every copy of the cookie, and a restart keeps it. The
     device is remembered (``response`` gets its cookie) so that others' wrong PINs never
-    keep it waiting."""
+    keep it waiting. Never from outside the home network (``web.home``)."""
+    need_home()
     admin_id, device = logins().log_in(known_device(), calendar_now())
     session["admin"] = admin_id
     session.permanent = True  # the cookie outlives the browser too (Flask: 31 days; the server: LOGIN_DAYS)
@@ -84,6 +86,10 @@ def log_out() -> None:
 
 
 def is_admin() -> bool:
+    """Whether this request holds the owner's rights: a live log-in, from the home network
+    (from outside, an owner's cookie is worth nothing: ``web.home``)."""
+    if not from_home():
+        return False
     admin_id = session.get("admin")
     return isinstance(admin_id, str) and logins().is_live(admin_id, calendar_now())
 
@@ -93,6 +99,8 @@ def need_admin(view: Callable[P, R]) -> Callable[P, R]:
 
     @wraps(view)
     def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+        if not from_home():
+            raise Forbidden(outside_words())
         if not is_admin():
             raise Forbidden("this needs the table PIN")
         check_csrf()

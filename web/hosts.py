@@ -3,8 +3,9 @@
 A page on another site whose name resolves to the Pi (DNS rebinding) would otherwise be
 "same origin" with the table's page. Every request's ``Host`` must be one of: localhost
 and the loopback addresses, the machine's host name and ``<hostname>.local`` (mDNS), its
-fully qualified name, every address of its network interfaces, and the names listed in
-the config (``web.allowed_hosts``).
+fully qualified name, every address of its network interfaces (read again for an address
+not known at start: Tailscale's 100.x may come up after the daemon), and the names listed
+in the config (``web.allowed_hosts``: a tailnet's MagicDNS name, ``pegs-pi.tailXXXX.ts.net``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ def local_names(extra: Iterable[str] = ()) -> frozenset[str]:
     names = set(LOOPBACK)
     hostname = socket.gethostname()
     names |= {hostname, f"{hostname}.local", socket.getfqdn()}
-    names |= _interface_addresses()
+    names |= interface_addresses()
     try:
         names |= {str(info[4][0]) for info in socket.getaddrinfo(hostname, None)}
     except OSError:
@@ -37,6 +38,16 @@ def host_allowed(host: str, allowed: frozenset[str]) -> bool:
     return host_name(host).split("%", 1)[0] in allowed  # an IPv6 zone (fe80::1%eth0) names no other host
 
 
+def is_address(host: str) -> bool:
+    """Whether a ``Host`` header names an address (``100.101.102.103:8080``), not a name: an
+    address cannot be a name someone else's DNS points at this machine."""
+    try:
+        ipaddress.ip_address(host_name(host).split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
 def host_name(host: str) -> str:
     """``Host`` without its port: ``[::1]:8080`` -> ``::1``, ``pegs.local:80`` -> ``pegs.local``."""
     host = host.strip().lower()
@@ -47,7 +58,7 @@ def host_name(host: str) -> str:
     return host  # a bare name, or an IPv6 address without brackets
 
 
-def _interface_addresses() -> set[str]:
+def interface_addresses() -> set[str]:
     """The addresses of this machine's interfaces (Linux's /proc; elsewhere, the address
     of the default route)."""
     found: set[str] = set()

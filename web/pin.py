@@ -15,6 +15,7 @@ from pathlib import Path
 from flask import current_app, request
 
 from web.admin import calendar_now, known_device, logins
+from web.home import need_home
 from web.logins import write_private
 from web.rights import Forbidden
 
@@ -47,7 +48,11 @@ def check_pin(pin: object) -> bool:
     most ``MAX_TRIES`` = 5 guesses, once (known devices are kept across restarts with their
     count of wrong PINs). The bucket is kept on disk (``BRAKE_FILE``, by the wall clock): a
     restart goes on from where it was, so restarting the daemon gives a guesser nothing.
+
+    From outside the home network no PIN is even compared (``web.home``): a guess there
+    is refused before it counts, and the right PIN is refused too.
     """
+    need_home()
     config = current_app.config
     with _opening:
         if "PIN_GUESSES" not in config:

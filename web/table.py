@@ -15,14 +15,26 @@ from typing import Protocol
 from referee.front import Overview, Unavailable
 from referee.rulesets import Ruleset
 
-__all__ = ["Json", "Overview", "Table", "Unavailable"]
+__all__ = ["Json", "Overview", "Table", "Unavailable", "WebSettings"]
 Json = dict[str, object]
+
+
+class WebSettings(Protocol):
+    """What the page reads of the daemon's config (``referee.settings.config.Config``)."""
+
+    @property
+    def home(self) -> tuple[str, ...]:
+        """The home network: the owner's pages open only from these addresses (``web.home``)."""
+        ...
 
 
 class Table(Protocol):
     data_dir: str
     configured_pin: str | None
     allowed_hosts: tuple[str, ...]  # names the page answers to besides the machine's own
+
+    @property
+    def config(self) -> WebSettings: ...
 
     @property
     def stopped(self) -> bool: ...

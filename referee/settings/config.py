@@ -30,6 +30,8 @@
     host = "0.0.0.0"
     port = 8080
     pin = "4821"                    # the table PIN for setup and undo (default: a new one, logged)
+    home = ["192.168.0.0/16", ...]  # the home network (default: HOME below): the owner's pages
+                                    # open only to these addresses; any other plays by its seat link
 
     [data]
     dir = "/var/lib/pegs"
@@ -44,6 +46,7 @@ says it in its health view, so ``pegs doctor`` can tell its own daemon from anot
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -59,6 +62,24 @@ from referee.text import TextError, load_toml, read_text
 
 class ConfigError(ValueError):
     """A configuration file that cannot be used."""
+
+
+HOME = (
+    "10.0.0.0/8",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+    "169.254.0.0/16",
+    "127.0.0.0/8",
+    "fc00::/7",
+    "fe80::/10",
+    "::1/128",
+)
+"""The addresses counted as the home network by default: the private LAN ranges (RFC 1918,
+and IPv6's unique local fc00::/7, which home routers hand out), link-local, and the Pi's
+own loopback (only a program on the Pi itself has a 127.x address). The tailnet's
+addresses (100.64.0.0/10, fd7a:115c:a1e0::/48) are never home, whatever the list says
+(``web.home.TAILNET``). A home whose phones come over a global IPv6 prefix lists it
+(docs/building.md, "A player away from home")."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +104,7 @@ class Config:
     web_port: int = 8080
     pin: str | None = None
     allowed_hosts: tuple[str, ...] = ()  # names for the page besides this machine's own
+    home: tuple[str, ...] = HOME  # the home network: the owner's pages open only from these addresses
     data_dir: str = "data"
     simulate: bool = False
     path: str | None = None  # the file this config was read from (absolute), None when none was
@@ -167,7 +189,7 @@ _SECTIONS: dict[str, dict[str, str]] = {  # the sensors' and LEDs' other keys ar
     "leds": {"backend": "leds", "brightness": "brightness", "max_amps": "max_amps"},
     "controls": {"done_pin": "done_pin", "undo_pin": "undo_pin", "buzzer_pin": "buzzer_pin"},
     "game": {"rules": "rules", "mode": "mode", "settle_ms": "settle_ms"},
-    "web": {"host": "host", "port": "web_port", "pin": "pin", "allowed_hosts": "allowed_hosts"},
+    "web": {"host": "host", "port": "web_port", "pin": "pin", "allowed_hosts": "allowed_hosts", "home": "home"},
     "data": {"dir": "data_dir"},
 }
 _REGISTRIES: dict[str, tuple[str, Registry[SensorBoard] | Registry[PixelStrip]]] = {
@@ -239,8 +261,27 @@ def _check(where: str, name: str, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(h, str) and h.strip() for h in value):
             raise ConfigError(f'{where} must be a list of host names or addresses, like ["pegs.example"]')
         return tuple(h.strip() for h in value)
+    if name == "home":
+        return home_networks(where, value)
     if name == "teams":
         if not isinstance(value, list) or not all(isinstance(t, list) for t in value):
             raise ConfigError(f"{where} must be a list of lists of seats")
         return value
     raise ConfigError(f"unknown key {where}")  # pragma: no cover
+
+
+def home_networks(where: str, value: Any) -> tuple[str, ...]:
+    """``[web] home``: networks in CIDR notation (an address alone is its own /32 or /128),
+    each said back as its network (``192.168.1.7/24`` -> ``192.168.1.0/24``)."""
+    example = '["192.168.1.0/24", "127.0.0.0/8"]'
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where} must be a list of networks, like {example}")
+    if not value:
+        raise ConfigError(f"{where} is empty: the owner's pages would open nowhere; list at least 127.0.0.0/8")
+    networks = []
+    for item in value:
+        try:
+            networks.append(str(ipaddress.ip_network(item.strip(), strict=False)))
+        except ValueError:
+            raise ConfigError(f"{where}: {item[:60]!r} is not a network: write one like {example}") from None
+    return tuple(networks)
