@@ -84,6 +84,8 @@ def _ready_pi4(root: Path) -> Path:
 
 def _systemd(active: str = "active", enabled: str = "enabled"):  # type: ignore[no-untyped-def]
     def run(argv: list[str]) -> tuple[int, str] | None:
+        if argv[0] != "systemctl":
+            return None  # not installed: tailscale, ip, upnpc (tests/test_doctor_remote.py fakes them)
         state = active if argv[1] == "is-active" else enabled
         return (0 if state in ("active", "enabled") else 3), state
 

@@ -30,9 +30,12 @@ from hardware.sensors import boards_reading, channel_mismatch, channels_needed, 
 from referee.kit.boot_config import PLACES as BOOT_PLACES
 from referee.kit.boot_config import BootConfig, pi_family
 from referee.kit.doctor_machine import Health, Machine
+from referee.kit.doctor_remote import WebSide, remote_findings
+from referee.kit.finding import Finding
 from referee.settings.backends import layout_for
 from referee.settings.config import Config, ConfigError
 
+__all__ = ["Context", "Finding", "examine"]  # Finding is referee.kit.finding's, said here for the command
 SERVICE = "pegs"
 GROUPS = ("gpio", "spi", "dialout")
 SPI_BUFSIZ = 65536  # what install.sh puts on the kernel command line
@@ -44,22 +47,6 @@ CARD = "card"  # the family of a Pi's SD card checked with --root: any Pi
 ON_THE_PI = "is not checked here: on the Pi itself"  # what only the running Pi (its kernel, /dev, /sys) shows
 OLDER = "a pegs daemon that does not say which config it runs (one started before an update)"
 INSTALL = "sudo deploy/install.sh  (in the pegs checkout; once installed, also /opt/pegs/src/deploy/install.sh)"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One check's verdict: ``ok`` True (fine), False (needs fixing) or None (not checked).
-    Only a finding that needs fixing says a fix: the summary counts them, and the exit
-    status is 1 when there is one (``pegs doctor`` never lists a fix and says "nothing to fix")."""
-
-    what: str
-    ok: bool | None
-    words: str
-    fix: str = ""
-
-    def __str__(self) -> str:
-        mark = {True: "ok ", False: "FIX", None: " - "}[self.ok]
-        return f"{mark}  {self.what}: {self.words}" + (f"\n       fix: {self.fix}" if self.fix else "")
 
 
 @dataclass
@@ -108,6 +95,9 @@ def examine(machine: Machine, config_path: str = "/etc/pegs/pegs.toml") -> list[
         finding = check(context)
         if finding is not None:
             findings.append(finding)
+    if config is not None:
+        web = WebSide(config.home, config.host, machine.web_port or config.web_port, config.allowed_hosts, config_path)
+        findings.extend(remote_findings(machine, web))
     return findings
 
 

@@ -27,6 +27,7 @@ NOT_HTTP = "something that does not answer like a web server"
 
 RunCommand = Callable[[list[str]], "tuple[int, str] | None"]
 Health = dict[str, Any] | str | None  # the web port's health view; words for another answer; None: nobody there
+Probe = Callable[[str, int, str], "int | str | None"]  # address, port, Host: HTTP status, words, None: nobody
 
 
 def _run(argv: list[str]) -> tuple[int, str] | None:
@@ -54,6 +55,7 @@ class Machine:
     web_port: int | None = None  # the daemon's page; None: the config's [web] port
     device_channels: Callable[[str], int | str | None] = field(default=lambda port: _ask_device(port))
     here: bool | None = None
+    probe: Probe = field(default=lambda address, port, host: _probe(address, port, host))
 
     @property
     def local(self) -> bool:
@@ -91,6 +93,22 @@ class Machine:
         except ValueError:
             return "something whose /api/health is not JSON"
         return health if isinstance(health, dict) else "something whose /api/health is not a health view"
+
+
+def _probe(address: str, port: int, host: str) -> int | str | None:
+    """The HTTP status of ``/api/health`` at ``address:port`` asked by the name ``host`` (as a
+    player's phone on the tailnet asks), words when something else answers, None when nothing
+    listens there."""
+    connection = http.client.HTTPConnection(address, port, timeout=3)
+    try:
+        connection.request("GET", "/api/health", headers={"Host": host})
+        return connection.getresponse().status
+    except ConnectionRefusedError:
+        return None
+    except (OSError, http.client.HTTPException) as error:
+        return " ".join(str(error).split())[:80] or type(error).__name__
+    finally:
+        connection.close()
 
 
 def _ask_device(port: str) -> int | str | None:
