@@ -14,6 +14,11 @@
 - A phone joins a seat by its link or QR code (``/join/<seat>/<token>``); the token is an
   HMAC of the game and the seat, so a link works for one seat of one game only
   (``web.seats``). In digital card mode a phone sees only its own hand.
+- From outside the home network (the config's ``[web] home``; never the tailnet) the seat
+  link is the only key: a request opens the link, or comes from a session that joined a
+  seat of the game now played; the owner's rights never hold there, whatever PIN or cookie
+  it sends (``web.home``, checked in ``web.admin.is_admin``, ``need_admin``, ``log_in`` and
+  ``web.pin.check_pin``, and the app's gate in ``web.create_app``).
 - Every state-changing request must be JSON (browsers cannot send that cross-site without
   a CORS preflight, which we never grant), an ``Origin`` header must be this host, and a
   request that relies on the session cookie must carry the session's ``X-CSRF-Token``
