@@ -384,14 +384,18 @@ class Session:
         self.tracker.confirm()
         self.declared = card
         self.tracker.restrict(_allowed(self.game, card, only))
-        turn = self._turn_state()
+        turn, drawn = self._turn_state(), self.game.events[self._saved :]  # the turn's draw, if not yet stored
         try:
-            self.store.save_turn(self.game_id, turn, durable=True)
+            if drawn:  # with it, or a restart would find the turn for another state of the game
+                self.store.append(self.game_id, drawn, self._saved, turn)
+            else:
+                self.store.save_turn(self.game_id, turn, durable=True)
         except StoreFailure as error:
             self.tracker = Tracker.from_json(tracker_before, self.game.rules, settle_ms=self.tracker.settle_ms)
             self.declared = declared_before
             self.store_error = str(error)
             raise
+        self._saved = len(self.game.events)
         self._turn_dirty = self._undurable = False
         self.notice = None
         self._show(self.tracker.report())

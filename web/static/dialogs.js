@@ -27,7 +27,8 @@ function wireRulesPicker(prefix) {
 const showNewGameRulesSummary = wireRulesPicker("ng");
 export const showLessonRulesSummary = wireRulesPicker("ls");
 
-// A seat is a person or a bot; a bot chooses, a person moves its pegs (referee/table/seat_bots.py).
+// A seat is a person at the board, a person on a phone away from it (issue 36: the phone chooses, someone at
+// the board moves its pegs; referee/table/phone_seats.py) or a bot (a bot chooses, a person moves its pegs).
 // The levels offered (referee/coach/bots.py; README, "Bots": each level's measured win rates). Older names
 // (random, greedy, strategic) still play in games made before the levels.
 export const BOT_KINDS = { beginner: "beginner bot", family: "family bot", strong: "strong bot", expert: "expert bot" };
@@ -36,7 +37,7 @@ function playerSelect(seat) {
   const select = el("select", "player");
   select.dataset.seat = String(seat);
   select.setAttribute("aria-label", `Who plays seat ${seat + 1}`);
-  for (const [value, text] of [["person", "a person"], ...Object.entries(BOT_KINDS)]) {
+  for (const [value, text] of [["person", "a person"], ["phone", "on a phone"], ...Object.entries(BOT_KINDS)]) {
     const option = el("option", "", text);
     option.value = value;
     select.append(option);
@@ -138,12 +139,15 @@ $("#new-game-form").addEventListener("submit", async (event) => {
     rules: $("#ng-rules").value,
     house_rules: file ? await file.text() : null,
     mode: form.elements.mode.value,
+    phones: [...form.querySelectorAll(".seat-row select.player")].filter((select) => select.value === "phone")
+      .map((select) => Number(select.dataset.seat)),
     names: [...form.querySelectorAll('.seat-row input[type="text"]')].map((input) => input.value.trim()),
     colours: [...form.querySelectorAll('.seat-row input[type="color"]')].map((input) => input.value),
     teaching: $("#ng-teaching").checked,
     bots: Object.fromEntries([...form.querySelectorAll(".seat-row select.player")]
-      .filter((select) => select.value !== "person").map((select) => [select.dataset.seat, select.value])),
+      .filter((select) => !["person", "phone"].includes(select.value)).map((select) => [select.dataset.seat, select.value])),
   };
+  if (body.phones.length) body.mode = "digital"; // a phone seat's cards are the referee's
   try {
     await post("/api/games", body);
     $("#new-game-dialog").close();

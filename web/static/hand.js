@@ -2,6 +2,7 @@
 import { $, button, cardName, el } from "./dom.js";
 import { getJSON, post, seatName, state } from "./app.js";
 import { me } from "./seat.js";
+import { pick, renderPhone } from "./phone.js";
 
 export let handShown = null; // the last /api/hand answer: this phone's cards, and the one it tapped
 let handRequest = 0;
@@ -31,7 +32,10 @@ export async function refreshHand() {
   if (canDiscard && playable.size) note = "Only your Joker can move a peg: play it, or keep it and discard another card.";
   else if (canDiscard) note = "Nothing can move: discard a card.";
   if (myTurn && hand.free_come_out) note += " You may also come out free (no card needed).";
+  const onPhone = hand.phone === "phone"; // played from this phone: a move is chosen here, carried out at the board
+  if (onPhone && myTurn && playable.size) note = "Your turn: choose a card and its move below; the board carries it out.";
   $("#hand-note").textContent = note;
+  renderPhone(hand, myTurn);
   const whyNot = (card) => {
     if (!myTurn) $("#hand-note").textContent = `It is ${seatName(state.turn)}'s turn: your cards wait for yours.`;
     else if (playable.size) $("#hand-note").textContent = `No peg can move with ${cardName(card)} now: play ${[...playable].map(cardName).join(" or ")}.`;
@@ -41,7 +45,8 @@ export async function refreshHand() {
     const wrap = el("div", "card");
     const usable = myTurn && playable.has(card);
     // A card that can't be played now says why when tapped (a disabled button would say nothing).
-    const face = button(cardName(card), () => (usable ? post("/api/declare", { card }, $("#hand-note")).catch(() => {}) : whyNot(card)));
+    const play = () => (onPhone ? pick(card, hand) : post("/api/declare", { card }, $("#hand-note")).catch(() => {}));
+    const face = button(cardName(card), () => (usable ? play() : whyNot(card)));
     face.className = "face" + (playable.has(card) ? " playable" : "") + (hand.declared === card ? " declared" : "") + (usable ? "" : " unusable");
     face.setAttribute("aria-disabled", String(!usable));
     face.setAttribute("aria-label", `${playable.has(card) ? "Play" : "Card"} ${cardName(card)}`);

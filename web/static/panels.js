@@ -4,7 +4,7 @@ import { post, seatName, state, teamName, teamsOf } from "./app.js";
 import { canAct, me } from "./seat.js";
 import { lessonStep } from "./lesson.js";
 import { renderHints } from "./hints.js";
-import { BOT_NAMES } from "./dialogs.js";
+import { BOT_KINDS, BOT_NAMES } from "./dialogs.js";
 
 export function renderLists() {
   // Every turn that stands: moves, discards and doubts, each saying who (referee/table/told.py)
@@ -103,12 +103,23 @@ export function renderControls() {
   if (!who.hidden) who.textContent = `This phone plays ${seatName(me.seat)}`;
 }
 
-// The move a bot chose, in words, for whoever moves its pegs.
+// The move a bot or a phone seat chose, in words, for whoever moves its pegs.
 function renderBot() {
   const box = $("#bot-plan");
   const kind = (state.bots || {})[String(state.turn)];
-  box.hidden = $("#bot-move").hidden = !kind || state.phase === "over";
+  const phone = (state.phones || {})[String(state.turn)] === "phone" && state.phase === "play";
+  box.hidden = $("#bot-move").hidden = !(kind || phone) || state.phase === "over";
+  renderPhoneSeats();
   if (box.hidden) return;
+  if (!kind) {
+    const plan = state.phone;
+    box.textContent = plan
+      ? `${seatName(plan.seat)} plays ${cardName(plan.card)}: ${plan.words}. Lift the peg marked ↑ (its light flashes ` +
+        "pink) and put it where ↓ shows (steady blue); a peg it bumps goes back where ! shows (amber)."
+      : `${seatName(state.turn)} chooses on the phone…`;
+    $("#bot-move").textContent = box.textContent;
+    return;
+  }
   const who = `${seatName(state.turn)} (${BOT_NAMES[kind] || "bot"})`;
   const plan = state.bot;
   if (plan) {
@@ -140,6 +151,31 @@ function renderDeclare(tableCards) {
     face.setAttribute("aria-label", `Declare ${cardName(card)}`);
     return face;
   }));
+}
+
+// The table (its PIN) hands a quiet phone's seat to a bot or to the board, and back (issue 36).
+function renderPhoneSeats() {
+  const box = $("#phone-seats");
+  const phones = Object.entries(state.phones || {});
+  box.hidden = !me.admin || !phones.length || state.phase === "over";
+  if (box.hidden) return;
+  const rows = phones.map(([seat, by]) => {
+    const select = el("select");
+    select.setAttribute("aria-label", `Who plays ${seatName(Number(seat))}`);
+    for (const [value, text] of [["phone", "on the phone"], ["board", "someone at the board"], ...Object.entries(BOT_KINDS)]) {
+      const option = el("option", "", text);
+      option.value = value;
+      option.selected = value === by;
+      select.append(option);
+    }
+    select.addEventListener("change", () => post("/api/phone/stand-in", { seat: Number(seat), by: select.value }).catch(() => { select.value = by; }));
+    const row = el("p", "", `${seatName(Number(seat))} is played `);
+    row.append(select);
+    return row;
+  });
+  const key = JSON.stringify(state.phones);
+  if (box.dataset.key !== key) box.replaceChildren(...rows); // keep an open select open
+  box.dataset.key = key;
 }
 
 $("#cant-move").addEventListener("click", () => {
