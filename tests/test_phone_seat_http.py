@@ -158,3 +158,12 @@ def test_kill_9_between_the_choice_and_the_carrying_out(tmp_path: Path) -> None:
         assert done["moves"] == [text] and done["phone"] is None and done["turn"] == 2
     finally:
         daemon.stop()
+
+
+def test_pegs_bench_times_a_phones_send_to_the_leds() -> None:
+    """Issue 36, "Speed": from the phone's send to the LEDs lit within 100 ms p99 here; `pegs
+    bench` reports it (docs/design.md, "Budgets")."""
+    from referee.bench.web import phone_send
+
+    row = phone_send(10)
+    assert row["name"].startswith("phone seat") and row["sends"] == 10 and 0 < row["p99_ms"] < 100

@@ -13,7 +13,7 @@ from referee.bench.engine import run_case, run_tracker
 from referee.bench.leds import render_frame
 from referee.bench.lesson import run_lesson
 from referee.bench.link import link_latency
-from referee.bench.web import held_connections, many_pages, page_weight, sse_latency
+from referee.bench.web import held_connections, many_pages, page_weight, phone_send, sse_latency
 from referee.table.table import settle_memory
 
 
@@ -41,6 +41,7 @@ def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[d
                 *run_daemon(max(5, min(30, repeat or 30))),
                 run_daemon_worst(max(3, min(10, repeat or 10))),
                 run_seat_bots(max(6, min(24, repeat or 24))),
+                phone_send(max(20, min(200, 2 * (repeat or 100)))),
             ],
         ),
         ("the first lesson", lambda: _lesson(repeat)),

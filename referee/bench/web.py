@@ -431,3 +431,39 @@ def _close_some(port: int, socks: list[socket.socket], selector: Any) -> list[fl
         freed += [now] * (gone - len(freed))
         time.sleep(0.05)
     return freed
+
+
+PHONE_PEGS = {"0": ["T0:10", "S", "S", "S", "S"], "2": ["T2:5", "S", "S", "S", "S"]}  # every card moves a peg
+
+
+def phone_send(sends: int = 100) -> dict[str, Any]:
+    """A seat played from a phone (issue 36): its ``POST /api/phone/move`` through the real
+    app to the answer, which comes once the choice is fsynced with the turn and the LED frame
+    that shows it is written (so the LEDs are lit within this); taken back between sends.
+    The budget: under 100 ms p99 here."""
+    from referee.settings.config import Config
+    from referee.table.table import Table
+    from web import create_app
+
+    with tempfile.TemporaryDirectory() as data:
+        running = Table.build(Config.simulated(data, pin="2468"))
+        running.start()
+        try:
+            client = create_app(running).test_client()
+            client.post("/api/login", json={"pin": "2468"})
+            headers = {"X-CSRF-Token": client.get("/api/me").get_json()["csrf"]}
+            client.post("/api/games", json={"players": 2, "phones": [0], "pegs": PHONE_PEGS}, headers=headers)
+            moves = running.hand(0)["moves"]
+            choices = [(card, move["text"]) for card, listed in sorted(moves.items()) for move in listed]
+            lit: list[float] = []
+            for n in range(sends):
+                card, text = choices[n % len(choices)]
+                frames, start = running.strip.writes, time.perf_counter()
+                answer = client.post("/api/phone/move", json={"card": card, "move": text}, headers=headers)
+                lit.append(time.perf_counter() - start)
+                if answer.status_code != 200 or running.strip.writes == frames:
+                    raise RuntimeError(f"the phone's move was not lit: {answer.get_data(as_text=True)}")
+                client.post("/api/phone/take-back", json={}, headers=headers)
+        finally:
+            running.stop()
+    return summary("phone seat: its move sent to the LEDs lit (HTTP, fsync)", lit, "sends")
