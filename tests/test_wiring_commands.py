@@ -397,7 +397,7 @@ def test_ctrl_c_stops_selftest_with_a_line() -> None:
         tool.line("Put peg 1")
         tool.process.send_signal(signal.SIGINT)
         status, _, err = tool.finish()
-    assert status == 130 and err == "\npegs: selftest stopped (Ctrl-C)\n"
+    assert (status, err) == (130, "\npegs: selftest stopped (Ctrl-C)\n")  # err shown if it ever fails
 
 
 # -- the board's size: the command's options, else the config (issue 35, items 9 and 10) -----------
