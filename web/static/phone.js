@@ -56,7 +56,7 @@ function sent(chosen) {
 function choosing(hand) {
   const moves = hand.moves || {};
   const cards = Object.keys(moves).filter((card) => moves[card].length);
-  const parts = [el("p", "", cards.length ? "Your move: tap a card, then its move." : "")];
+  const parts = [el("p", "", cards.length ? "Your move: tap a card, then its move." : "No card can move a peg: discard one of your cards above.")];
   if (!cards.length) return parts;
   const faces = el("div", "phone-cards");
   faces.append(...cards.map((card) => {
