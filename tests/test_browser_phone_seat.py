@@ -142,7 +142,7 @@ def test_grandma_plays_from_her_phone_beside_the_tables_page(browser: Any, daemo
         if hand.call("/api/state")["turn"] == 2:
             board = yellow_plays(hand, board, rng)
             continue
-        if played == 3 and not stood_in:  # her phone goes quiet: a bot stands in for a turn, then the seat goes back to her phone
+        if played == 3 and not stood_in:  # her phone is quiet: a bot stands in for a turn, then it is hers again
             table.select_option("#phone-seats select", "family")
             playwright.expect(phone.locator("#phone-move")).to_contain_text("A family bot plays your turns")
             playwright.expect(table.locator("#bot-plan")).to_contain_text("Lift the peg", timeout=15000)
