@@ -297,3 +297,13 @@ def test_the_seat_event_is_checked_and_undo_keeps_it() -> None:
     again = Game.from_events(game.events)
     assert again.seated_by(1) == "board" and again.events == game.events
     assert record.effective(game.events)[-1] == game.events[-2]  # the seat event, kept after the undo
+
+
+def test_the_review_names_the_seat_played_from_a_phone() -> None:
+    """The record, the replay and the review name the seat as played from a phone (issue 36)."""
+    from referee.coach.review import review
+    from tests.test_event_kinds import PHONE
+
+    events = record.loads(PHONE)
+    assert review(events)["game"]["phones"] == ["Grandma"]
+    assert record.shown_names(events[0]) == {0: "Red", 2: "Grandma (phone)"}

@@ -23,6 +23,7 @@ from referee.settings.config import Config
 from referee.table.table import Table
 from tests.led_hands import from_the_lights
 from tests.table_hands import Table as Hands
+from tests.table_hands import carry_out
 from web import create_app
 
 PIN = "2468"
@@ -115,7 +116,17 @@ def test_only_the_table_hands_a_phone_seat_over(app: Flask) -> None:
     assert grandma.get("/api/hand").get_json()["phone"] == "board"
     refused = _send(grandma, {"card": "A", "move": "A T0:10-T0:11"})
     assert refused.status_code == 409 and "not played from the phone" in refused.get_json()["error"]
+    service = app.config["TABLE"]  # someone at the board plays her turn: her card tapped, her peg moved
+    card, moves = min(service.session.game.playable().items())
+    table.post("/api/declare", json={"card": card}, headers=_csrf(table))
+    acts = carry_out(Hands.from_position(service.session.game.position), moves[0], random.Random(1))
+    events = [f"{act.kind} {act.hole}" for act in acts]
+    assert (
+        table.post("/api/sim/events", json={"events": [*events, "done"]}, headers=_csrf(table)).get_json()["turn"] == 2
+    )
     assert _send(table, {"seat": 0, "by": "phone"}, "/api/phone/stand-in").get_json()["phones"] == {"0": "phone"}
+    replay = table.get(f"/games/{service.session.game_id}").get_data(as_text=True)
+    assert "Grandma (phone)" in replay and "played for the phone by someone at the board" in replay
 
 
 def test_a_new_game_with_a_phone_seat_is_checked(app: Flask) -> None:

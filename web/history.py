@@ -96,7 +96,8 @@ def games() -> str:
 @history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>")
 def replay(game_id: int) -> str:
     """Every turn that stands, in words: each move (its card named only when it was, or when
-    only one card makes it), each seat that could not move; bots' seats marked as bots."""
+    only one card makes it), each seat that could not move; bots' seats marked as bots, a phone seat's turns played by a
+    stand-in marked with who played them."""
     _known(game_id)
     try:
         events = record.loads(_table().record(game_id, whole=True), "record")  # to replay; only the moves are shown
@@ -109,8 +110,12 @@ def replay(game_id: int) -> str:
     made = iter(game.made)
     bots = record.bot_seats(events[0])
     turns: list[dict[str, Any]] = []
+    stood_in: dict[int, str] = {}  # a phone seat handed over (issue 36): who plays it now
     for event in record.effective(events):
         match event:
+            case ev.Seated(seat=seat, by=by):
+                stood_in[seat] = by
+                continue
             case ev.Move(seat=seat):
                 move, card = next(made, None), next(named, None)
                 if move is None:
@@ -120,7 +125,16 @@ def replay(game_id: int) -> str:
                 words, text = f"{names.get(seat, marked.get(seat, f'seat {seat + 1}'))} could not move", ""
             case _:
                 continue
-        turns.append({"seat": marked.get(seat, f"seat {seat + 1}"), "words": words, "text": text, "bot": seat in bots})
+        by = stood_in.get(seat, "phone")
+        turns.append(
+            {
+                "seat": marked.get(seat, f"seat {seat + 1}"),
+                "words": words,
+                "text": text,
+                "bot": seat in bots,
+                "by": None if by == "phone" else "someone at the board" if by == "board" else f"a {by} bot",
+            }
+        )
     winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
     running = _table().state().get("game") == game_id
     return render_template(

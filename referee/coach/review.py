@@ -99,6 +99,7 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
             "rules": game.rules.name,
             "mode": game.mode,
             "names": {str(seat): name for seat, name in names.items()},
+            "phones": [names[seat] for seat in record.phone_seats(events[0]) if seat in names],  # issue 36
             "winner": " & ".join(name_of(names, seat) for seat in game.winner) if game.winner else None,
             "over": game.phase == "over",
             "moves": len(entries),
