@@ -24,7 +24,7 @@ from werkzeug.exceptions import NotFound
 
 from referee import events as ev
 from referee import record
-from referee.game import GameError
+from referee.game import Game, GameError
 from referee.rulesets import title_of
 from referee.text import excerpt
 from web.table import Json, Table, Unavailable
@@ -96,8 +96,8 @@ def games() -> str:
 @history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>")
 def replay(game_id: int) -> str:
     """Every turn that stands, in words: each move (its card named only when it was, or when
-    only one card makes it), each seat that could not move; bots' seats marked as bots, a phone seat's turns played by a
-    stand-in marked with who played them."""
+    only one card makes it), each seat that could not move; bots' seats marked as bots, a phone
+    seat's turns played by a stand-in marked with who played them."""
     _known(game_id)
     try:
         events = record.loads(_table().record(game_id, whole=True), "record")  # to replay; only the moves are shown
@@ -106,11 +106,28 @@ def replay(game_id: int) -> str:
         words = f"Game {game_id}'s record is damaged and cannot be shown: {excerpt(error)}"
         return render_template("message.html", title=f"Game {game_id} is damaged", words=words)
     names, marked = record.seat_names(events[0]), record.shown_names(events[0])
+    turns = _turns(events, game, names, marked)
+    winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
+    running = _table().state().get("game") == game_id
+    return render_template(
+        "replay.html",
+        game_id=game_id,
+        moves=turns,
+        winner=winner,
+        rules=title_of(game.rules.name),
+        players=" & ".join(marked.values()),
+        running=running,
+    )
+
+
+def _turns(events: list[ev.Event], game: Game, names: dict[int, str], marked: dict[int, str]) -> list[dict[str, Any]]:
+    """Each move and discard that stands, in words, with who played it (a bot; a stand-in for a
+    phone seat, issue 36)."""
     named = iter(record.named_cards(events) if game.mode != "digital" else [move.card for move in game.made])
     made = iter(game.made)
     bots = record.bot_seats(events[0])
     turns: list[dict[str, Any]] = []
-    stood_in: dict[int, str] = {}  # a phone seat handed over (issue 36): who plays it now
+    stood_in: dict[int, str] = {}  # a phone seat handed over: who plays it now
     for event in record.effective(events):
         match event:
             case ev.Seated(seat=seat, by=by):
@@ -126,26 +143,17 @@ def replay(game_id: int) -> str:
             case _:
                 continue
         by = stood_in.get(seat, "phone")
+        stand_in = None if by == "phone" else "someone at the board" if by == "board" else f"a {by} bot"
         turns.append(
             {
                 "seat": marked.get(seat, f"seat {seat + 1}"),
                 "words": words,
                 "text": text,
                 "bot": seat in bots,
-                "by": None if by == "phone" else "someone at the board" if by == "board" else f"a {by} bot",
+                "by": stand_in,
             }
         )
-    winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
-    running = _table().state().get("game") == game_id
-    return render_template(
-        "replay.html",
-        game_id=game_id,
-        moves=turns,
-        winner=winner,
-        rules=title_of(game.rules.name),
-        players=" & ".join(marked.values()),
-        running=running,
-    )
+    return turns
 
 
 @history.get(f"/games/<int(max={MAX_GAME_ID}):game_id>/review")
