@@ -221,6 +221,8 @@ def run_selftest(
                 "T0:0",
                 "--timeout",
                 "0.3",
+                "--led-delay",
+                "0",  # the walk's 112 LEDs at once, not 0.1 s each
                 *options,
             ]
         )
@@ -396,6 +398,7 @@ def test_ctrl_c_stops_selftest_with_a_line() -> None:
         tool = Tool("selftest", "--port", device.path, "--magnets")
         tool.line("Put peg 1")
         tool.process.send_signal(signal.SIGINT)
+        tool.process.wait(10)  # before finish() closes stdin: an end of input first would end the test as "no pegs"
         status, _, err = tool.finish()
     assert (status, err) == (130, "\npegs: selftest stopped (Ctrl-C)\n")  # err shown if it ever fails
 
