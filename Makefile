@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench setup clean
+.PHONY: run test test-fast lint format bench setup clean
 
 PORT ?= 8080
 
@@ -14,6 +14,11 @@ run: $(STAMP)
 test: $(STAMP)
 	scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest
+
+# The tests a developer runs every few minutes (under a minute): all but the slow, real-process
+# and browser tiers (tests/conftest.py, TIERS). `make test` runs everything.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow and not process and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee hardware firmware_bridge web tests

@@ -138,7 +138,9 @@ def test_track_refuses_impossible_start_holes(tmp_path: Path, seat1: list[str], 
 
 
 def test_bench_reports_median_and_p99_as_json() -> None:
-    done = run("bench", "--json", "--repeat", "2")
+    """A few quick stages of ``pegs bench`` (``--only``); the whole bench is ``make bench``, and
+    the coach's and the daemon's stages are checked below, in the slow tier."""
+    done = run("bench", "--json", "--repeat", "2", "--only", "moves,tracker,bot,link,lesson")
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)["results"]
     generation = [r for r in results if "moves" in r]
@@ -153,15 +155,29 @@ def test_bench_reports_median_and_p99_as_json() -> None:
     assert len(tracker) == 2 and all(r["events"] > 0 and r["p99_ms"] > 0 for r in tracker)
     bot = next(r for r in results if r["name"].startswith("bot: strong move"))
     assert bot["decisions"] > 0 and bot["p99_ms"] > 0
-    hints = [r for r in results if r["name"].startswith("hint: ")]
-    assert len(hints) == 2 and all(r["hints"] > 0 for r in hints)
-    thinking = next(r for r in results if r["name"].startswith("daemon: sensor change to LED frame, expert seat"))
-    assert thinking["events"] > 0
-    review = [r for r in results if r["name"].startswith("review: a whole 4-player game")]
-    # docs/design.md, "Budgets": < 5 s a game
-    assert len(review) == 2 and all(r["games"] >= 3 and r["p99_ms"] < 5000 for r in review)
+    assert any(r["name"].startswith("serial link:") for r in results)
     lesson = [r for r in results if r["name"].startswith("lesson")]
     assert len(lesson) == 3 and all(r["runs"] > 0 and r["p99_ms"] > 0 for r in lesson)
-    assert re.search(r"pegs bench: 1/\d+ legal move generation", done.stderr)  # progress, though stderr is a pipe
-    table = run("bench", "--repeat", "1")
+    assert not any(r["name"].startswith(("hint: ", "review: ", "daemon: ", "web: ")) for r in results)  # not asked
+    assert re.search(r"pegs bench: 1/5 legal move generation", done.stderr)  # progress, though stderr is a pipe
+    assert "pegs bench: 5/5 the first lesson" in done.stderr
+    table = run("bench", "--repeat", "1", "--only", "moves")
     assert "median ms" in table.stdout and "worst case" in table.stdout
+    for only in ("moves,nosuch", ""):
+        refused = run("bench", "--only", only)
+        assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+        assert refused.stderr.count("\n") == 1 and "moves, tracker, bot" in refused.stderr
+
+
+def test_bench_times_the_coach_and_the_seat_bots() -> None:
+    """The stages the quick test above leaves out, at their smallest: hints, the game review
+    (docs/design.md, "Budgets": < 5 s a game) and the expert seat bots thinking."""
+    from referee.bench.coach import run_hints, run_review
+    from referee.bench.daemon import run_seat_bots
+
+    hints = run_hints(1)
+    assert len(hints) == 2 and all(r["hints"] > 0 for r in hints)
+    review = run_review(1)
+    assert len(review) == 2 and all(r["games"] >= 1 and r["p99_ms"] < 5000 for r in review)
+    thinking = run_seat_bots(6)
+    assert thinking["name"].startswith("daemon: sensor change to LED frame, expert seat") and thinking["events"] > 0

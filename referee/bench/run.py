@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from referee.bench import lifts
@@ -16,44 +16,60 @@ from referee.bench.link import link_latency
 from referee.bench.web import held_connections, many_pages, page_weight, phone_send, sse_latency
 from referee.table.table import settle_memory
 
+# Each stage's short name (``pegs bench --only``) and what the progress line calls it.
+STAGES: dict[str, str] = {
+    "moves": "legal move generation",
+    "tracker": "the tracker",
+    "bot": "the strong bot",
+    "hints": "hints",
+    "expert": "the expert bot",
+    "review": "the game review",
+    "link": "serial link and LEDs",
+    "daemon": "the daemon",
+    "lesson": "the first lesson",
+    "lifts": "first lifts",
+    "web": "the web page",
+}
 
-def run_all(repeat: int | None = None, progress: TextIO | None = None) -> list[dict[str, Any]]:
-    """Every benchmark, in order; ``progress``: a line per stage (a run takes minutes)."""
+
+def run_all(
+    repeat: int | None = None, progress: TextIO | None = None, only: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """Every benchmark, in order, or the stages named in ``only`` (keys of ``STAGES``, in the
+    bench's own order); ``progress``: a line per stage (a whole run takes minutes)."""
+    unknown = sorted(set(only or ()) - set(STAGES))
+    if unknown:
+        raise ValueError(f"no bench stage {', '.join(unknown)}: the stages are {', '.join(STAGES)}")
     settle_memory()  # measured as the daemon runs: its start-up objects out of the collector's reach
     tracker_moves = max(5, min(40, repeat or 40))
-    stages: list[tuple[str, Callable[[], list[dict[str, Any]]]]] = [
-        ("legal move generation", lambda: [run_case(case, repeat) for case in CASES]),
-        ("the tracker", lambda: run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4))),
-        ("the strong bot", lambda: [run_bot(max(5, min(20, repeat or 20)))]),
-        ("hints", lambda: run_hints(max(1, min(4, (repeat or 20) // 5)))),
-        ("the expert bot", lambda: run_expert(max(1, min(4, (repeat or 20) // 5)))),
-        ("the game review", lambda: run_review(max(3, min(10, repeat or 10)))),
-        (
-            "serial link and LEDs",
-            lambda: [
-                link_latency(max(20, min(300, 3 * (repeat or 100)))),
-                render_frame(max(20, min(500, 5 * (repeat or 100)))),
-            ],
-        ),
-        (
-            "the daemon",
-            lambda: [
-                *run_daemon(max(5, min(30, repeat or 30))),
-                run_daemon_worst(max(3, min(10, repeat or 10))),
-                run_seat_bots(max(6, min(24, repeat or 24))),
-                phone_send(max(20, min(200, 2 * (repeat or 100)))),
-            ],
-        ),
-        ("the first lesson", lambda: _lesson(repeat)),
-        ("first lifts", lambda: _lifts(repeat)),
-        ("the web page", lambda: _web(repeat)),
-    ]
+    stages: dict[str, Callable[[], list[dict[str, Any]]]] = {
+        "moves": lambda: [run_case(case, repeat) for case in CASES],
+        "tracker": lambda: run_tracker("10", tracker_moves) + run_tracker(None, max(3, tracker_moves // 4)),
+        "bot": lambda: [run_bot(max(5, min(20, repeat or 20)))],
+        "hints": lambda: run_hints(max(1, min(4, (repeat or 20) // 5))),
+        "expert": lambda: run_expert(max(1, min(4, (repeat or 20) // 5))),
+        "review": lambda: run_review(max(3, min(10, repeat or 10))),
+        "link": lambda: [
+            link_latency(max(20, min(300, 3 * (repeat or 100)))),
+            render_frame(max(20, min(500, 5 * (repeat or 100)))),
+        ],
+        "daemon": lambda: [
+            *run_daemon(max(5, min(30, repeat or 30))),
+            run_daemon_worst(max(3, min(10, repeat or 10))),
+            run_seat_bots(max(6, min(24, repeat or 24))),
+            phone_send(max(20, min(200, 2 * (repeat or 100)))),
+        ],
+        "lesson": lambda: _lesson(repeat),
+        "lifts": lambda: _lifts(repeat),
+        "web": lambda: _web(repeat),
+    }
+    chosen = [key for key in STAGES if only is None or key in only]
     results: list[dict[str, Any]] = []
-    for number, (name, stage) in enumerate(stages, 1):
+    for number, key in enumerate(chosen, 1):
         if progress is not None:
-            progress.write(f"pegs bench: {number}/{len(stages)} {name}\n")
+            progress.write(f"pegs bench: {number}/{len(chosen)} {STAGES[key]}\n")
             progress.flush()
-        results += stage()
+        results += stages[key]()
     return results
 
 

@@ -84,6 +84,11 @@ def _build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="time legal move generation on three fixed positions")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.add_argument("--repeat", type=int, help="runs per position (default: per position)")
+    bench.add_argument(
+        "--only",
+        help="only these stages, comma-separated, e.g. moves,tracker (moves, tracker, bot, hints, expert, "
+        "review, link, daemon, lesson, lifts, web); every stage when not given",
+    )
     bench.set_defaults(func=_bench)
     return parser
 
@@ -310,7 +315,11 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("pegs bench: --repeat must be at least 1")
-    results = bench.run_all(args.repeat, progress=sys.stderr)  # progress even into a log or a pipe
+    only = [name.strip() for name in args.only.split(",") if name.strip()] if args.only is not None else None
+    unknown = sorted(set(only or ()) - set(bench.STAGES))
+    if only == [] or unknown:
+        raise UsageError(f"pegs bench: --only takes stages among {', '.join(bench.STAGES)}, not {args.only!r}")
+    results = bench.run_all(args.repeat, progress=sys.stderr, only=only)  # progress even into a log or a pipe
     if args.json:
         _print_json({"benchmark": "legal_moves", "results": results})
     else:

@@ -84,6 +84,9 @@ def add_commands(commands: Any) -> None:
         help="the colour order to drive the LEDs in (default GRB); the first question checks it",
     )
     selftest.add_argument("--timeout", type=_seconds, default=30.0, help="seconds to wait for each hole")
+    selftest.add_argument(
+        "--led-delay", type=_seconds_or_zero, default=0.1, help="seconds each LED is lit in the walk (default 0.1)"
+    )
     selftest.add_argument("--holes", help="only these holes, comma-separated (e.g. T0:0,T0:1,H0:1)")
     selftest.add_argument("--magnets", nargs="?", const="pegs", choices=("pegs", "holes"), help=MAGNETS_HELP)
     selftest.add_argument("--test-hole", default="T0:0", help="a hole known to work, for --magnets pegs (T0:0)")
@@ -130,6 +133,16 @@ def _seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"needs a number of seconds above 0, not {text!r}")
     return value
+
+
+def _seconds_or_zero(text: str) -> float:
+    """Zero (no wait) or a positive number of seconds, for argparse."""
+    try:
+        if float(text) == 0:
+            return 0.0
+    except ValueError:
+        pass
+    return _seconds(text)
 
 
 def _board(args: argparse.Namespace) -> Board:
@@ -267,7 +280,7 @@ def _selftest(
     if strip is not None:
         colours = check_colour_order(layout, strip, _ask_colour, args.pixel_order)
         print(colours, flush=True)
-    report = selftest(layout, sensors, strip, _say, timeout=args.timeout, holes=holes)
+    report = selftest(layout, sensors, strip, _say, timeout=args.timeout, led_delay=args.led_delay, holes=holes)
     if colours is not None and not colours.ok:
         print(colours)  # again at the end, where the builder looks for what to fix
     print(report)
