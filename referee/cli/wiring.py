@@ -138,11 +138,9 @@ def _seconds(text: str) -> float:
 def _seconds_or_zero(text: str) -> float:
     """Zero (no wait) or a positive number of seconds, for argparse."""
     try:
-        if float(text) == 0:
-            return 0.0
-    except ValueError:
-        pass
-    return _seconds(text)
+        return 0.0 if float(text) == 0 else _seconds(text)
+    except (ValueError, argparse.ArgumentTypeError):
+        raise argparse.ArgumentTypeError(f"needs 0 or a number of seconds above 0, not {text!r}") from None
 
 
 def _board(args: argparse.Namespace) -> Board:
