@@ -91,10 +91,15 @@ def _find(game: Game, judged: list[Estimate], option: Option, playouts: int, see
 # -- one position ----------------------------------------------------------------------------
 
 
-def judge_spot(job: tuple[Spot, dict[str, Any] | None, int, str, str | None]) -> dict[str, Any]:
+def judge_spot(job: tuple[Spot, dict[str, Any] | None, int, str, str | None, int]) -> dict[str, Any]:
     """One position: the reference (from the cache, or played out), the ranker's choice and
-    the review's label of the move played, each placed against the reference's best."""
-    spot, cached, playouts, ranker_path, review_path = job
+    the review's label of the move played, each placed against the reference's best. With
+    ``confirm`` (the job's last item), the best, the ranker's choice and the move played are
+    played out again on that many fresh deals and judged there: the best is the highest of
+    a dozen noisy estimates (it wins partly by luck) and an option dropped early rests on its
+    first deals, so verdicts read off the same deals that chose the best lean towards
+    "mistake"; fresh deals remove both."""
+    spot, cached, playouts, ranker_path, review_path, confirm = job
     started = time.perf_counter()
     game, seed = spot.game(), int(spot.key[:12], 16)
     if cached is not None and cached["playouts"] == playouts:
@@ -106,6 +111,8 @@ def judge_spot(job: tuple[Spot, dict[str, Any] | None, int, str, str | None]) ->
     played = _find(game, judged, option_of(game, spot.played), playouts, seed)
     label = load(review_path)(game, played.card, played.move) if review_path else None
     best = max(judged, key=lambda e: e.mean)
+    if confirm:
+        best, top, played = _confirmed(game, [best, top, played], confirm, seed)
     return {
         "key": spot.key,
         "kind": f"{spot.rules} {spot.players}p",
@@ -118,6 +125,14 @@ def judge_spot(job: tuple[Spot, dict[str, Any] | None, int, str, str | None]) ->
         "seconds": round(time.perf_counter() - started, 2),
         "cache": {"playouts": playouts, "estimates": _encode(sorted(judged, key=lambda e: -e.mean))},
     }
+
+
+def _confirmed(game: Game, chosen: list[Estimate], deals: int, seed: int) -> list[Estimate]:
+    """``chosen`` played out again, on ``deals`` fresh worlds (another seed), all to the end."""
+    options = list({e.option.key: e.option for e in chosen}.values())
+    worlds = sample_worlds(game, deals, random.Random(seed + 1))
+    fresh = {e.option.key: e for e in estimate(game, options, worlds, drop_z=None)}
+    return [fresh[e.option.key] for e in chosen]
 
 
 def _as_option(game: Game, card: str, move: Move | None) -> Option:
@@ -188,6 +203,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--review", default="scripts.judge_adapters:review_label", help="'none' to leave it out")
     parser.add_argument("--cache", default="judge-cache.json", help="the reference's results, kept between runs")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument(
+        "--confirm",
+        type=int,
+        default=0,
+        help="play the best, the ranker's choice and the move played out again on this many fresh deals, "
+        "and judge them there (0: judge on the reference's own deals)",
+    )
     return parser.parse_args(argv)
 
 
@@ -199,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     spots = contested_spots(args.positions, tuple(args.players), tuple(args.rules), args.seed)
     print(f"{len(spots)} positions found in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     review = None if args.review == "none" else args.review
-    jobs = [(spot, cache.get(spot.key), args.playouts, args.ranker, review) for spot in spots]
+    jobs = [(spot, cache.get(spot.key), args.playouts, args.ranker, review, args.confirm) for spot in spots]
     rows: list[dict[str, Any]] = []
     with multiprocessing.Pool(args.processes) as pool:
         for row in pool.imap_unordered(judge_spot, jobs):
@@ -209,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     cache_path.parent.mkdir(parents=True, exist_ok=True)
     cache_path.write_text(json.dumps(cache))
     data = {**figures(rows), "seconds": round(time.perf_counter() - started, 1), "playouts": args.playouts}
+    data["confirm"] = args.confirm
     data["ranker"], data["review"] = args.ranker, review
     print(json.dumps(data, indent=2))
     print(table(data))
