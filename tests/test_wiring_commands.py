@@ -394,12 +394,19 @@ def test_calibrate_with_markers_asks_for_the_colour_holes(tmp_path: Path) -> Non
 
 def test_ctrl_c_stops_selftest_with_a_line() -> None:
     """No traceback ever reaches the builder: Ctrl-C while the tool waits for Enter."""
-    with FakeDevice(112, heartbeat=0.1, levels=[True] * 112) as device:
-        tool = Tool("selftest", "--port", device.path, "--magnets")
-        tool.line("Put peg 1")
-        tool.process.send_signal(signal.SIGINT)
-        tool.process.wait(10)  # before finish() closes stdin: an end of input first would end the test as "no pegs"
-        status, _, err = tool.finish()
+    # A suite started in the background (``pytest &`` from a script) ignores SIGINT, and a
+    # child inherits an ignored signal; a handler of our own is reset to the default instead,
+    # so the tool gets Ctrl-C as a builder's at a terminal does.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with FakeDevice(112, heartbeat=0.1, levels=[True] * 112) as device:
+            tool = Tool("selftest", "--port", device.path, "--magnets")
+            tool.line("Put peg 1")
+            tool.process.send_signal(signal.SIGINT)
+            tool.process.wait(10)  # before finish() closes stdin: an end of input first would end it as "no pegs"
+            status, _, err = tool.finish()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert (status, err) == (130, "\npegs: selftest stopped (Ctrl-C)\n")  # err shown if it ever fails
 
 
