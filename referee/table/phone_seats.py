@@ -12,6 +12,7 @@ phone, a person at the board or a bot standing in while the phone is quiet.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -74,11 +75,20 @@ def options(game: Game, seat: int) -> dict[str, list[Move]]:
     come-outs too): what its phone chooses from, on its turn."""
     if game.phase != "play" or game.turn != seat or game.mode != "digital":
         return {}
-    found: dict[str, list[Move]] = {}
-    for card in dict.fromkeys(game.hand(seat)):
-        moves = {move.text: move for move in [*game.legal(card), *game.free_come_outs(card)]}
-        found[card] = list(moves.values())
-    return found
+    return {card: _moves_of(game, card) for card in dict.fromkeys(game.hand(seat))}
+
+
+def _moves_of(game: Game, card: str) -> list[Move]:
+    """The moves ``card`` makes now, a counting turn's free come-outs too, each once."""
+    return list({move.text: move for move in [*game.legal(card), *game.free_come_outs(card)]}.values())
+
+
+@functools.lru_cache(maxsize=2)
+def _chosen_move(game: Game, events: int, card: str, text: str) -> Move | None:
+    """The chosen move, worked out once for a state of the game (``events``: its length, so
+    a game moved on asks again): the table's ticker looks for it twenty times a second, and
+    on a crowded board a card's moves take milliseconds to list."""
+    return next((move for move in _moves_of(game, card) if move.text == text), None)
 
 
 def find(game: Game, seat: int, card: str, text: str, name: str) -> Move:
@@ -95,11 +105,13 @@ def chosen_plan(session: Session) -> Plan | None:
     """The move the seat to play chose on its phone, for the LEDs and the page, until it is made."""
     from referee.table.seat_bots import Plan  # seat_bots reads the session: imported late
 
-    text, game = session.chosen, session.game
-    if text is None or game.phase != "play" or session.declared is None:
+    text, game, card = session.chosen, session.game, session.declared
+    if text is None or card is None or game.phase != "play" or game.mode != "digital":
         return None
-    move = next((move for move in options(game, game.turn).get(session.declared, []) if move.text == text), None)
-    return None if move is None else Plan(game.turn, session.declared, move)
+    if card not in game.hand(game.turn):
+        return None
+    move = _chosen_move(game, len(game.events), card, text)
+    return None if move is None else Plan(game.turn, card, move)
 
 
 def plan_json(plan: Plan | None, names: Mapping[int, str]) -> dict[str, Any] | None:
