@@ -177,10 +177,11 @@ def template_command(args: argparse.Namespace) -> int:
     if sheets:
         grid = drawing.sheet_grid(PAPERS[args.paper])
         suffix = out.suffix or ".svg"
+        empty = grid.rows * grid.columns - len(grid.used)
+        left_out = f"the other {empty} hold no hole and are not written" if empty else "each holds holes"
         said = (
             f", {len(grid.used)} {PAPERS[args.paper].name} sheets {out.stem}-sheet-R-C{suffix} (of "
-            f"{grid.rows} x {grid.columns}: the other {grid.rows * grid.columns - len(grid.used)} hold no hole "
-            f"and are not written), and {out.stem}-index{suffix}, the map of the sheets"
+            f"{grid.rows} x {grid.columns}: {left_out}), and {out.stem}-index{suffix}, the map of the sheets"
         )
     print(f"wrote {out}: {len(drawing.places)} holes on {width:.0f} x {height:.0f} mm{said}.")
     if dxf is not None:
