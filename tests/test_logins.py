@@ -10,20 +10,19 @@ the day-long attacks run through Flask's test client with a fake clock.
 
 from __future__ import annotations
 
-import http.client
 import json
 import stat
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from phone_client import HttpPhone
 from test_daemon import Daemon
 
 from referee.settings.config import Config
@@ -36,36 +35,12 @@ PIN = "2468"
 OWNER = "127.0.0.10"
 
 
-class Phone:
-    """A browser on its own address: keeps its cookies, sends the CSRF token it was given."""
+class Phone(HttpPhone):
+    """A browser on its own address, at the daemon's page."""
 
     def __init__(self, daemon: Daemon, address: str) -> None:
-        self.daemon, self.address = daemon, address
-        self.cookies: dict[str, str] = {}
-        self.csrf = ""
-
-    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection(
-            "127.0.0.1", self.daemon.port, timeout=10, source_address=(self.address, 0)
-        )
-        headers = {"Host": f"127.0.0.1:{self.daemon.port}", "X-CSRF-Token": self.csrf}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
-        data = None
-        if body is not None:
-            data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-        try:
-            connection.request(method, path, body=data, headers=headers)
-            response = connection.getresponse()
-            for line in response.headers.get_all("Set-Cookie") or []:
-                for name, morsel in SimpleCookie(line).items():
-                    if morsel.value and morsel["max-age"] != "0":
-                        self.cookies[name] = morsel.value
-                    else:
-                        self.cookies.pop(name, None)
-            return response.status, json.loads(response.read() or b"null")
-        finally:
-            connection.close()
+        super().__init__(daemon.port, address)
+        self.daemon = daemon
 
     def login(self, pin: str = PIN) -> tuple[int, str]:
         status, reply = self.call("POST", "/api/login", {"pin": pin})

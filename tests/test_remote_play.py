@@ -8,18 +8,16 @@ source address, so the daemon sees the address a phone elsewhere would have.
 
 from __future__ import annotations
 
-import http.client
-import json
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
 import pytest
+from phone_client import HttpPhone
 from test_daemon import free_port
 
 from referee.settings.config import HOME, Config, ConfigError
@@ -68,36 +66,12 @@ class Server:
         self.process.wait(10)
 
 
-class Phone:
-    """A browser on its own source address: keeps its cookies, sends its CSRF token."""
+class Phone(HttpPhone):
+    """A browser on its own source address, at the server's page (``host``: the name it asks for)."""
 
     def __init__(self, server: Server, address: str, host: str | None = None) -> None:
-        self.server, self.address = server, address
-        self.host = host or f"127.0.0.1:{server.port}"
-        self.cookies: dict[str, str] = {}
-        self.csrf = ""
-
-    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        connection = http.client.HTTPConnection(
-            "127.0.0.1", self.server.port, timeout=10, source_address=(self.address, 0)
-        )
-        headers = {"Host": self.host, "X-CSRF-Token": self.csrf}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
-        data = None
-        if body is not None:
-            data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
-        try:
-            connection.request(method, path, body=data, headers=headers)
-            response = connection.getresponse()
-            for line in response.headers.get_all("Set-Cookie") or []:
-                for name, morsel in SimpleCookie(line).items():
-                    self.cookies[name] = morsel.value
-            text = response.read().decode()
-            is_json = response.headers.get("Content-Type", "").startswith("application/json")
-            return response.status, json.loads(text or "null") if is_json else text
-        finally:
-            connection.close()
+        super().__init__(server.port, address, host)
+        self.server = server
 
     def me(self) -> dict[str, Any]:
         status, reply = self.call("GET", "/api/me")
