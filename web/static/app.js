@@ -7,47 +7,16 @@
 // of referee/table/view.py: the game's keys (game, version, position, turn, phase, mode,
 // status, guidance, seats, teams, sides, history, ...) and the running table's (simulate,
 // bots, bot, move_marks, lesson, teaching, leds, ...). A key added there is read here.
-import { $, hideError, showError } from "./dom.js";
-import { loadMe, me, renderEnded } from "./seat.js";
+import { $ } from "./dom.js";
+import { answered, getJSON, setState, sidesOf, state } from "./state.js";
+import { loadMe, refreshPrivate, renderEnded } from "./seat.js";
 import { renderBoard, renderSeats } from "./board.js";
 import { renderStatus, renderTurn } from "./header.js";
 import { renderControls, renderLists, renderProgress, renderRules } from "./panels.js";
 import { renderLesson } from "./lesson.js";
-import { refreshTeaching } from "./hints.js";
-import { refreshHand } from "./hand.js";
 import "./dialogs.js";
 
-const DEFAULT_SEATS = JSON.parse(document.body.dataset.seats);
 const RENDERED_SIDES = Number(document.body.dataset.sides);
-export let state = null;
-
-// -- seats and teams
-
-export function seatInfo(seat) {
-  const named = state && Array.isArray(state.seats) ? state.seats.find((s) => s.seat === seat) : null;
-  return Object.assign({ seat, name: `Seat ${seat + 1}`, colour: "#9e9e9e" }, DEFAULT_SEATS[seat] || {}, named || {});
-}
-export const seatName = (seat) => seatInfo(seat).name;
-
-export function sidesOf(s) {
-  const players = s.position.players;
-  return s.sides || (players === 2 ? 4 : players);
-}
-
-export function seatsInPlay(s) {
-  const players = s.position.players;
-  return players === 2 ? [0, 2] : Array.from({ length: players }, (_, i) => i);
-}
-
-export function teamsOf(s) {
-  if (Array.isArray(s.teams)) return s.teams;
-  if (Array.isArray(s.position.teams)) return s.position.teams;
-  const seats = seatsInPlay(s);
-  if (seats.length === 2) return seats.map((seat) => [seat]);
-  return [seats.filter((seat) => seat % 2 === 0), seats.filter((seat) => seat % 2 === 1)];
-}
-
-export const teamName = (team) => team.map(seatName).join(" & ");
 
 // -- the state
 
@@ -72,7 +41,7 @@ function accept(next, live) {
   const key = JSON.stringify(Object.assign({}, next, { version: 0 }));
   if (state && next.game !== state.game) loadMe(); // a seat joined belongs to one game only
   const newer = !state || next.version !== state.version || next.game !== state.game;
-  state = next;
+  setState(next);
   if (newer) refreshPrivate(); // a phone's own hand and teaching hints change when the public state may not
   if (key === shownKey) return;
   shownKey = key;
@@ -93,46 +62,7 @@ function render() {
   renderEnded();
 }
 
-export function refreshPrivate() {
-  refreshHand();
-  refreshTeaching();
-}
-
 // -- talking to the daemon
-
-export async function getJSON(url) {
-  const reply = await fetch(url, { credentials: "same-origin", cache: "no-store" });
-  const data = await reply.json().catch(() => null);
-  if (!reply.ok) throw new Error((data && data.error) || `${url}: ${reply.status} ${reply.statusText}`);
-  return data;
-}
-
-// Every POST carries the CSRF token; a refusal's {"error": ...} is shown to the player: in a
-// toast, or in ``where`` (an element beside what was tapped) when given.
-export async function post(url, body, where = null) {
-  let reply;
-  try {
-    reply = await fetch(url, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf || "" },
-      body: JSON.stringify(body || {}),
-    });
-  } catch (error) {
-    showError("The referee cannot be reached.");
-    throw error;
-  }
-  const data = await reply.json().catch(() => null);
-  if (!reply.ok) {
-    const message = (data && data.error) || `${reply.status} ${reply.statusText}`;
-    if (where) where.textContent = message;
-    else showError(message);
-    if (reply.status === 403) loadMe(); // perhaps a stale token: fetch a fresh one for next time
-    throw new Error(message);
-  }
-  hideError();
-  if (data && data.position) accept(data, false);
-  return data;
-}
 
 function setConnection(ok, text) {
   const conn = $("#conn");
@@ -201,6 +131,9 @@ function poll() {
   };
   once();
 }
+
+answered.state = (data) => accept(data, false);
+answered.refused = loadMe;
 
 // First the state (so the page is drawn at once), then the live stream.
 (async () => {

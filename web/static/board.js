@@ -1,6 +1,6 @@
 // The board: pegs, guidance, lit moves and LEDs drawn on the server's SVG, and taps on its holes.
 import { $, SVG_NS, cardName } from "./dom.js";
-import { getJSON, post, seatInfo, seatName, seatsInPlay, sidesOf, state, teamsOf } from "./app.js";
+import { getJSON, post, seatInfo, seatName, seatsInPlay, sidesOf, state, teamsOf } from "./state.js";
 
 const PEG_R = 3.9, HOLE_R = 2.2, GUIDED_R = 3.2, LED_R = 4.55, MARK_R = 5.3;
 const GLYPHS = { selected: "↑", destination: "↓", bump: "!", wrong: "×", "put-back": "↩" };

@@ -1,6 +1,6 @@
 // The dialogs: a new game, the seat links, and the rule-set pickers they share with the lesson's.
 import { $, el } from "./dom.js";
-import { getJSON, post, seatInfo, state } from "./app.js";
+import { getJSON, post, seatInfo, state } from "./state.js";
 
 // The chosen rule set's description, shown (not only on hover: phones have no hover).
 function showSummary(select, where) {

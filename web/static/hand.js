@@ -1,7 +1,6 @@
 // Digital cards: this phone's own hand.
 import { $, button, cardName, el } from "./dom.js";
-import { getJSON, post, seatName, state } from "./app.js";
-import { me } from "./seat.js";
+import { getJSON, me, post, seatName, state } from "./state.js";
 import { pick, renderPhone } from "./phone.js";
 
 export let handShown = null; // the last /api/hand answer: this phone's cards, and the one it tapped

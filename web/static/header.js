@@ -1,7 +1,6 @@
 // The header: whose turn, what the board shows now in words, and the choices it asks for.
 import { $, CARDS, button, cardName, el, li } from "./dom.js";
-import { post, seatInfo, seatName, state, teamName } from "./app.js";
-import { canAct, me } from "./seat.js";
+import { canAct, me, post, seatInfo, seatName, state, teamName } from "./state.js";
 import { lessonStatus, lessonStep } from "./lesson.js";
 
 const PHASE_WORDS = { draw: "draws a card", doubt: "waiting: does anyone doubt the card?",

@@ -1,7 +1,6 @@
 // Hints, and a teaching game's moves of each card.
 import { $, cardName, el, li } from "./dom.js";
-import { getJSON, post, seatName, state, teamsOf } from "./app.js";
-import { me } from "./seat.js";
+import { getJSON, me, post, seatName, state, teamsOf } from "./state.js";
 import { lessonStep } from "./lesson.js";
 import { handShown } from "./hand.js";
 

@@ -3,8 +3,7 @@
 // learner to move; the referee praises a right move and refuses a wrong one with the reason.
 // The last step is a short practice game, where the usual teaching-game hints apply.
 import { $, button, el, li } from "./dom.js";
-import { post, state } from "./app.js";
-import { canAct, me } from "./seat.js";
+import { canAct, me, post, state } from "./state.js";
 import { showLessonRulesSummary } from "./dialogs.js";
 
 const CARD_WORDS = { A: "Ace", J: "Jack", Q: "Queen", K: "King", JOKER: "Joker" };

@@ -1,7 +1,6 @@
 // The panels beside the board: moves, bumps, teams, rules, the action buttons and a bot's plan.
 import { $, CARDS, button, cardName, el, li } from "./dom.js";
-import { post, seatName, state, teamName, teamsOf } from "./app.js";
-import { canAct, me } from "./seat.js";
+import { canAct, me, post, seatName, state, teamName, teamsOf } from "./state.js";
 import { lessonStep } from "./lesson.js";
 import { renderHints } from "./hints.js";
 import { BOT_KINDS, BOT_NAMES } from "./dialogs.js";

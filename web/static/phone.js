@@ -3,7 +3,7 @@
 // sees it before sending it, and may take it back until someone at the board begins to carry
 // it out. The board's LEDs then show it; the table's page says it (panels.js).
 import { $, button, cardName, el } from "./dom.js";
-import { post, seatName } from "./app.js";
+import { post, seatName } from "./state.js";
 
 let picked = { card: null, move: null }; // chosen on this phone, not yet sent
 let pickedFor = "";

@@ -1,22 +1,25 @@
 // Who this page is: the table PIN (admin) or a seat joined by its link, and the game it played.
 import { $, hideError } from "./dom.js";
-import { getJSON, post, refreshPrivate, seatName, state } from "./app.js";
+import { getJSON, me, post, seatName, setMe, state } from "./state.js";
 import { renderLesson } from "./lesson.js";
 import { renderControls } from "./panels.js";
+import { refreshTeaching } from "./hints.js";
+import { refreshHand } from "./hand.js";
 
-export let me = { seat: null, admin: false, csrf: "" };
-
-// The daemon lets the seat to play (its phone) or the table PIN press done and choose.
-export const canAct = () => me.admin || (me.seat !== null && me.seat === state.turn);
+// What only this phone sees: its hand and a teaching game's hints for its team.
+export function refreshPrivate() {
+  refreshHand();
+  refreshTeaching();
+}
 
 // The seat this phone played (kept over a reload): told live when its game is over
 let seated = JSON.parse(sessionStorage.getItem("pegs-seated") || "null");
 let meFor;
 export async function loadMe() {
   try {
-    me = Object.assign({ seat: null, admin: false, csrf: "" }, await getJSON("/api/me"));
+    setMe(Object.assign({ seat: null, admin: false, csrf: "" }, await getJSON("/api/me")));
   } catch {
-    me = { seat: null, admin: false, csrf: "" };
+    setMe({ seat: null, admin: false, csrf: "" });
   }
   meFor = state ? state.game : undefined; // the first state's
   if (state) renderEnded();
