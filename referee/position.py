@@ -15,8 +15,8 @@ from functools import cached_property
 from typing import Any
 
 from referee.board import PEGS_PER_SEAT, Board, BoardError
+from referee.file_reading import TextError, load_json
 from referee.holes import OWN_START
-from referee.text import TextError, load_json
 
 
 class PositionError(ValueError):

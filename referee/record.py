@@ -15,13 +15,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from referee import events as ev
+from referee.board_picture import picture
 from referee.events import Event, EventError, event_from_json, event_to_json
+from referee.file_reading import TextError, load_json, read_text
 from referee.game import Game, GameError
 from referee.movegen import parse_move
 from referee.moves import Move, NotationError
-from referee.render import picture
 from referee.rulesets import Ruleset
-from referee.text import TextError, load_json, read_text
 from referee.undo import begun
 from referee.words import Names, cards_for, say
 

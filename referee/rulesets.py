@@ -26,6 +26,7 @@ from typing import Any, Literal, get_args
 from referee.board import PEGS_PER_SEAT
 from referee.card_powers import MAX_STEPS, CardPower, Split, SplitDirections, card_changes, power_mapping
 from referee.cards import CARDS, JOKER, CardError, parse_card
+from referee.file_reading import TextError, load_toml, read_text
 from referee.rule_fields import (
     RulesetError,
     between,
@@ -39,7 +40,6 @@ from referee.rule_fields import (
     true_or_false,
     whole,
 )
-from referee.text import TextError, load_toml, read_text
 
 Movers = Literal["own-then-partner", "team"]
 JokerFrom = Literal["own", "team-start-first"]

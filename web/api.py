@@ -27,10 +27,10 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
+from referee.file_reading import load_json
 from referee.game import GameError, seat_number
 from referee.geometry import geometry
 from referee.rulesets import PRESETS, Ruleset, RulesetError
-from referee.text import load_json
 from referee.words import hole_words
 from web import unlock as unlock_links
 from web.admin import is_admin, log_in, log_out, need_admin

@@ -24,9 +24,9 @@ from werkzeug.exceptions import NotFound
 
 from referee import events as ev
 from referee import record
+from referee.file_reading import excerpt
 from referee.game import Game, GameError
 from referee.rulesets import title_of
-from referee.text import excerpt
 from web.table import Json, Table, Unavailable
 
 history = Blueprint("history", __name__)

@@ -1,7 +1,7 @@
 """What the web page needs of a running table: a typed protocol, so that ``web`` never
 imports the daemon (``referee.table`` satisfies it) and never reaches into its game
 without its lock. The types the two hand each other, ``Overview`` and ``Unavailable``
-(the table cannot do that now: 503), are the engine's (``referee.front``), so the daemon
+(the table cannot do that now: 503), are the engine's (``referee.protocol_types``), so the daemon
 needs nothing of ``web``; they are named here too, as part of the web's view.
 
     app = create_app(table)      # any object with these methods and attributes
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from referee.front import Overview, Unavailable
+from referee.protocol_types import Overview, Unavailable
 from referee.rulesets import Ruleset
 
 __all__ = ["Json", "Overview", "Table", "Unavailable", "WebSettings"]

@@ -32,12 +32,12 @@ from referee.cli.kit import KitError
 from referee.cli.wiring import WiringError
 from referee.coach.bots import BOTS
 from referee.events import Event
+from referee.file_reading import decode, excerpt, load_json, read_text
 from referee.movegen import legal_moves
 from referee.moves import NotationError
 from referee.position import Position, PositionError
 from referee.record import RecordError
 from referee.rulesets import PRESETS, Ruleset, RulesetError
-from referee.text import decode, excerpt, load_json, read_text
 from referee.tracker import EventsError
 
 BOT_KINDS = tuple(BOTS)

@@ -56,8 +56,8 @@ from hardware.builtin_backends import ACTIVE_LOW, LED_PIN, PINS, PIXEL_ORDER, PO
 from hardware.leds import PixelStrip
 from hardware.registry import LEDS, SENSORS, Options, Registry, SettingError, flag, text
 from hardware.sensors import SensorBoard
+from referee.file_reading import TextError, load_toml, read_text
 from referee.rulesets import Ruleset, RulesetError
-from referee.text import TextError, load_toml, read_text
 
 
 class ConfigError(ValueError):

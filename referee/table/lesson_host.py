@@ -17,8 +17,8 @@ from typing import Any
 from referee.cards import parse_card
 from referee.game import GameError
 from referee.rulesets import Ruleset
+from referee.table.board_hardware import BoardHardware
 from referee.table.lessons import LessonError, LessonRun, StepGame
-from referee.table.rig import Rig
 from referee.table.salvage import DAMAGED
 from referee.table.session import Session, StoreFailure
 from referee.table.store import Store
@@ -30,14 +30,14 @@ class LessonHost:
     def __init__(
         self,
         store: Store,
-        rig: Rig,
+        hardware: BoardHardware,
         open_step: Callable[[StepGame], Session],
         resume_game: Callable[[int], Session],
         back_to_game: Callable[[], None],
         publish: Callable[[], None],
     ) -> None:
         self._store = store
-        self._rig = rig
+        self._hardware = hardware
         self._open_step = open_step  # a step's game on the board, as a new game: its session
         self._resume_game = resume_game  # a stored game on the board again: its session
         self._back_to_game = back_to_game  # the game before the lesson (or a new one), on the board
@@ -128,7 +128,7 @@ class LessonHost:
         board = board_seen(session)
         run.sensed(session, board)
         run.follow(session)
-        lights = self._rig.on_board(run.lights(session, board))
+        lights = self._hardware.on_board(run.lights(session, board))
         return lights, (run.fingerprint(), tuple(sorted(lights.items())))
 
     def page(self, data: dict[str, Any], session: Session) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from referee import events as ev
 from referee import record
 from referee.events import Event
-from referee.text import excerpt
+from referee.file_reading import excerpt
 
 
 def row(events: list[Event], winner: list[int] | None) -> dict[str, Any]:

@@ -15,14 +15,14 @@ import time
 from hardware.leds import Frame, MemoryStrip
 from referee.moves import Move
 from referee.table import view
-from referee.table.rig import Rig
+from referee.table.board_hardware import BoardHardware
 from referee.table.seat_bots import Plan
 from referee.table.session import Session
 
 
 class LedPresenter:
-    def __init__(self, rig: Rig) -> None:
-        self._rig = rig
+    def __init__(self, hardware: BoardHardware) -> None:
+        self._hardware = hardware
         self._lit: tuple[dict[str, str], int | None] = ({}, None)  # guidance, turn
         self._lit_since = 0.0  # when that guidance appeared: blinking and pulsing count from it
         self._peak: Frame | None = None  # the LEDs at full level, for the page (a blink's off phase is not news)
@@ -37,7 +37,7 @@ class LedPresenter:
         """Light the session's report, with a move to make and a lesson's lights; ``setting_up``:
         a lesson's set-up lights only, not the tracker's guesses about moves."""
         report = session.report
-        layout, renderer = self._rig.layout, self._rig.renderer
+        layout, renderer = self._hardware.layout, self._hardware.renderer
         finishing = view.finishing_seat(session)  # a split on its way: still that seat's turn on the board
         turn = None if session.game.phase == "over" else finishing if finishing is not None else session.game.turn
         lit = report.guidance
@@ -51,19 +51,19 @@ class LedPresenter:
         if (guidance, turn) != self._lit:
             self._lit, self._lit_since = (guidance, turn), time.monotonic()
         self._peak = renderer.render(guidance, turn)
-        self._rig.strip.show(renderer.render(guidance, turn, time.monotonic() - self._lit_since))
+        self._hardware.strip.show(renderer.render(guidance, turn, time.monotonic() - self._lit_since))
 
     def animate(self) -> None:
         """Redraw a blinking or pulsing light (the strip writes only frames that differ)."""
         guidance, turn = self._lit
-        if not self._rig.renderer.animated(guidance):
+        if not self._hardware.renderer.animated(guidance):
             return
-        self._rig.strip.show(self._rig.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
+        self._hardware.strip.show(self._hardware.renderer.render(guidance, turn, time.monotonic() - self._lit_since))
 
     def page_leds(self, wiring: bool) -> dict[str, str] | None:
         """Each hole's colour as the page draws it, for a strip kept in memory (a simulated
         board); while the wiring check (``wiring``) lights the holes, what it lit."""
-        strip, layout = self._rig.strip, self._rig.layout
+        strip, layout = self._hardware.strip, self._hardware.layout
         if not isinstance(strip, MemoryStrip):
             return None
         shown = self._peak if self._peak is not None and not wiring else strip.frame
@@ -80,6 +80,6 @@ class LedPresenter:
         if shown is not None:
             events, occupied, move = shown
             if events == len(session.game.events) and occupied == session.tracker.occupied:
-                return self._rig.on_board(Plan(session.game.turn, move.card, move).lights(session))
+                return self._hardware.on_board(Plan(session.game.turn, move.card, move).lights(session))
             self._shown_hint = None
-        return {} if plan is None else self._rig.on_board(plan.lights(session))
+        return {} if plan is None else self._hardware.on_board(plan.lights(session))

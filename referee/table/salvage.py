@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.events import event_from_json
+from referee.file_reading import excerpt
 from referee.game import Game
 from referee.table.marks import Marks
-from referee.text import excerpt
 
 Row = tuple[Any, ...]
 BROKEN = (ValueError, RecursionError)

@@ -1,7 +1,7 @@
 """The simulated board: pegs moved by script or by clicks on the page, kept across restarts
 as a wooden board keeps its pegs.
 
-    pegs = SimulatedPegs(rig, data_dir)    # the table's side of it
+    pegs = SimulatedPegs(hardware, data_dir)    # the table's side of it
     pegs.make(pegs.steps(["lift S0:1", "place T0:8"]), press_done)
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 
 from hardware.sensors import SimulatedSensors
-from referee.table.rig import Rig
+from referee.table.board_hardware import BoardHardware
 
 SIM_BOARD = "simulated-board.json"
 
@@ -23,15 +23,15 @@ class SimulatedPegs:
     saved after every change and put back at a restart, and a script or the page moves them.
     Each change comes back to the table on the caller's own thread (the sensors' callback)."""
 
-    def __init__(self, rig: Rig, data_dir: str) -> None:
-        self._rig = rig
+    def __init__(self, hardware: BoardHardware, data_dir: str) -> None:
+        self._hardware = hardware
         self._data_dir = data_dir
 
     def restore(self) -> bool:
         """The pegs the board held when the daemon stopped, if known and of this board: whether
         they were (the file may be another size's, saved by the game played last, or damaged)."""
         saved = load(self._data_dir)
-        holes = self._rig.layout.pixel_of
+        holes = self._hardware.layout.pixel_of
         if saved is None or not all(hole in holes for hole in saved):
             return False
         self._board().set(saved)
@@ -43,18 +43,18 @@ class SimulatedPegs:
         self.save()
 
     def save(self) -> None:
-        save(self._data_dir, self._rig.sensors.snapshot())
+        save(self._data_dir, self._hardware.sensors.snapshot())
 
     def steps(self, events: object) -> list[tuple[str, str]]:
         """The events a script or the page sends, read (``parse_events``); refused at a wooden board."""
-        if not self._rig.simulated:
+        if not self._hardware.simulated:
             raise PermissionError("simulated sensor events are only accepted with --simulate")
         return parse_events(events)
 
     def make(self, steps: list[tuple[str, str]], press_done: Callable[[], object]) -> None:
         """All of them are checked before any is made: a refused request moves no peg."""
         board = self._board()
-        check_events(steps, board.snapshot(), self._rig.layout.pixel_of)
+        check_events(steps, board.snapshot(), self._hardware.layout.pixel_of)
         for kind, hole in steps:
             if kind == "done":
                 press_done()
@@ -62,7 +62,7 @@ class SimulatedPegs:
                 (board.lift if kind == "lift" else board.place)(hole)  # each change is stored as it is seen
 
     def _board(self) -> SimulatedSensors:
-        sensors = self._rig.sensors
+        sensors = self._hardware.sensors
         if not isinstance(sensors, SimulatedSensors):
             raise PermissionError("only a simulated board's pegs move by themselves")
         return sensors

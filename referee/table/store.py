@@ -29,12 +29,12 @@ from typing import Any
 
 from referee import events as ev
 from referee.events import Event, event_from_json, event_to_json
-from referee.front import Unavailable
+from referee.file_reading import excerpt
+from referee.protocol_types import Unavailable
 from referee.table import listing
 from referee.table.marks import Marks
 from referee.table.salvage import DAMAGED, LESSON_STEPS, TO_RESUME, examine, finish_salvage, salvage
 from referee.table.session import StoreFailure
-from referee.text import excerpt
 
 log = logging.getLogger("pegs.store")
 DB_NAME = "pegs.sqlite3"

@@ -32,12 +32,13 @@ from hardware.sensors import Change, SensorBoard
 from hardware.signals import SEAT_NAMES
 from referee import record
 from referee.events import Event, Start
-from referee.front import Overview
 from referee.game import GameError, Mode
+from referee.protocol_types import Overview
 from referee.rulesets import Ruleset
 from referee.settings import backends
 from referee.settings.config import Config, ConfigError
 from referee.table import phone_seats, simulator, teaching, view
+from referee.table.board_hardware import BoardHardware
 from referee.table.bot_driver import BotDriver
 from referee.table.buttons import Buttons
 from referee.table.game_settings import new_table
@@ -45,7 +46,6 @@ from referee.table.lesson_host import LessonHost
 from referee.table.lessons import StepGame
 from referee.table.presenter import LedPresenter
 from referee.table.reviews import Reviews, not_over
-from referee.table.rig import Rig
 from referee.table.salvage import DAMAGED
 from referee.table.seat_bots import KINDS, Plan
 from referee.table.session import Session
@@ -66,7 +66,7 @@ class Table:
     board, whose changes come back on the caller's own thread.
 
     The table owns its collaborators and calls them holding its lock; none has a lock of its
-    own: the board's parts (``Rig``), the simulated board's pegs (``simulator.SimulatedPegs``),
+    own: the board's parts (``BoardHardware``), the simulated board's pegs (``simulator.SimulatedPegs``),
     what the LEDs show (``LedPresenter``), the bot seats (``BotDriver``), the first lesson
     (``LessonHost``), a teaching game's hints (``teaching.PerTurn``) and the board's buttons
     and buzzer (``Buttons``)."""
@@ -88,8 +88,8 @@ class Table:
         self.allowed_hosts = config.allowed_hosts
         self.store = store
         self.reviews = Reviews(store)  # past games' reviews, made on a worker thread of their own
-        self.rig = Rig(layout, sensors, strip, config)  # a simulated board takes each game's size
-        self._sim = simulator.SimulatedPegs(self.rig, config.data_dir)
+        self.hardware = BoardHardware(layout, sensors, strip, config)  # a simulated board takes each game's size
+        self._sim = simulator.SimulatedPegs(self.hardware, config.data_dir)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._version = 0
@@ -97,11 +97,11 @@ class Table:
         self._clock0 = time.monotonic()
         self._wiring = WiringCheck(notify=self._wiring_changed, finished=self._after_wiring_check)
         self._published: _Seen | None = None
-        self._lights = LedPresenter(self.rig)
+        self._lights = LedPresenter(self.hardware)
         self._bots = BotDriver(failed=self._count_error, ready=self._bot_ready)
         self._lessons = LessonHost(
             store,
-            self.rig,
+            self.hardware,
             self._open_step,
             self._resume_game,
             lambda: self._reset_board(self._back_to_game),
@@ -130,19 +130,19 @@ class Table:
 
     @property
     def layout(self) -> Layout:
-        return self.rig.layout
+        return self.hardware.layout
 
     @property
     def sensors(self) -> SensorBoard:
-        return self.rig.sensors
+        return self.hardware.sensors
 
     @property
     def strip(self) -> PixelStrip:
-        return self.rig.strip
+        return self.hardware.strip
 
     @property
     def renderer(self) -> Renderer:
-        return self.rig.renderer
+        return self.hardware.renderer
 
     @property
     def _plan(self) -> Plan | None:
@@ -217,17 +217,17 @@ class Table:
     def _resume_game(self, game_id: int) -> Session:
         start = self.store.events(game_id)[0]
         players = start.players if isinstance(start, Start) else None
-        if self.rig.simulated and isinstance(players, int):
-            self.rig.fit(4 if players == 2 else players)
-        restored = self.rig.simulated and self._sim.restore()
+        if self.hardware.simulated and isinstance(players, int):
+            self.hardware.fit(4 if players == 2 else players)
+        restored = self.hardware.simulated and self._sim.restore()
         session = self._session_of(game_id)
         if session.game.board.sides != self.layout.sides:
             raise ConfigError(f"it is for {session.game.board.sides} sides, this board has {self.layout.sides}")
         colours = view.seat_rgb(session.game)  # read before anything changes: a damaged colour is refused here
-        if self.rig.simulated and not restored:  # the saved pegs were another board's: the game's places
+        if self.hardware.simulated and not restored:  # the saved pegs were another board's: the game's places
             physical = session.physical
             self._sim.put(physical.name(h) for h in physical.holes(physical.fill(session.game.position)))
-            session.reconcile(self.rig.sensed())
+            session.reconcile(self.hardware.sensed())
         self.session = session
         self._bots.seat(self.session.game)
         self.renderer.set_seat_colours(colours)
@@ -241,7 +241,7 @@ class Table:
         """The stored game, with its turn if that fits it; a turn that does not (a damaged
         ``turn-<game>.json``, a hole number out of range) is set aside, and the game resumes
         from its last move."""
-        sensed = self.rig.sensed()
+        sensed = self.hardware.sensed()
         try:
             return Session.resume(self.store, game_id, settle_ms=self.config.settle_ms, sensed=sensed)
         except DAMAGED as error:
@@ -260,7 +260,7 @@ class Table:
         pegs: dict[str, list[str]] | None,
         first: int | None = None,
     ) -> None:
-        self.rig.fit(4 if players == 2 else players)
+        self.hardware.fit(4 if players == 2 else players)
         session = Session.new(
             self.store,
             rules,
@@ -272,11 +272,11 @@ class Table:
             table=table or view.default_table(players),
             settle_ms=self.config.settle_ms,
         )
-        if self.rig.simulated:  # a simulated board's pegs jump to their places; a wooden one shows what to fix
+        if self.hardware.simulated:  # a simulated board's pegs jump to their places; a wooden one shows what to fix
             self._sim.put(session.physical.name(h) for h in session.physical.holes(session.tracker.occupied))
         self.session = session
         self._bots.seat(session.game)
-        session.reconcile(self.rig.sensed())
+        session.reconcile(self.hardware.sensed())
         self.renderer.set_seat_colours(view.seat_rgb(session.game))
 
     def _open_step(self, step: StepGame) -> Session:
@@ -291,10 +291,10 @@ class Table:
         """After a lesson, the game before it (or a new one): a simulated board's pegs jump to
         its places (a wooden one shows what to put back)."""
         self._open_session()
-        if self.rig.simulated:
+        if self.hardware.simulated:
             session, physical = self.session, self.session.physical
             self._sim.put(physical.name(h) for h in physical.holes(physical.fill(session.game.position)))
-            session.reconcile(self.rig.sensed())
+            session.reconcile(self.hardware.sensed())
 
     # -- sensors and buttons in -------------------------------------------------------------
 
@@ -314,7 +314,7 @@ class Table:
             session, pending = self.session, self.session.turn_to_save(durable=False)
         if pending is not None:  # kept across a kill -9 (made durable by the ticker)
             session.write_turn(pending, durable=False)
-        if self.rig.simulated:
+        if self.hardware.simulated:
             self._sim.save()
 
     def press_done(self) -> dict[str, Any]:
@@ -534,7 +534,7 @@ class Table:
 
     def _after_wiring_check(self) -> None:
         with self._lock:
-            self.session.reconcile(self.rig.sensed())
+            self.session.reconcile(self.hardware.sensed())
             self._publish(force=True)
 
     def _not_while_checking(self) -> None:
@@ -571,7 +571,7 @@ class Table:
                 "version": self._version,
                 **view.session_state(self.session),
                 "wiring": self._wiring.status,
-                "simulate": self.rig.simulated,
+                "simulate": self.hardware.simulated,
                 "store_recovered": self.store.recovered,
                 "sensor_error": self.sensors.fault,
                 "bots": self._bots.kinds(),
@@ -700,7 +700,7 @@ class Table:
             session.notice,
             session.store_error,
             session.declared,
-            self.rig.sensors.fault,
+            self.hardware.sensors.fault,
             lesson,
             session.chosen,
             tuple(phone_seats.kinds(session.game).values()),

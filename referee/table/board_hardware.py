@@ -3,9 +3,9 @@ that lights it. They change together: a simulated board takes the size of each g
 table and its collaborators hold this one object and read the parts from it, never a part
 kept from before a new game.
 
-    rig = Rig(layout, sensors, strip, config)
-    rig.fit(6)                  # a simulated board: six sides now; a wooden one: ValueError
-    rig.sensed()                # the holes holding pegs, without the colour-marker holes
+    hardware = BoardHardware(layout, sensors, strip, config)
+    hardware.fit(6)              # a simulated board: six sides now; a wooden one: ValueError
+    hardware.sensed()            # the holes holding pegs, without the colour-marker holes
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from hardware.sensors import SensorBoard, SimulatedSensors
 from referee.settings.config import Config
 
 
-class Rig:
+class BoardHardware:
+    """The board's layout, sensors, LED strip and renderer, held as one so they change together."""
+
     def __init__(self, layout: Layout, sensors: SensorBoard, strip: PixelStrip, config: Config) -> None:
         self.config = config
         self.layout = layout
