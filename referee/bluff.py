@@ -5,43 +5,41 @@ and the penalty, a peg sent back to start by whoever the doubt proved right.
 Kept apart from ``referee.game`` because it is one rule's own procedure, with its own
 phases (doubt, reveal, penalty): the game emits the events, these functions say what
 they mean and check them, for a live action and a replayed record alike.
+
+The protocol's two pieces of state, ``Bluff`` and ``Penalty``, are the game state's
+(``referee.game_state``), so that the state never imports the protocol that changes it.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from referee import holes
 from referee.board import Board
 from referee.cards import parse_card
 from referee.events import Bump, Doubt, Event, PenaltyDue, Play, Reveal, Settle
 from referee.events import Penalty as SentBack
-from referee.game_state import GameError, Phase, State
+from referee.game_state import Bluff, GameError, Penalty, Phase, State
 from referee.movegen import parse_move
 from referee.moves import NotationError
 from referee.position import Position
 from referee.rulesets import Ruleset
 
-
-@dataclass
-class Bluff:
-    """A face-down card waiting for the opponents' doubts (Bluffing Joker)."""
-
-    seat: int
-    declared: str
-    card: str | None  # the real card; None at a real table until it is turned up
-    text: str  # the move announced with it
-    doubters: list[int]
-    doubter: int | None = None
-
-
-@dataclass
-class Penalty:
-    """``chooser`` must send one of ``victim``'s pegs on the track back to start."""
-
-    chooser: int
-    victim: int
-
+# Bluff and Penalty are the state's (referee.game_state), named here for the protocol's readers.
+__all__ = [
+    "EVENTS",
+    "Bluff",
+    "Penalty",
+    "answer",
+    "apply",
+    "clockwise",
+    "declaration",
+    "declare",
+    "explains",
+    "loser",
+    "on_track",
+    "penalty_hole",
+    "send_back",
+    "truthful",
+]
 
 EVENTS = (Doubt, Reveal, Settle, PenaltyDue, SentBack)  # the events ``apply`` applies
 

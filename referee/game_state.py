@@ -3,20 +3,19 @@ parts share (a phase, the error an action raises; the events themselves are ``re
 
 Its own module so that the parts of a game kept apart from ``referee.game`` (the Bluffing
 Joker protocol in ``referee.bluff``, the cards in ``referee.stock``, undo in
-``referee.undo``) can read and change the state without importing the ``Game`` class.
+``referee.undo``) can read and change the state without importing the ``Game`` class; the
+Bluffing Joker's own pieces of state (``Bluff``, ``Penalty``) are here too, so the state
+imports nothing that changes it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from referee.events import Bump, Event
 from referee.moves import Move
 from referee.position import Position
-
-if TYPE_CHECKING:
-    from referee.bluff import Bluff, Penalty
 
 Mode = Literal["digital", "table"]
 Phase = Literal["draw", "play", "doubt", "reveal", "penalty", "over"]
@@ -25,6 +24,26 @@ MODES = ("digital", "table")
 
 class GameError(ValueError):
     """An action the rules or the game's phase do not allow now."""
+
+
+@dataclass
+class Bluff:
+    """A face-down card waiting for the opponents' doubts (Bluffing Joker)."""
+
+    seat: int
+    declared: str
+    card: str | None  # the real card; None at a real table until it is turned up
+    text: str  # the move announced with it
+    doubters: list[int]
+    doubter: int | None = None
+
+
+@dataclass
+class Penalty:
+    """``chooser`` must send one of ``victim``'s pegs on the track back to start."""
+
+    chooser: int
+    victim: int
 
 
 @dataclass
