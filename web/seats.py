@@ -11,6 +11,7 @@ from typing import ParamSpec, TypeVar
 
 from flask import current_app, session
 
+from referee.words import name_of
 from web.admin import is_admin
 from web.csrf import check_csrf
 from web.rights import Forbidden
@@ -36,11 +37,9 @@ def my_seat(game: int) -> int | None:
 
 
 def seat_called(seat: int) -> str:
-    """A seat as people see it in a message: its name (its colour, unless the table renamed it)."""
-    for row in current_app.config["TABLE"].seats():
-        if row["seat"] == seat:
-            return str(row["name"])
-    return f"seat {seat}"
+    """A seat as people see it in a message: its name (its colour, unless the table renamed it);
+    a seat not in play as ``referee.words.name_of`` says it, like the table's own words."""
+    return name_of({int(str(row["seat"])): str(row["name"]) for row in current_app.config["TABLE"].seats()}, seat)
 
 
 def need_player(view: Callable[P, R]) -> Callable[P, R]:

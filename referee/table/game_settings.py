@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from referee.board import Board
 from referee.game import Game
 from referee.rulesets import Ruleset
-from referee.table import view
+from referee.table import seating
 from referee.table.phone_seats import phone_seats
 from referee.table.seat_bots import bot_kinds
 
@@ -30,12 +31,12 @@ def new_table(
     phones: list[int] | None = None,
     teach: bool = False,
 ) -> dict[str, Any]:
-    """The game's table settings (``view.default_table`` with what was asked); a ValueError
+    """The game's table settings (``seating.default_table`` with what was asked); a ValueError
     (or the engine's ``GameError``) for a request the game cannot start with."""
-    table: dict[str, Any] = dict(view.default_table(players))
+    table: dict[str, Any] = dict(seating.default_table(players))
     if teach:
         table["teaching"] = True
-    seats = (0, 2) if players == 2 else tuple(range(players))
+    seats = Board.for_players(players).seats
     if bots:
         table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": bots}, seats).items()}
     if phones:

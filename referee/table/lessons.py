@@ -31,11 +31,12 @@ from referee.coach.lesson import PRACTICE_BOTS, Step, lesson, places, the_card
 from referee.game import GameError
 from referee.physical import PhysicalBoard
 from referee.rulesets import Ruleset, RulesetError, from_mapping
+from referee.table.reading import why_not_shown
 from referee.table.salvage import DAMAGED
 from referee.table.seat_bots import Plan
+from referee.table.seating import default_table
+from referee.table.seating import seats as seat_list
 from referee.table.session import Session
-from referee.table.view import default_table, why_not_shown
-from referee.table.view import seats as seat_list
 from referee.tracker import Candidates, Fix
 from referee.words import Names, fix_words, name_of, say
 

@@ -4,7 +4,8 @@ A phone seat chooses its card and its move on its phone; the LEDs show that move
 a bot's (``seat_bots.Plan``), whoever is nearest carries it out, and the tracker takes exactly
 that move (``Candidates.only``). Which seats are phones is the game's table settings,
 ``{"phones": [2]}``; who plays a phone seat now is the game's record (``events.Seated``): the
-phone, a person at the board or a bot standing in while the phone is quiet.
+phone, a person at the board or a bot standing in while the phone is quiet. It reads the
+game only: the phone's chosen move as a plan to light is ``seat_bots.chosen_plan``.
 
     phone_seats({"phones": [2]}, (0, 1, 2, 3), bots={})   # (2,)
     played_by(game, 2)                                      # "phone", "board", a bot's kind, or None
@@ -14,15 +15,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from referee.game import Game, GameError, seat_number
 from referee.moves import Move
-from referee.words import say
-
-if TYPE_CHECKING:
-    from referee.table.seat_bots import Plan
-    from referee.table.session import Session
 
 PHONE, BOARD = "phone", "board"
 
@@ -84,7 +80,7 @@ def _moves_of(game: Game, card: str) -> list[Move]:
 
 
 @functools.lru_cache(maxsize=2)
-def _chosen_move(game: Game, events: int, card: str, text: str) -> Move | None:
+def chosen_move(game: Game, events: int, card: str, text: str) -> Move | None:
     """The chosen move, worked out once for a state of the game (``events``: its length, so
     a game moved on asks again): the table's ticker looks for it twenty times a second, and
     on a crowded board a card's moves take milliseconds to list."""
@@ -99,26 +95,6 @@ def find(game: Game, seat: int, card: str, text: str, name: str) -> Move:
         if move.text == text:
             return move
     raise ValueError(f"{text!r} is not a move the {card} can make now: choose one of its moves")
-
-
-def chosen_plan(session: Session) -> Plan | None:
-    """The move the seat to play chose on its phone, for the LEDs and the page, until it is made."""
-    from referee.table.seat_bots import Plan  # seat_bots reads the session: imported late
-
-    text, game, card = session.chosen, session.game, session.declared
-    if text is None or card is None or game.phase != "play" or game.mode != "digital":
-        return None
-    if card not in game.hand(game.turn):
-        return None
-    move = _chosen_move(game, len(game.events), card, text)
-    return None if move is None else Plan(game.turn, card, move)
-
-
-def plan_json(plan: Plan | None, names: Mapping[int, str]) -> dict[str, Any] | None:
-    """The phone's chosen move as the page shows it: "Grandma plays a 7: ..." in words."""
-    if plan is None:
-        return None
-    return {"seat": plan.seat, "card": plan.card, "move": plan.move.text, "words": say(plan.move, names)}
 
 
 def check_hand_over(game: Game, seat: int, by: str, bots: tuple[str, ...]) -> None:

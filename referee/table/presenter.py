@@ -14,8 +14,8 @@ import time
 
 from hardware.leds import Frame, MemoryStrip
 from referee.moves import Move
-from referee.table import view
 from referee.table.board_hardware import BoardHardware
+from referee.table.reading import finishing_seat, why_not_shown
 from referee.table.seat_bots import Plan
 from referee.table.session import Session
 
@@ -38,10 +38,10 @@ class LedPresenter:
         a lesson's set-up lights only, not the tracker's guesses about moves."""
         report = session.report
         layout, renderer = self._hardware.layout, self._hardware.renderer
-        finishing = view.finishing_seat(session)  # a split on its way: still that seat's turn on the board
+        finishing = finishing_seat(session)  # a split on its way: still that seat's turn on the board
         turn = None if session.game.phase == "over" else finishing if finishing is not None else session.game.turn
         lit = report.guidance
-        if report.status == "moving" and view.why_not_shown(session):  # a split nobody made: the fixes, as the page
+        if report.status == "moving" and why_not_shown(session):  # a split nobody made: the fixes, as the page
             lit = {fix.hole: "put-back" if fix.action == "place" else "wrong" for fix in report.back}
         guidance: dict[str, str] = {h: role for h, role in lit.items() if h in layout.pixel_of}
         if setting_up:

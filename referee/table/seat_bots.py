@@ -26,6 +26,7 @@ from referee.coach.bots import BOTS, RandomBot, Situation
 from referee.coach.race import progress
 from referee.game import Game, seat_number
 from referee.moves import Move
+from referee.table import phone_seats
 from referee.table.session import Session
 from referee.words import say
 
@@ -78,6 +79,25 @@ class Plan:
             "move": self.move.text,
             "words": say(self.move, names),
         }
+
+
+def chosen_plan(session: Session) -> Plan | None:
+    """The move the seat to play chose on its phone (``referee.table.phone_seats``), lit and
+    shown like a bot's, until it is made."""
+    text, game, card = session.chosen, session.game, session.declared
+    if text is None or card is None or game.phase != "play" or game.mode != "digital":
+        return None
+    if card not in game.hand(game.turn):
+        return None
+    move = phone_seats.chosen_move(game, len(game.events), card, text)
+    return None if move is None else Plan(game.turn, card, move)
+
+
+def plan_json(plan: Plan | None, names: Mapping[int, str]) -> dict[str, Any] | None:
+    """The phone's chosen move as the page shows it: "Grandma plays a 7: ..." in words."""
+    if plan is None:
+        return None
+    return {"seat": plan.seat, "card": plan.card, "move": plan.move.text, "words": say(plan.move, names)}
 
 
 def bot_kinds(table: Mapping[str, Any], seats: tuple[int, ...]) -> dict[int, str]:

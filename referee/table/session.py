@@ -36,7 +36,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from hardware.signals import SEAT_NAMES
 from referee.cards import parse_card
 from referee.events import Event
 from referee.game import Game, GameError, Mode
@@ -44,8 +43,9 @@ from referee.movegen import legal_moves, parse_move
 from referee.moves import Move, NotationError
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.rulesets import Ruleset
+from referee.table import notices, phone_seats, seating
+from referee.table.reading import why_not_shown
 from referee.tracker import Candidates, Report, Role, Tracker, Unfinished
-from referee.words import CARD_WORDS
 
 log = logging.getLogger("pegs.session")
 RETRY_MS = 2000  # after the store failed, the settle time tries again this often (Done at once)
@@ -70,6 +70,8 @@ class GameLog(Protocol):
 
 
 class Session:
+    """One game at one table and the turn in play: the game, its tracker and its store."""
+
     def __init__(
         self, store: GameLog, game: Game, game_id: int, tracker: Tracker, saved: int, declared: str | None = None
     ) -> None:
@@ -92,7 +94,7 @@ class Session:
         self._turn_dirty = False
         self._undurable = False
         self._seq = 0  # turn states saved: the newest is the one to resume from
-        self._auto_draw()
+        _auto_draw(self.game)
         self.report = self.tracker.report()
 
     # -- starting ---------------------------------------------------------------------
@@ -139,16 +141,9 @@ class Session:
         settle_ms: int,
         sensed: Iterable[str] | None,
     ) -> Session:
-        physical = PhysicalBoard(game.board)
-        holes = [physical.index(name) for name in sensed] if sensed is not None else None
-        tracker, declared = _stored_tracker(turn, game, settle_ms)
-        seq = turn.get("seq") if turn else None
-        if tracker is None:
-            board = physical.arrange(game.position, holes or ())
-            tracker = Tracker(game.position, game.rules, allowed=_allowed(game, None), settle_ms=settle_ms, board=board)
-        if holes is not None:  # what changed while the daemon was off
-            tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
+        tracker, declared = _tracker_for(game, turn, settle_ms, sensed)
         session = cls(store, game, game_id, tracker, saved, declared)
+        seq = turn.get("seq") if turn else None
         session._seq = seq if isinstance(seq, int) else 0
         return session
 
@@ -178,7 +173,7 @@ class Session:
     def done(self, ms: int) -> Report:
         """The Done button: commit the move the board shows and close its window."""
         if self.game.phase in ("doubt", "reveal", "penalty"):
-            self.notice = _WAITING_FOR[self.game.phase]
+            self.notice = notices.WAITING_FOR[self.game.phase]
             return self.report
         before = len(self.game.history)
         report = self._take_intended(self._react(self.tracker.feed(SensorEvent(ms, "done"))))
@@ -187,56 +182,23 @@ class Session:
         confirmed = self.tracker.confirm() if accepted or report.status == "synced" else False
         if accepted or report.status == "synced" and confirmed:
             self._turn_dirty = True
-            self.notice = f"{self._whose(self.game.history[-1][0])} move stands." if self.game.history else None
+            last = self.game.history[-1][0] if self.game.history else None
+            self.notice = None if last is None else f"{notices.whose(self.game, last)} move stands."
         elif report.status == "synced" and self.game.phase == "over":
             self.notice = "The game is over: nothing more to play. New game… on the page starts the next one."
         elif report.status == "synced":
-            self.notice = self._nothing_moved()
+            self.notice = notices.nothing_moved(self.game, self.declared, self.chosen)
         elif self.tracker.restoring:
-            self.notice = self._restoring()
+            self.notice = notices.restoring(self.game)
         else:
             self._not_done(report)
         return self.report
 
-    def _nothing_moved(self) -> str:
-        """Done on a board with nothing new on it: a bot's turn waits for its card or its move
-        to be carried out; a person's may be one that can't move."""
-        turn = self.game.turn
-        phone = self._phone_words(turn)
-        if phone is not None:
-            return phone
-        if str(turn) in self.game.table.get("bots", {}):
-            if self.game.mode == "table" and self.declared is None:
-                return f"{self._name(turn)} is a bot: turn up a card for it and tap that card on the page."
-            return f"{self._name(turn)} is a bot: move its pegs as the page and the lights show."
-        return (
-            f"Nothing has moved. If {self._name(turn)} can't move, press "
-            '"Can\'t move" on the page or hold Done for two seconds.'
-        )
-
-    def _phone_words(self, seat: int) -> str | None:
-        """Done with nothing moved on a phone seat's turn: it chooses on its phone (issue 36)."""
-        from referee.table.phone_seats import BOARD, PHONE, played_by  # it reads the session: imported late
-
-        by = played_by(self.game, seat)
-        if by is None or by == BOARD:
-            return None
-        if by != PHONE:
-            return f"A {by} bot stands in for {self._name(seat)}: move its pegs as the page and the lights show."
-        if self.chosen is None:
-            return f"{self._name(seat)} chooses on the phone: the lights will show the move to make."
-        return f"{self._name(seat)} chose on the phone: move the pegs as the page and the lights show."
-
     def _not_done(self, report: Report) -> None:
         """Done on a board that shows no move: what is missing, or what is wrong and why."""
-        from referee.table.view import why_not_shown  # the view reads this session: imported late
-
         self.insisted = report.status == "moving"
-        self.notice = _NOT_DONE.get(report.status, self.notice)
         why = why_not_shown(self) if report.status in ("moving", "illegal") else None
-        if why:
-            legal = "" if self.chosen is not None else "This is not a legal move. "
-            self.notice = f"{legal}{why} Put the pegs back where the lights show."
+        self.notice = notices.not_done(report.status, why, self.chosen is not None) or self.notice
 
     def unfinished(self) -> Unfinished | None:
         """The split the board shows half made (``Tracker.unfinished``), worked out once a report."""
@@ -256,17 +218,13 @@ class Session:
         self.resolve(intended[1])
         return self.report
 
-    def _restoring(self) -> str:
-        """After Undo: nobody made a mistake, the board goes back to how it stood."""
-        return f"Put the board back as before {self._whose(self.game.turn)} move: the lights show where."
-
     # -- the page's requests ----------------------------------------------------------
 
     def discard(self, seat: int, card: str | None) -> None:
         """The seat to play says it can't move: discard ``card`` (None at a real table)."""
-        self._check_turn(seat)
+        _check_turn(self.game, seat)
         self._change(lambda: self.game.discard(card if self.game.mode == "digital" else None))
-        self.notice = f"{self._name(seat)} could not move."
+        self.notice = f"{seating.name(self.game, seat)} could not move."
 
     def undo(self) -> None:
         """Take back the last turn; the board must then be put back before play goes on.
@@ -281,20 +239,19 @@ class Session:
                 self.game.undo()
 
         self._change(undo)
-        self.notice = f"Undone. {self._restoring()}" if self.tracker.restoring else "Undone."
+        self.notice = f"Undone. {notices.restoring(self.game)}" if self.tracker.restoring else "Undone."
 
     def declare(self, seat: int, card: str) -> None:
         """The player to move names the card played: only its moves count now, and the
         last seat's move stands as it is."""
-        self._check_turn(seat)
-        card = parse_card(card)
+        _check_turn(self.game, seat)
+        card, name = parse_card(card), seating.name(self.game, seat)
         if self.chosen is not None:
-            raise GameError(f"{self._name(seat)} chose a move on the phone: take it back there first")
+            raise GameError(f"{name} chose a move on the phone: take it back there first")
         if self.game.mode == "digital" and card not in self.game.hand(seat):
-            raise ValueError(f"{self._name(seat)} does not hold {card}")
-        if not self._plays(card) and str(seat) not in (self.game.table.get("bots") or {}):
-            said = CARD_WORDS.get(card, f"a {card}")
-            raise GameError(_UNPLAYABLE[self.game.mode].format(card=said[0].upper() + said[1:]))
+            raise ValueError(f"{name} does not hold {card}")
+        if not _plays(self.game, card) and str(seat) not in (self.game.table.get("bots") or {}):
+            raise GameError(notices.unplayable(self.game, card))
         self.tracker.confirm()
         self.declared = card
         self.notice = None
@@ -344,30 +301,30 @@ class Session:
     def choose(self, seat: int, card: str, text: str) -> None:
         """A phone seat's choice: that card and that move, and no other, is the turn now. On
         disk (fsync) before this returns; refused, nothing changes."""
-        from referee.table.phone_seats import PHONE, find, played_by  # it reads the session: imported late
-
-        self._check_turn(seat)
-        name = self._name(seat)
-        if played_by(self.game, seat) != PHONE:
+        _check_turn(self.game, seat)
+        name = seating.name(self.game, seat)
+        if phone_seats.played_by(self.game, seat) != phone_seats.PHONE:
             raise GameError(f"{name} is not played from the phone now: the table hands the seat back first")
         if self.chosen is not None:
             raise GameError(f"{name} has chosen already: take that move back first to choose another")
         self._check_board_still(f"{name}'s move can be sent")
-        move = find(self.game, seat, parse_card(card), text, name)
+        move = phone_seats.find(self.game, seat, parse_card(card), text, name)
         self._restrict_durably(move.card, move.text)
 
     def take_back(self, seat: int) -> None:
         """The phone takes its choice back, while nobody has begun to carry it out."""
-        self._check_turn(seat)
+        _check_turn(self.game, seat)
         if self.chosen is None:
-            raise GameError(f"{self._name(seat)} has no move sent to take back")
+            raise GameError(f"{seating.name(self.game, seat)} has no move sent to take back")
         self._check_board_still("the move can be taken back")
         self._restrict_durably(None, None)
 
     def hand_seat(self, seat: int, by: str) -> None:
         """Hand a phone seat to the phone, the board or a bot standing in, between moves."""
         if self.chosen is not None:
-            raise GameError(f"{self._whose(self.game.turn)} move is chosen: carry it out or take it back first")
+            raise GameError(
+                f"{notices.whose(self.game, self.game.turn)} move is chosen: carry it out or take it back first"
+            )
         self._check_board_still("the seat can be handed over")
         self._change(lambda: self.game.hand_seat(seat, by))
         self.notice = None
@@ -423,6 +380,15 @@ class Session:
             self.store_error = str(error)
             self._turn_dirty = True
 
+    def _turn_state(self) -> dict[str, Any]:
+        self._seq += 1
+        return {
+            "tracker": self.tracker.to_json(),
+            "declared": self.declared,
+            "events": len(self.game.events),
+            "seq": self._seq,
+        }
+
     def reconcile(self, sensed: Iterable[str]) -> None:
         """Compare the game with the board afresh (after a wiring check, or a new game on a
         wooden board): what differs is a move on its way, or something to put back."""
@@ -459,17 +425,12 @@ class Session:
         """The referee's cards, none tapped, and cards of several ranks in the hand make the
         move on the board: which one leaves the hand is the player's choice, so it asks."""
         game = self.game
-        if game.mode != "digital" or self.declared is not None or self._is_free(move):
+        if game.mode != "digital" or self.declared is not None or _is_free(self.game, move):
             return False
-        ranks = [
-            card
-            for card in dict.fromkeys(game.hand(game.turn))
-            if any(other.key == move.key for other in legal_moves(game.position, card, game.rules))
-        ]
+        ranks = _cards_making(game, move)
         if len(ranks) < 2:
             return False
-        said = " or ".join(CARD_WORDS.get(card, f"a {card}") for card in ranks)
-        self.notice = f"{self._name(game.turn)}: {said} makes this move. Tap the card you played."
+        self.notice = notices.which_card(game, ranks)
         return True
 
     def _needs_declaration(self) -> bool:
@@ -479,8 +440,8 @@ class Session:
         def play() -> None:
             if amend:
                 self.game.undo()  # back to before that turn's draw: draw again, then the amended move
-                self._auto_draw()
-            free = self._is_free(move)
+                _auto_draw(self.game)
+            free = _is_free(self.game, move)
             card = move.card if self.game.mode == "digital" or free else None  # a free come-out names its card
             if card is None and not self.game.rules.bluffing and self.declared == move.card:
                 card = self.declared  # a card declared at a real table is recorded: the review judges its move
@@ -509,7 +470,7 @@ class Session:
         try:
             self.notice = None
             self.declared = None
-            self._auto_draw()
+            _auto_draw(self.game)
             self._follow_game()
             new = self.game.events[self._saved :]
             self.store.append(self.game_id, new, self._saved, self._turn_state())
@@ -557,54 +518,43 @@ class Session:
         game = self.game
         return game.mode == "digital" and self.declared is None and game.phase == "play"
 
-    # -- helpers ----------------------------------------------------------------------
 
-    def _turn_state(self) -> dict[str, Any]:
-        self._seq += 1
-        return {
-            "tracker": self.tracker.to_json(),
-            "declared": self.declared,
-            "events": len(self.game.events),
-            "seq": self._seq,
-        }
+def _auto_draw(game: Game) -> None:
+    """With the referee's cards, the draw is a formality the daemon does for the player."""
+    while game.mode == "digital" and game.phase == "draw":
+        game.draw()
 
-    def _auto_draw(self) -> None:
-        """With the referee's cards, the draw is a formality the daemon does for the player."""
-        while self.game.mode == "digital" and self.game.phase == "draw":
-            self.game.draw()
 
-    def _plays(self, card: str) -> bool:
-        """Whether some legal move (a counting turn's free come-out too) uses ``card`` now."""
-        game = self.game
-        return next(legal_moves(game.position, card, game.rules), None) is not None or bool(game.free_come_outs(card))
+def _plays(game: Game, card: str) -> bool:
+    """Whether some legal move (a counting turn's free come-out too) uses ``card`` now."""
+    return next(legal_moves(game.position, card, game.rules), None) is not None or bool(game.free_come_outs(card))
 
-    def _is_free(self, move: Move) -> bool:
-        """The counting turn's free come-out, not a come-out the card makes anyway."""
-        if not self.game.free_come_out_due():
-            return False
-        try:
-            parse_move(self.game.position, move.text, self.game.rules)  # only the moves from its hole
-            return False
-        except NotationError:
-            return any(m.key == move.key for m in self.game.free_come_outs(move.card))
 
-    def _check_turn(self, seat: int | None) -> None:
-        if self.game.phase != "play":
-            raise GameError(f"cannot play now: the game is in its {self.game.phase} phase")
-        if seat is not None and seat != self.game.turn:
-            raise PermissionError(f"it is {self._whose(self.game.turn)} turn, not {self._whose(seat)}")
+def _is_free(game: Game, move: Move) -> bool:
+    """The counting turn's free come-out, not a come-out the card makes anyway."""
+    if not game.free_come_out_due():
+        return False
+    try:
+        parse_move(game.position, move.text, game.rules)  # only the moves from its hole
+        return False
+    except NotationError:
+        return any(m.key == move.key for m in game.free_come_outs(move.card))
 
-    def _name(self, seat: int) -> str:
-        names = self.game.table.get("names")
-        seats = list(self.game.board.seats)
-        if isinstance(names, list) and len(names) == len(seats):
-            return str(names[seats.index(seat)])
-        return (
-            SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"Seat {seat + 1}"
-        )  # the page's names; people count from 1
 
-    def _whose(self, seat: int) -> str:
-        return f"{self._name(seat)}'s"
+def _check_turn(game: Game, seat: int | None) -> None:
+    if game.phase != "play":
+        raise GameError(f"cannot play now: the game is in its {game.phase} phase")
+    if seat is not None and seat != game.turn:
+        raise PermissionError(f"it is {notices.whose(game, game.turn)} turn, not {notices.whose(game, seat)}")
+
+
+def _cards_making(game: Game, move: Move) -> list[str]:
+    """The ranks of the hand to play that make ``move``, each once."""
+    return [
+        card
+        for card in dict.fromkeys(game.hand(game.turn))
+        if any(other.key == move.key for other in legal_moves(game.position, card, game.rules))
+    ]
 
 
 def _allowed(game: Game, declared: str | None, only: str | None = None) -> Candidates:
@@ -618,6 +568,22 @@ def _allowed(game: Game, declared: str | None, only: str | None = None) -> Candi
     if game.mode == "table":
         return Candidates(None, free)
     return Candidates(tuple(dict.fromkeys(game.hand(game.turn))), free)
+
+
+def _tracker_for(
+    game: Game, turn: dict[str, Any] | None, settle_ms: int, sensed: Iterable[str] | None
+) -> tuple[Tracker, str | None]:
+    """The tracker a game opens with: the one stored with its turn if it fits the game, else a
+    new one; then what the sensors feel now (``sensed``: changed while the daemon was off)."""
+    physical = PhysicalBoard(game.board)
+    holes = [physical.index(name) for name in sensed] if sensed is not None else None
+    tracker, declared = _stored_tracker(turn, game, settle_ms)
+    if tracker is None:
+        board = physical.arrange(game.position, holes or ())
+        tracker = Tracker(game.position, game.rules, allowed=_allowed(game, None), settle_ms=settle_ms, board=board)
+    if holes is not None:
+        tracker.feed(SensorEvent(0, "snapshot", tuple(holes)))
+    return tracker, declared
 
 
 def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int) -> tuple[Tracker | None, str | None]:
@@ -634,27 +600,6 @@ def _stored_tracker(turn: dict[str, Any] | None, game: Game, settle_ms: int) -> 
         log.warning("stored turn is for another position: not used")
         return None, None
     return tracker, declared if isinstance(declared, str) else None
-
-
-# A card that cannot move is refused before anyone sees it: declare only what is played. (A bot
-# seat's card at a real table is turned up for all to see: it may be entered, and the bot discards.)
-_UNPLAYABLE = {
-    "digital": "{card} can't move any peg now, so it was not played and nobody saw it: choose another card, "
-    "or discard one if none moves",
-    "table": "{card} can't move any peg now, so it was not declared and nobody saw it: play another card, "
-    "or press Can't move",
-}
-
-_WAITING_FOR = {
-    "doubt": "Waiting for the opponents to doubt or let the card pass.",
-    "reveal": "Waiting for the doubted card to be turned up.",
-    "penalty": "Waiting for a peg to be chosen to go back to start.",
-}
-_NOT_DONE = {
-    "moving": "The move is not finished yet: the lights show where pegs still have to go.",
-    "illegal": "This is not a legal move: put the pegs back where the lights show.",
-    "ambiguous": "Several moves fit this board: choose the one you made on the page.",
-}
 
 
 def _without_destinations(guidance: dict[str, Role]) -> dict[str, Role]:

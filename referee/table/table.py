@@ -31,13 +31,14 @@ from hardware.leds import PixelStrip, Renderer
 from hardware.sensors import Change, SensorBoard
 from hardware.signals import SEAT_NAMES
 from referee import record
+from referee.board import Board
 from referee.events import Event, Start
 from referee.game import GameError, Mode
 from referee.protocol_types import Overview
 from referee.rulesets import Ruleset
 from referee.settings import backends
 from referee.settings.config import Config, ConfigError
-from referee.table import phone_seats, simulator, teaching, view
+from referee.table import phone_seats, seat_bots, seating, simulator, teaching, view
 from referee.table.board_hardware import BoardHardware
 from referee.table.bot_driver import BotDriver
 from referee.table.buttons import Buttons
@@ -218,12 +219,12 @@ class Table:
         start = self.store.events(game_id)[0]
         players = start.players if isinstance(start, Start) else None
         if self.hardware.simulated and isinstance(players, int):
-            self.hardware.fit(4 if players == 2 else players)
+            self.hardware.fit(Board.for_players(players).sides)
         restored = self.hardware.simulated and self._sim.restore()
         session = self._session_of(game_id)
         if session.game.board.sides != self.layout.sides:
             raise ConfigError(f"it is for {session.game.board.sides} sides, this board has {self.layout.sides}")
-        colours = view.seat_rgb(session.game)  # read before anything changes: a damaged colour is refused here
+        colours = seating.seat_rgb(session.game)  # read before anything changes: a damaged colour is refused here
         if self.hardware.simulated and not restored:  # the saved pegs were another board's: the game's places
             physical = session.physical
             self._sim.put(physical.name(h) for h in physical.holes(physical.fill(session.game.position)))
@@ -260,7 +261,7 @@ class Table:
         pegs: dict[str, list[str]] | None,
         first: int | None = None,
     ) -> None:
-        self.hardware.fit(4 if players == 2 else players)
+        self.hardware.fit(Board.for_players(players).sides)
         session = Session.new(
             self.store,
             rules,
@@ -269,7 +270,7 @@ class Table:
             teams=teams,
             pegs=pegs,
             first=first,
-            table=table or view.default_table(players),
+            table=table or seating.default_table(players),
             settle_ms=self.config.settle_ms,
         )
         if self.hardware.simulated:  # a simulated board's pegs jump to their places; a wooden one shows what to fix
@@ -277,11 +278,11 @@ class Table:
         self.session = session
         self._bots.seat(session.game)
         session.reconcile(self.hardware.sensed())
-        self.renderer.set_seat_colours(view.seat_rgb(session.game))
+        self.renderer.set_seat_colours(seating.seat_rgb(session.game))
 
     def _open_step(self, step: StepGame) -> Session:
         """A lesson's step: its game on the board, as a new game (``LessonHost``)."""
-        table = {**view.default_table(step.players), **step.table}
+        table = {**seating.default_table(step.players), **step.table}
         self._reset_board(
             lambda: self._new_session(step.rules, step.players, "table", None, table, step.pegs, step.first)
         )
@@ -504,12 +505,12 @@ class Table:
         by = phone_seats.played_by(game, seat)
         if by is None:
             return {}
-        names = {row["seat"]: row["name"] for row in view.seats(game)}
+        names = {row["seat"]: row["name"] for row in seating.seats(game)}
         moves = phone_seats.options(game, seat) if mine and by == phone_seats.PHONE else {}
         return {
             "phone": by,
             "moves": {card: [{"text": m.text, "words": say(m, names)} for m in found] for card, found in moves.items()},
-            "chosen": phone_seats.plan_json(phone_seats.chosen_plan(self.session), names) if mine else None,
+            "chosen": seat_bots.plan_json(seat_bots.chosen_plan(self.session), names) if mine else None,
         }
 
     # -- the wiring check -----------------------------------------------------------------
@@ -554,7 +555,7 @@ class Table:
                 tuple(game.board.seats),
                 game.doubter_to_answer,
                 penalty[0] if penalty else None,
-                tuple(view.seat_default(side) for side in range(len(SEAT_NAMES))),
+                tuple(seating.seat_default(side) for side in range(len(SEAT_NAMES))),
                 any(hole.startswith("C") for hole in self.layout.pixel_of),
                 view.light_legend(),
                 teaching.hand_seen_by(game),
@@ -580,7 +581,7 @@ class Table:
             names = {seat["seat"]: seat["name"] for seat in data["seats"]}
             data["bot"] = self._bots.plan_json(names)
             data["phones"] = phone_seats.kinds(self.session.game)
-            data["phone"] = phone_seats.plan_json(phone_seats.chosen_plan(self.session), names)
+            data["phone"] = seat_bots.plan_json(seat_bots.chosen_plan(self.session), names)
             data["move_marks"] = dict(self._lights.move_marks)
             game = self.session.game
             if game.mode == "digital" and not self._bots.is_bot(game.turn):
@@ -599,7 +600,7 @@ class Table:
 
     def seats(self) -> list[dict[str, Any]]:
         with self._lock:
-            return view.seats(self.session.game)
+            return seating.seats(self.session.game)
 
     def games(self) -> list[dict[str, Any]]:
         """Each game played, as its row in the list (``Store.listed``: made once per version)."""
@@ -723,7 +724,7 @@ class Table:
     def _phone_plan(self, session: Session) -> Plan | None:
         """The move a phone seat chose, lit like a bot's; when several moves fit the board,
         it is the one taken (``Session.intended``)."""
-        plan = phone_seats.chosen_plan(session)
+        plan = seat_bots.chosen_plan(session)
         if plan is not None:
             session.intended = (plan.seat, plan.move.text)
         return plan
@@ -736,7 +737,7 @@ class Table:
         without their cards."""
         with self._lock:
             game = self.session.game
-            names = {seat["seat"]: seat["name"] for seat in view.seats(game)}
+            names = {seat["seat"]: seat["name"] for seat in seating.seats(game)}
             if asker is not None and asker not in teaching.hand_seen_by(game):
                 raise PermissionError(f"only {names[game.turn]}'s phone may ask for its hints now")
             if show and asker is not None and asker != game.turn:
@@ -767,7 +768,7 @@ class Table:
                 raise GameError("each card's moves are shown in teaching games only: ask for a hint instead")
             if game.mode == "digital" and (game_id != self.session.game_id or seat not in teaching.hand_seen_by(game)):
                 raise PermissionError("the cards of the seat to play are for its own phone and its partners' only")
-            taught = self._teaching.get(self.session, {seat["seat"]: seat["name"] for seat in view.seats(game)})
+            taught = self._teaching.get(self.session, {seat["seat"]: seat["name"] for seat in seating.seats(game)})
             if game.mode == "digital" and seat != game.turn:  # a partner's phone: the moves, not the cards
                 return {
                     "version": self._version,

@@ -14,31 +14,20 @@ import itertools
 from collections.abc import Callable
 from typing import Any, NotRequired, TypedDict, cast
 
-from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
+from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS
 from referee import events as ev
 from referee import record
-from referee.board import PEGS_PER_SEAT
 from referee.events import Event, event_to_json
 from referee.game import Game
 from referee.moves import Move
-from referee.reasons import why_not
 from referee.rulesets import Ruleset, title_of
+from referee.table import seating
+from referee.table.reading import finishing, finishing_seat, why_not_shown
+from referee.table.seating import Seat
 from referee.table.session import Session
 from referee.table.told import Told, told
 from referee.tracker import Fix, Report, Role
-from referee.words import card_word, cards_for, cards_words, fix_words, say, split_words
-
-
-class Seat(TypedDict):
-    """A seat in play: its name and colour as the table chose them, its team (an index into
-    ``State.teams``) and how many of its pegs are home and in start."""
-
-    seat: int
-    name: str
-    colour: str  # "#rrggbb"
-    team: int
-    home: int
-    start: int
+from referee.words import card_word, cards_for, cards_words, fix_words, name_of, say
 
 
 class FixJson(TypedDict):
@@ -163,45 +152,6 @@ def light_legend() -> tuple[tuple[str, str, str, str], ...]:
     return tuple(rows)
 
 
-def seat_default(side: int) -> tuple[str, str]:
-    """A side's name and colour before anyone chooses: the LEDs' seat colour, named."""
-    return SEAT_NAMES[side], "#{:02x}{:02x}{:02x}".format(*SEAT_COLOURS[side])
-
-
-def default_table(players: int) -> dict[str, list[str]]:
-    """Names and colours for the seats in play."""
-    seats = (0, 2) if players == 2 else tuple(range(players))
-    return {"names": [seat_default(s)[0] for s in seats], "colours": [seat_default(s)[1] for s in seats]}
-
-
-def seat_list(game: Game) -> list[Seat]:
-    table = {**default_table(game.board.players), **game.table}
-    team_index = {seat: n for n, team in enumerate(game.board.teams) for seat in team}
-    return [
-        {
-            "seat": seat,
-            "name": table["names"][n],
-            "colour": table["colours"][n],
-            "team": team_index[seat],
-            "home": game.position.in_home(seat),
-            "start": game.position.in_start(seat),
-        }
-        for n, seat in enumerate(game.board.seats)
-    ]
-
-
-def seats(game: Game) -> list[dict[str, Any]]:
-    """``seat_list`` as plain mappings, for callers that pass them on as JSON."""
-    return [dict(seat) for seat in seat_list(game)]
-
-
-def seat_rgb(game: Game) -> list[tuple[int, int, int]]:
-    """Each side's colour for the LEDs (black for sides nobody plays)."""
-    colours = {**default_table(game.board.players), **game.table}["colours"]
-    by_seat = dict(zip(game.board.seats, colours, strict=True))
-    return [_rgb(by_seat.get(side, "#000000")) for side in range(game.board.sides)]
-
-
 def session_state(session: Session) -> dict[str, Any]:
     """``game_state`` as a plain mapping, which the running table extends with its own keys
     into a ``State`` (``Table.state``)."""
@@ -211,8 +161,8 @@ def session_state(session: Session) -> dict[str, Any]:
 def game_state(session: Session) -> SessionState:
     """Everything the page shows of the game and the board's reading of it."""
     game, report = session.game, session.report
-    seated = seat_list(game)
-    colour = _colour_of(seated)
+    seated = seating.seat_list(game)
+    colour = _colour_of(game)
     said = tuple(colour(seat) for seat in range(game.board.sides))
     card, card_words = last_played(game)
     said_history, told_list = _record_words(game, said, colour)
@@ -260,14 +210,9 @@ def game_state(session: Session) -> SessionState:
     }
 
 
-def _colour_of(seated: list[Seat]) -> Callable[[int], str]:
-    """How the page names a seat: the name the table chose, else its colour's."""
-    names: dict[int, str] = {seat["seat"]: seat["name"] for seat in seated}
-
-    def colour(seat: int) -> str:
-        return names.get(seat, SEAT_NAMES[seat] if seat < len(SEAT_NAMES) else f"seat {seat}")
-
-    return colour
+def _colour_of(game: Game) -> Callable[[int], str]:
+    """How the page names a seat: the name the table chose, else its colour's (``seating``)."""
+    return functools.partial(name_of, seating.names(game))
 
 
 def _fixes(found: tuple[Fix, ...], colour: Callable[[int], str]) -> list[FixJson]:
@@ -336,59 +281,6 @@ def _record_words(game: Game, said: tuple[str, ...], colour: Callable[[int], str
     """The moves that stand in words, and the moves list as the table tells it."""
     moves = history(game, said)
     return moves, told(game, moves, colour)
-
-
-def finishing_seat(session: Session) -> int | None:
-    """Whose split is half made and may still be finished: the page and the board show that
-    seat's turn until it is (the next seat's turn only begins with its own move)."""
-    unfinished = None if session.insisted else session.unfinished()
-    return None if unfinished is None else unfinished.seat
-
-
-def finishing(session: Session, colour: Callable[[int], str]) -> str | None:
-    """A split half made, in words, while it may still be finished (and Done has not said it is)."""
-    unfinished = None if session.insisted else session.unfinished()
-    return None if unfinished is None else split_words(session.game.board, colour, *unfinished)
-
-
-def why_not_shown(session: Session) -> str | None:
-    """Why the board is not a legal move, when one peg went from one hole to another. While a
-    move is on its way (status "moving") only when every peg is down and the one peg's move
-    breaks a rule by itself: what the lights then ask for is a split nobody made. A split
-    whose first part is down is on its way, not wrong, until Done says it is finished."""
-    report = session.report
-    if report.status == "moving" and (
-        session.tracker.restoring
-        or not _all_pegs_down(session)
-        or (not session.insisted and session.unfinished() is not None)
-    ):
-        return None
-    if session.chosen is not None and report.status == "illegal":  # issue 36: the phone's move, no other
-        name = {seat["seat"]: seat["name"] for seat in seat_list(session.game)}[session.game.turn]
-        return f"That is not {name}'s move: the lights show the one {name} chose."
-    back = report.back
-    taken = [fix.hole for fix in back if fix.action == "remove"]
-    put = [fix.hole for fix in back if fix.action == "place"]
-    if len(taken) != 1 or len(put) != 1:
-        return None
-    board = session.game.board
-
-    def index(name: str) -> int:
-        if name.startswith("S"):
-            return board.board_holes + int(name[1:].split(":")[0])
-        return board.hole_index(name)
-
-    names = {seat["seat"]: seat["name"] for seat in seat_list(session.game)}
-    card = session.declared if report.status == "illegal" else None
-    try:
-        return why_not(session.game.position, session.game.rules, index(put[0]), index(taken[0]), card, names)
-    except ValueError:
-        return None
-
-
-def _all_pegs_down(session: Session) -> bool:
-    """No peg in hand: the sensors feel as many pegs as the game has."""
-    return session.tracker.occupied.bit_count() == PEGS_PER_SEAT * len(session.game.board.seats)
 
 
 def _candidates(report: Report, last: int, turn: int, names: tuple[str, ...]) -> list[Candidate]:
@@ -510,7 +402,3 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
         "p50": round(ordered[len(ordered) // 2] * 1000, 3),
         "p99": round(ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000, 3),
     }
-
-
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
