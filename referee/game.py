@@ -2,7 +2,7 @@
 
 Every change to a game is an event, one class per kind (``referee.events``: start, deal,
 turn, draw, play, move, bump, discard, doubt, penalty, win, ...). Actions check what the
-player asks for, then *emit* events; ``_apply`` is the only code that changes state, so
+player asks for, then *emit* events; ``referee.state_changes`` is the only code that changes state, so
 replaying a record rebuilds the game exactly, and undo is "replay all but the last turn".
 
     game = Game(Ruleset.preset("basic"), players=4, seed=7)
@@ -15,34 +15,37 @@ in ``table`` mode the cards are real, players say which card they played (or not
 any card that explains the move is accepted) and must-play cannot be checked.
 
 The game's own ideas live beside it: ``referee.game_state`` (the state the events build),
-``referee.bluff`` (the Bluffing Joker's doubts, reveal and penalty), ``referee.stock`` (the
-deal, the draw and the reshuffle) and ``referee.undo`` (how far undo may go back).
+``referee.state_changes`` (what each event does to it, checked), ``referee.action_checks``
+(what an action asks for, checked before it emits), ``referee.bluff`` (the Bluffing Joker's
+doubts, reveal and penalty), ``referee.stock`` (the deal, the draw and the reshuffle) and
+``referee.undo`` (how far undo may go back).
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from referee import bluff as bluffing
 from referee import events as ev
 from referee import holes, stock
+from referee.action_checks import card_from_hand, need_digital, need_phase, resolve
 from referee.board import Board
 from referee.cards import CARDS, JOKER, parse_card
-from referee.events import Event, EventError
+from referee.events import Event
+from referee.game_start import arguments, start_event, start_of
 from referee.game_state import MODES, Checkpoint, GameError, Mode, Phase, State
-from referee.movegen import free_come_outs, legal_moves, parse_move
-from referee.moves import Move, NotationError
+from referee.movegen import legal_moves, parse_move
+from referee.moves import Move
 from referee.position import Position, PositionError
-from referee.rulesets import Ruleset, from_mapping
+from referee.rulesets import Ruleset
+from referee.state_changes import StateChanges, free_come_out_due, free_come_outs_now
 from referee.undo import NEW_INFORMATION, turn_so_far, undo_target
 
 __all__ = ["MODES", "NEW_INFORMATION", "Checkpoint", "Event", "Game", "GameError", "Mode", "Phase", "seat_number"]
 
 _Action = TypeVar("_Action", bound=Callable[..., Any])
-SEATED_BY = re.compile(r"[a-z][a-z-]{0,23}")  # who a seat is handed to: "phone", "board", a bot's kind
 
 
 def _atomic(action: _Action) -> _Action:
@@ -83,6 +86,7 @@ class Game:
         self.mode: Mode = mode
         self.seed = seed
         self.board = Board.for_players(players, teams)
+        self._changes = StateChanges(self.board, rules, mode)
         self.first = self.board.seats[0] if first is None else first
         self.table = dict(table or {})  # how the table shows the game (seat names, colours): recorded, not ruled
         if self.first not in self.board.seats:
@@ -102,23 +106,12 @@ class Game:
         self._effective: list[Event] = []  # what the state is built from
         self._state = self._fresh_state()
         if not _replaying:
-            self._emit(self._start_event(players, bool(pegs)))
+            self._emit(
+                start_event(self.board, rules, mode, seed, self.first, self._start if pegs else None, self.table)
+            )
             if mode == "digital":
                 self._emit(stock.first_deal(rules, players, self.board.seats, seed))
             self._begin_turn(self.first, extra=False)
-
-    def _start_event(self, players: int, pegs: bool) -> ev.Start:
-        """The record's first event: everything needed to set the game up again."""
-        return ev.Start(
-            players,
-            tuple(tuple(team) for team in self.board.teams),
-            self.rules.to_mapping(),
-            self.mode,
-            self.seed,
-            self.first,
-            {seat: tuple(holes) for seat, holes in self._start.pegs_json().items()} if pegs else None,
-            self.table or None,
-        )
 
     # -- reading the game -------------------------------------------------------------
 
@@ -199,7 +192,7 @@ class Game:
 
     def playable(self) -> dict[str, list[Move]]:
         """Digital mode: each card in the player's hand that moves, with its moves."""
-        self._need_phase("play")
+        need_phase(self._state, "play")
         playable = {}
         for card in dict.fromkeys(self._state.hands.get(self.turn, [])):
             moves = self.legal(card)
@@ -210,7 +203,7 @@ class Game:
     def movable_cards(self) -> list[str]:
         """Digital mode: the cards in the player's hand that move a peg (found without
         listing their moves: the first legal move of each is enough)."""
-        self._need_phase("play")
+        need_phase(self._state, "play")
         return [card for card in dict.fromkeys(self._state.hands.get(self.turn, [])) if self._moves_at_all(card)]
 
     def _moves_at_all(self, card: str) -> bool:
@@ -222,13 +215,10 @@ class Game:
     def free_come_out_due(self) -> bool:
         """Counting: after ``rules.counting - 1`` turns without moving, this turn may bring a
         peg out for any card (NC rule 9; Becker "on the fourth turn")."""
-        counting = self.rules.counting
-        return counting is not None and self.count(self.turn) >= counting - 1
+        return free_come_out_due(self._state, self.rules)
 
     def free_come_outs(self, card: str) -> list[Move]:
-        if not self.free_come_out_due():
-            return []
-        return list(free_come_outs(self.position, card, self.rules))
+        return free_come_outs_now(self._state, card, self.rules)
 
     def must_move(self) -> bool:
         """Digital mode: whether a discard without moving is forbidden now. A joker is never
@@ -275,8 +265,8 @@ class Game:
     @_atomic
     def draw(self) -> str:
         """Digital mode: draw the top card of the stock (before playing, or after, per rules)."""
-        self._need_digital("draw")
-        self._need_phase("draw")
+        need_digital(self.mode, "draw")
+        need_phase(self._state, "draw")
         if not self._state.stock and not self._state.discards:
             raise GameError("no card to draw: the stock is empty and no card has been played to reshuffle")
         if not self._state.stock:
@@ -296,17 +286,17 @@ class Game:
         At a real table (``table`` mode) ``card`` may be None: any card that explains the
         move is accepted.
         """
-        self._need_phase("play")
+        need_phase(self._state, "play")
         seat = self.turn
-        card = self._card_from_hand(card)
+        card = card_from_hand(self._state, self.mode, card)
         if self.rules.bluffing and not free:
             declared = parse_card(declared) if declared else card
             if declared is None:
                 raise GameError("Bluffing Joker: declare the card you play face down")
-            chosen = self._resolve(declared, move, free=False)
+            chosen = resolve(self._state, self.rules, self.mode, declared, move, free=False)
             self._emit(ev.Play(seat, card, declared, chosen.text))
             return
-        chosen = self._resolve(card, move, free)
+        chosen = resolve(self._state, self.rules, self.mode, card, move, free)
         self._emit(ev.Play(seat, card, free=free))
         self._make_move(seat, chosen, free)
         self._after_action()
@@ -315,8 +305,8 @@ class Game:
     def discard(self, card: str | None = None) -> None:
         """Discard without moving: only when nothing (but a joker) moves (the rules page, Basic Game:
         "if you have no cards (except jokers) that enable you to move you may discard one card")."""
-        self._need_phase("play")
-        card = self._card_from_hand(card)
+        need_phase(self._state, "play")
+        card = card_from_hand(self._state, self.mode, card)
         if self.must_move():
             raise GameError(f"seat {self.turn} has a card that moves a peg and must play it")
         self._emit(ev.Discard(self.turn, card))
@@ -327,7 +317,7 @@ class Game:
         """Bluffing Joker: the next opponent clockwise doubts the declaration or lets it pass."""
         if type(doubt) is not bool:
             raise GameError(f"a doubt is true (doubt it) or false (let it pass), not {doubt!r}")
-        self._need_phase("doubt")
+        need_phase(self._state, "doubt")
         if seat != self.doubter_to_answer:
             raise GameError(f"seat {self.doubter_to_answer} answers first, not seat {seat}")
         self._emit(ev.Doubt(seat, doubt))
@@ -336,7 +326,7 @@ class Game:
     @_atomic
     def reveal(self, card: str) -> None:
         """Bluffing Joker at a real table: the doubted card, turned face up."""
-        self._need_phase("reveal")
+        need_phase(self._state, "reveal")
         shown = parse_card(card)
         self._emit(ev.Reveal(self.turn, shown))
         self._after_doubt()
@@ -344,7 +334,7 @@ class Game:
     @_atomic
     def send_to_start(self, seat: int, hole: str) -> None:
         """Bluffing Joker: the chooser sends one of the victim's track pegs back to start."""
-        self._need_phase("penalty")
+        need_phase(self._state, "penalty")
         penalty = self._state.penalty
         assert penalty is not None
         if not isinstance(hole, str):
@@ -397,15 +387,7 @@ class Game:
         """Rebuild a game from its record (its events, or their JSON, read here), checking
         every event as it is applied."""
         events = list(events)
-        try:
-            start = ev.as_event(events[0]) if events else None
-        except EventError as error:
-            if not (isinstance(events[0], Mapping) and events[0].get("event") == "start"):
-                raise GameError("a game record starts with a start event") from None
-            raise GameError(f"bad start event: {error}") from None
-        if not isinstance(start, ev.Start):
-            raise GameError("a game record starts with a start event")
-        game = cls._set_up(start)
+        game = cls._set_up(start_of(events))
         for number, event in enumerate(events, 1):
             try:
                 game.replay_event(ev.as_event(event))
@@ -417,17 +399,7 @@ class Game:
     def _set_up(cls, start: ev.Start) -> Game:
         """The game a start event sets up, before any event is applied."""
         try:
-            return cls(
-                from_mapping(start.rules),
-                start.players,
-                mode=start.mode,
-                seed=start.seed or 0,
-                teams=[list(team) for team in start.teams],
-                first=start.first,
-                pegs={seat: list(holes) for seat, holes in start.pegs.items()} if start.pegs is not None else None,
-                table=dict(start.table) if start.table is not None else None,
-                _replaying=True,
-            )
+            return cls(**arguments(start), _replaying=True)
         except ValueError as error:
             raise GameError(f"bad start event: {error}") from None
 
@@ -488,58 +460,13 @@ class Game:
             self._after_action()
 
     def _make_move(self, seat: int, move: Move, free: bool) -> None:
-        self._known_move = move  # already checked: spare _apply parsing it again
+        self._known_move = move  # already checked: spare the state change parsing it again
         self._emit(ev.Move(seat, move.text, free))
         for bump in move.bumps:
             target = (
                 holes.start_area(bump.seat) if self.board.is_start(bump.target) else self.board.hole_name(bump.target)
             )
             self._emit(ev.Bump(bump.seat, seat, self.board.hole_name(bump.source), target))
-
-    # -- checks -------------------------------------------------------------------------
-
-    def _need_phase(self, phase: Phase) -> None:
-        if self.phase == "over":
-            raise GameError(f"the game is over: team {list(self.winner or ())} won")
-        if self.phase != phase:
-            raise GameError(f"cannot {_VERBS[phase]} now: waiting for {_WAITING[self.phase]}")
-
-    def _need_digital(self, action: str) -> None:
-        if self.mode != "digital":
-            raise GameError(f"cannot {action} at a real table: the referee does not hold the cards")
-
-    def _card_from_hand(self, card: str | None) -> str | None:
-        if card is None:
-            if self.mode == "digital":
-                raise GameError("say which card is played")
-            return None
-        card = parse_card(card)
-        if self.mode == "digital" and card not in self._state.hands.get(self.turn, []):
-            raise GameError(f"seat {self.turn} does not hold {card}: hand {self.hand(self.turn)}")
-        return card
-
-    def _resolve(self, card: str | None, move: Move | str, free: bool) -> Move:
-        """The legal move meant, for the card played (or for any card, undeclared)."""
-        text = move if isinstance(move, str) else move.text
-        if free:
-            if card is None and self.mode == "digital":
-                raise GameError("say which card is discarded for the free come-out")
-            for candidate in self.free_come_outs(card or JOKER):
-                if candidate.text.split()[1:] == text.split()[-1:]:
-                    return candidate
-            raise GameError(f"{text!r} is not a free come-out for seat {self.turn} now")
-        if card is None:
-            written = text.split()[0] if text.split() else ""
-            if isinstance(move, Move):
-                written = move.card
-            card = parse_card(written)
-        try:
-            chosen = parse_move(self.position, text, self.rules)
-        except NotationError as error:
-            raise GameError(str(error)) from None
-        if chosen.card != card:
-            raise GameError(f"{text!r} is not a move of the card played ({card})")
-        return chosen
 
     # -- the only code that changes state -------------------------------------------------
 
@@ -552,91 +479,12 @@ class Game:
         return State(position=self._start)
 
     def _apply(self, event: Event) -> None:
-        """Change the state by one event: the Bluffing Joker's own in ``referee.bluff``."""
-        state = self._state
-        match event:
-            case ev.Turn():
-                self._apply_turn(event)
-            case ev.Move():
-                self._apply_move(event)
-            case ev.Bump():
-                state.bumps.append(event)
-            case ev.Play() | ev.Discard():
-                self._apply_card(event)
-            case ev.Draw(seat=seat):
-                self._check_turn(seat)
-                stock.apply_draw(state, seat, event, self.rules)
-            case ev.Deal():
-                stock.apply_deal(state, event)
-            case ev.Reshuffle():
-                stock.apply_reshuffle(state, event)
-            case ev.Doubt() | ev.Reveal() | ev.Settle() | ev.PenaltyDue() | ev.Penalty():
-                bluffing.apply(state, self.board, event)
-            case ev.Extra(seat=seat):
-                state.extra_turns.setdefault(seat, []).append(state.turn_number)
-            case ev.Decline():
-                state.acted = True
-            case ev.Win(team=team):
-                state.winner, state.phase = team, "over"
-            case ev.Seated(seat=seat, by=by):
-                if seat not in self.board.seats or not SEATED_BY.fullmatch(by):
-                    raise GameError(f"seat {seat} cannot be handed to {by!r}: a seat in play, to a lower-case name")
-                state.seated[seat] = by
-            case ev.Start():
-                pass
-            case ev.Undo():
-                raise GameError("an undo is replayed, not applied")
-
-    def _apply_turn(self, event: ev.Turn) -> None:
-        state, seat = self._state, event.seat
-        if seat not in self.board.seats:
-            raise GameError(f"no seat {seat}")
-        if event.extra:
-            won = [n for n in state.extra_turns.get(seat, []) if n < state.turn_number]
-            if not won:
-                raise GameError(f"seat {seat} has no extra turn")
-            state.extra_turns[seat].remove(won[0])
-        state.position = state.position.with_turn(seat)
-        state.turn_number = event.number
-        state.extra_turn = event.extra
-        state.acted = False
-        state.phase = "draw" if self.mode == "digital" and self.rules.draw == "before" else "play"
-
-    def _apply_card(self, event: ev.Play | ev.Discard) -> None:
-        """A ``play`` or a ``discard``: the card leaves the hand, and a declared one is doubted."""
-        state, seat = self._state, event.seat
-        self._check_turn(seat)
-        stock.take_card(state, self.mode, seat, event.card)
-        state.acted = True
-        if isinstance(event, ev.Discard):
-            state.counts[seat] = state.counts.get(seat, 0) + 1
-        elif event.declared is not None:
-            bluffing.declare(state, self.board, event)
-
-    def _check_turn(self, seat: int) -> None:
-        if seat != self.turn:
-            raise GameError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-
-    def _apply_move(self, event: ev.Move) -> None:
-        state = self._state
-        self._check_turn(event.seat)
-        if state.bluff is not None and state.bluff.doubter is None and state.bluff.doubters:
-            raise GameError("the opponents have not answered the declaration yet")
-        known, self._known_move = self._known_move, None
-        if event.free:
-            card = parse_card(event.text.split(" ", 1)[0])
-            matches = [m for m in self.free_come_outs(card) if m.text == event.text]
-            if not matches:
-                raise GameError(f"{event.text!r} is not a free come-out now")
-            move = matches[0]
-        elif known is not None and known.text == event.text and known.before == state.position:
-            move = known
-        else:
-            move = parse_move(state.position, event.text, self.rules)
-        state.position = move.result
-        state.made.append(move)
-        state.counts[event.seat] = 0
-        state.phase = "play"
+        """Change the state by one event (``referee.state_changes``); a move already checked
+        as it was made is not parsed again."""
+        known = None
+        if isinstance(event, ev.Move):
+            known, self._known_move = self._known_move, None
+        self._changes.apply(self._state, event, known)
 
 
 def _kind(event: Event | Mapping[str, object]) -> str:
@@ -654,21 +502,3 @@ def seat_number(key: object) -> int | None:
     if isinstance(key, str) and key.isascii() and key.isdigit() and (key == "0" or not key.startswith("0")):
         return int(key)
     return None
-
-
-_VERBS: dict[str, str] = {
-    "draw": "draw",
-    "play": "play or discard",
-    "doubt": "doubt",
-    "reveal": "turn up the card",
-    "penalty": "choose a peg",
-    "over": "play",
-}
-_WAITING: dict[str, str] = {
-    "draw": "the player to draw a card",
-    "play": "the player to play a card",
-    "doubt": "the opponents to doubt or pass",
-    "reveal": "the doubted card to be turned up",
-    "penalty": "a peg to be chosen to go back to start",
-    "over": "nothing: the game is over",
-}

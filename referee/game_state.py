@@ -48,7 +48,7 @@ class Penalty:
 
 @dataclass
 class State:
-    """Everything the events of a game have built so far; ``Game._apply`` changes it."""
+    """Everything the events of a game have built so far; ``referee.state_changes`` changes it."""
 
     position: Position
     phase: Phase = "play"
@@ -69,7 +69,7 @@ class State:
     seated: dict[int, str] = field(default_factory=dict)  # seat -> who plays it now, when handed over (``Seated``)
 
     def copy(self) -> State:
-        """A copy sharing nothing that ``_apply`` changes in place (positions, moves and
+        """A copy sharing nothing that an event changes in place (positions, moves and
         events are never changed, only replaced)."""
         bluff = replace(self.bluff, doubters=list(self.bluff.doubters)) if self.bluff else None
         return replace(
