@@ -31,8 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from judge_positions import Spot, contested_spots, option_of
-from reference_judge import Estimate, Option, estimate, real_mistake, reference, sample_worlds, within_noise
+from tests.judge_positions import Spot, contested_spots, option_of
+from tests.reference_judge import Estimate, Option, estimate, real_mistake, reference, sample_worlds, within_noise
 
 from referee.game import Game
 from referee.moves import Move

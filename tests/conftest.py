@@ -1,44 +1,89 @@
-"""Shared helpers: build positions tersely and read moves as text."""
+"""The fixtures every test module may use, hypothesis's profiles, and the tiers (``TIERS``)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 
-from referee import NotationError, Position, Ruleset, legal_moves, parse_move
+import referee.table.session as session_module
+from referee.settings.config import Config
+from referee.table.table import Table
+from tests.real_daemon import Daemon
+from tests.simulated import PIN, log_in
+from web import create_app
 
 settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
-def position(players: int = 4, turn: int = 0, teams: Any = None, **pegs: list[str]) -> Position:
-    """``position(s0=["T0:8", "S", ...], s2=[...])``: seats as keyword ``s<n>``."""
-    data: dict[str, Any] = {"players": players, "turn": turn, "pegs": {name[1:]: holes for name, holes in pegs.items()}}
-    if teams is not None:
-        data["teams"] = teams
-    return Position.from_json(data)
+# -- the fixtures --------------------------------------------------------------------------------
+# A table in this process (``service``) and its page's clients (``app``, ``client``, ``admin``);
+# the real daemon in a process of its own (``daemon``). Helpers to import: tests/simulated.py
+# and tests/real_daemon.py; Chromium: tests/browser/conftest.py.
 
 
-def texts(pos: Position, card: str, rules: str = "basic") -> set[str]:
-    return {move.text for move in legal_moves(pos, card, Ruleset.preset(rules))}
+@pytest.fixture
+def config(tmp_path: Path) -> Config:
+    """What ``service`` is built from: ``pegs serve --simulate --data TMP`` with the table PIN.
+    A module whose table needs something else overrides this fixture."""
+    return Config.simulated(str(tmp_path), pin=PIN)
 
 
-def results(pos: Position, card: str, rules: str = "basic") -> list[dict[str, list[str]]]:
-    return [move.result.pegs_json() for move in legal_moves(pos, card, Ruleset.preset(rules))]
+@pytest.fixture
+def service(config: Config) -> Iterator[Table]:
+    """The daemon in this process on a simulated board (``Table``), started, stopped after."""
+    table = Table.build(config)
+    table.start()
+    yield table
+    table.stop()
 
 
-def is_legal(pos: Position, text: str, rules: str = "basic") -> bool:
-    """Whether ``text`` names a legal move, its steps in the order written."""
-    try:
-        parse_move(pos, text, Ruleset.preset(rules))
-    except NotationError:
-        return False
-    return True
+@pytest.fixture
+def dealt(config: Config, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Table]:
+    """``service`` whose games are all shuffled with the seed ``request.param`` (parametrize it
+    with ``indirect=True``)."""
+    monkeypatch.setattr(session_module, "random", SimpleNamespace(randrange=lambda _n: request.param))
+    table = Table.build(config)
+    table.start()
+    yield table
+    table.stop()
+
+
+@pytest.fixture
+def app(service: Table) -> Flask:
+    """The page's Flask app on ``service``."""
+    return create_app(service)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A page of ``app`` not logged in: a phone, or the table's page before the PIN."""
+    return app.test_client()
+
+
+@pytest.fixture
+def admin(app: Flask) -> FlaskClient:
+    """A page of ``app`` logged in with the table PIN; every request carries its CSRF token."""
+    page = app.test_client()
+    page.environ_base["HTTP_X_CSRF_TOKEN"] = log_in(page)["X-CSRF-Token"]
+    return page
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[Daemon]:
+    """The real daemon (``pegs serve --simulate --pin PIN``) in a process of its own."""
+    running = Daemon(tmp_path, extra=["--pin", PIN])
+    running.start()
+    yield running
+    running.stop()
 
 
 # -- the tiers (issue 32, section 2) ------------------------------------------------------------
@@ -214,8 +259,8 @@ TIERS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 # A fixture that starts Chromium or a real daemon marks every test that uses it, in any module.
 FIXTURE_TIERS: dict[str, tuple[str, ...]] = {
-    "browser": ("browser", "process"),  # tests/test_browser.py's Chromium, beside a real daemon
-    "daemon": PROCESS,  # test_daemon.Daemon: `pegs serve` in a subprocess
+    "browser": ("browser", "process"),  # tests/browser/conftest.py's Chromium, beside a real daemon
+    "daemon": PROCESS,  # tests.real_daemon.Daemon: `pegs serve` in a subprocess
     "server": PROCESS,  # test_remote_play.Server: the same, on an address of its own
 }
 

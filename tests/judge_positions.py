@@ -17,12 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reference_judge import Option, options_of
-
 from referee import events as ev
 from referee.events import Event, event_to_json
 from referee.game import Game
 from referee.rulesets import Ruleset
+from tests.reference_judge import Option, options_of
 
 MAX_ACTIONS = 20_000  # a self-played game that long is a bug
 PER_GAME = 3  # spots kept from one game, so that the set spans many games

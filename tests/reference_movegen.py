@@ -11,7 +11,10 @@ numbered version.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from referee.board import Board
+from referee.card_powers import Split
 from referee.position import Position
 from referee.rulesets import Ruleset
 
@@ -102,7 +105,7 @@ def _at(pegs: Pegs, hole: int) -> Peg | None:
     return None
 
 
-def _on_board(pegs: Pegs, seats) -> list[Peg]:
+def _on_board(pegs: Pegs, seats: Collection[int]) -> list[Peg]:
     return [peg for peg in pegs if peg[0] in seats and pegs[peg] != START]
 
 
@@ -206,7 +209,16 @@ def _land(board: Board, team: set[int], pegs: Pegs, peg: Peg, hole: int) -> bool
         peg, hole = victim, in_spot  # ... and its own colour there is caught above
 
 
-def _part(board, team, rules, pegs: Pegs, peg: Peg, steps: int, direction: str, home=None) -> list[Pegs]:
+def _part(
+    board: Board,
+    team: set[int],
+    rules: Ruleset,
+    pegs: Pegs,
+    peg: Peg,
+    steps: int,
+    direction: str,
+    home: str | None = None,
+) -> list[Pegs]:
     """Every legal way to move one peg ``steps`` holes; each result is a fresh copy."""
     colour = peg[0]
     home = rules.home_entry if home is None else home
@@ -226,7 +238,7 @@ def _part(board, team, rules, pegs: Pegs, peg: Peg, steps: int, direction: str, 
 # -- splits and jokers ----------------------------------------------------------------
 
 
-def _splits(board, player, team, rules, pegs: Pegs, split) -> list[Pegs]:
+def _splits(board: Board, player: int, team: set[int], rules: Ruleset, pegs: Pegs, split: Split) -> list[Pegs]:
     """Two parts ``a + b = total`` on two different pegs, part 2 played after part 1.
 
     The rules page, effects of individual cards:
@@ -266,7 +278,7 @@ def _splits(board, player, team, rules, pegs: Pegs, split) -> list[Pegs]:
     return out
 
 
-def _jokers(board, team, rules, pegs: Pegs, movers) -> list[Pegs]:
+def _jokers(board: Board, team: set[int], rules: Ruleset, pegs: Pegs, movers: tuple[int, ...]) -> list[Pegs]:
     """The rules page, numbered version, effects of individual cards:
     "you move any one of your pegs (for example one in the start area) into a hole on
     the main track that is occupied by another player's peg ... A joker cannot be used to move

@@ -44,7 +44,7 @@ def hot_holes(board: Board) -> list[int]:
 
 
 @st.composite
-def _track_hole(draw, board: Board) -> int:
+def _track_hole(draw: st.DrawFn, board: Board) -> int:
     kind = draw(st.sampled_from(["in-spot", "come-out", "near", "near", "anywhere"]))
     side = draw(st.integers(0, board.sides - 1))
     if kind == "in-spot":
@@ -64,7 +64,9 @@ def _free_from(occupancy: bytearray, hole: int, track: int) -> int:
 
 
 @st.composite
-def positions(draw, players=PLAYER_COUNTS, teams=None) -> Position:
+def positions(
+    draw: st.DrawFn, players: st.SearchStrategy[int] = PLAYER_COUNTS, teams: st.SearchStrategy[str] | None = None
+) -> Position:
     """Random legal positions.
 
     ``players``: a strategy of player counts. ``teams``: a strategy of "default" or

@@ -23,10 +23,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_damaged_card import BASIC, HOME, PIN, WIN, running
 
 from referee import events as ev
 from referee.table.store import StoreError
+from tests.simulated import BASIC, HOME, PIN, WIN, running
 
 DAMAGING_MOVES = ("events.", "pegs.sqlite3")
 """A flip in a move's own row, or in the store file (a page may hold moves), damages moves

@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_daemon import Daemon
 
 from referee.events import Event, Move, event_to_json
+from tests.real_daemon import Daemon
 
 PEGS = [sys.executable, "-m", "referee.cli"]
 
@@ -67,9 +67,10 @@ def test_a_second_serve_on_the_same_data_dir_is_refused(tmp_path: Path) -> None:
         done = run("serve", "--simulate", "--data", str(data), "--port", str(second.port))
         assert done.returncode == 2 and "Traceback" not in done.stderr
         last = done.stderr.strip().splitlines()[-1]
+        assert first.process is not None
         assert last.startswith(
             f"pegs serve: the data dir {str(data)!r} is in use by another pegs serve (process {first.process.pid})"
-        )  # type: ignore[union-attr]
+        )
         assert "only one daemon" in last and "--data" in last
         assert "the table PIN is" not in done.stderr  # it opened nothing
         assert first.get("/api/state") == before  # and the first goes on undisturbed
@@ -196,10 +197,11 @@ def test_selfplay_two_players_against_each_other_is_one_against_one() -> None:
 
 def test_both_bots_really_play_a_two_player_game() -> None:
     from referee.coach import selfplay
+    from referee.coach.bots import BOTS
     from referee.rulesets import Ruleset
 
     made: list[tuple[str, int]] = []
-    real = dict(selfplay.BOTS)
+    real = dict(BOTS)
 
     def spy(name: str):  # type: ignore[no-untyped-def]
         class Spy(real[name]):  # type: ignore[misc, valid-type]
@@ -210,10 +212,10 @@ def test_both_bots_really_play_a_two_player_game() -> None:
         return Spy
 
     try:
-        selfplay.BOTS.update({name: spy(name) for name in ("greedy", "strategic")})
+        BOTS.update({name: spy(name) for name in ("greedy", "strategic")})  # the dict selfplay reads
         selfplay.play_one(Ruleset.preset("basic"), 2, 1, "greedy", "strategic")
     finally:
-        selfplay.BOTS.update(real)
+        BOTS.update(real)
     assert {seat for name, seat in made if name == "greedy"} == {0}
     assert {seat for name, seat in made if name == "strategic"} == {2}
 

@@ -13,11 +13,7 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
-from test_daemon import Daemon
 
 from referee.bench.web import fresh_requests, hold_refused, idle_sockets, still_open
 from referee.coach import review as reviewing
@@ -25,19 +21,12 @@ from referee.coach.selfplay import play_one
 from referee.rulesets import Ruleset
 from referee.table.serve import CONNECTION_LIMIT, IDLE_TIMEOUT_S
 from referee.table.store import Store
+from tests.real_daemon import Daemon
 
 
 def p99(timings: list[float]) -> float:
     ordered = sorted(timings)
     return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-
-
-@pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = Daemon(tmp_path)
-    running.start()
-    yield running
-    running.stop()
 
 
 def live_page(daemon: Daemon) -> socket.socket:

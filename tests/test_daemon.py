@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -22,75 +19,7 @@ import pytest
 
 from referee import CARDS, Position, Ruleset, legal_moves
 from referee.physical import PhysicalBoard, by_hand
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Daemon:
-    def __init__(self, data: Path, extra: list[str] | None = None) -> None:
-        self.data, self.port, self.extra = data, free_port(), extra or []
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> float:
-        started = time.monotonic()
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "referee.cli",
-                "serve",
-                "--simulate",
-                "--data",
-                str(self.data),
-                "--port",
-                str(self.port),
-                *self.extra,
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                self.get("/api/state")
-                return time.monotonic() - started
-            except (urllib.error.URLError, ConnectionError):
-                if self.process.poll() is not None:
-                    raise AssertionError(f"the daemon died: {self.process.stderr.read()}")  # type: ignore[union-attr]
-                time.sleep(0.05)
-        raise AssertionError("the daemon did not answer within 30 s")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=10) as response:
-            return json.load(response)
-
-    def post(self, path: str, body: Any) -> Any:
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}{path}",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return json.load(response)
-        except urllib.error.HTTPError as error:
-            raise AssertionError(f"POST {path} {body}: {error.code} {error.read().decode()}") from None
+from tests.real_daemon import Daemon
 
 
 def pick_move(position: Position, rng: random.Random) -> Any:

@@ -12,33 +12,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask.testing import FlaskClient
 
-from referee.rulesets import Ruleset
-from referee.settings.config import Config
-from referee.table.table import Table
-from web import create_app
-
-PIN = "2468"
-BASIC = Ruleset.preset("basic")
-HOME = {"0": ["H0:5", "H0:4", "H0:3", "H0:2", "T0:2"], "2": ["H2:5", "H2:4", "H2:3", "H2:2", "H2:1"]}
-WIN = ["lift T0:2", "place H0:1", "done"]  # seat 0's last peg home: its team wins
-
-
-@contextmanager
-def running(data: Path) -> Iterator[tuple[Table, FlaskClient]]:
-    """The table as ``pegs serve --simulate --data DATA`` starts it, and a client of its page."""
-    table = Table.build(Config.simulated(str(data), pin=PIN))
-    table.start()
-    try:
-        yield table, create_app(table).test_client()
-    finally:
-        table.stop()
+from tests.fake_pi import answering, by_what, ready_pi4, systemd
+from tests.simulated import BASIC, HOME, PIN, WIN, running
 
 
 def looked_at(client: FlaskClient) -> dict[str, Any]:
@@ -193,18 +173,16 @@ def test_one_bad_row_in_a_past_game_leaves_the_others_readable(tmp_path: Path) -
 
 def test_pegs_doctor_names_what_the_daemon_set_aside(tmp_path: Path) -> None:
     """`pegs doctor` reads its own daemon's /api/health: what was set aside is a thing to fix."""
-    from test_doctor import _answering, _by_what, _ready_pi4, _systemd
-
     from referee.kit.doctor import examine
     from referee.kit.doctor_machine import Machine
 
-    _ready_pi4(tmp_path)
+    ready_pi4(tmp_path)
     this = str((tmp_path / "etc/pegs/pegs.toml").resolve())
     said = "game 2 was damaged and is set aside: event 2 (move): bad seat."
     for recovered, ok in ((None, True), (said, False)):
         health = {"config": this, "uptime_s": 3.0, "sensors": {"backend": "serial", "link": {"channels": 112}}}
         health.update(layout={"sides": 4}, store={"path": "/var/lib/pegs/pegs.sqlite3", "recovered": recovered})
-        with _answering(json.dumps(health).encode()) as port:
-            machine = Machine(tmp_path, run=_systemd(), web_port=port, device_channels=lambda _port: 112, here=True)
-            found = _by_what(examine(machine))["stored games"]
+        with answering(json.dumps(health).encode()) as port:
+            machine = Machine(tmp_path, run=systemd(), web_port=port, device_channels=lambda _port: 112, here=True)
+            found = by_what(examine(machine))["stored games"]
         assert found.ok is ok and (recovered is None or (said in found.words and "pegs.sqlite3" in found.fix))

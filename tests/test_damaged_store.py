@@ -16,12 +16,13 @@ import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_daemon import Daemon
 
 from referee.table.salvage import examine
 from referee.table.store import Store
+from tests.real_daemon import Daemon
 
 MOVES = [["lift S0:1", "place T0:8", "done"], ["lift S1:1", "place T1:8", "done"], ["lift S2:1", "place T2:8", "done"]]
 
@@ -39,7 +40,7 @@ def played(tmp_path: Path) -> Path:
     return tmp_path / "pegs.sqlite3"
 
 
-def rows(path: Path, query: str, *args: object) -> list[tuple[object, ...]]:
+def rows(path: Path, query: str, *args: object) -> list[tuple[Any, ...]]:  # as sqlite3 gives them
     with sqlite3.connect(path) as db:
         return db.execute(query, args).fetchall()
 
@@ -50,13 +51,13 @@ def set_event(path: Path, seq_from_end: int, text: str) -> None:
         db.execute("UPDATE events SET event = ? WHERE game_id = 1 AND seq = ?", (text, last - seq_from_end))
 
 
-def restart(data: Path) -> tuple[Daemon, dict[str, object]]:
+def restart(data: Path) -> tuple[Daemon, dict[str, Any]]:
     daemon = Daemon(data)
     daemon.start()
     return daemon, daemon.get("/api/state")
 
 
-def moves_after(data: Path, damage: Callable[[Path], None]) -> tuple[list[object], dict[str, object], str, list[Path]]:
+def moves_after(data: Path, damage: Callable[[Path], object]) -> tuple[list[str], dict[str, Any], str, list[Path]]:
     db = played(data)
     damage(db)
     daemon, state = restart(data)
@@ -69,7 +70,7 @@ def moves_after(data: Path, damage: Callable[[Path], None]) -> tuple[list[object
     finally:
         daemon.stop()
     kept = sorted(data.glob("pegs.sqlite3.damaged-*"))
-    return list(state["history"]), health, str(health["recovered"]), kept  # type: ignore[arg-type]
+    return list(state["history"]), health, str(health["recovered"]), kept
 
 
 def test_an_empty_store_is_kept_and_said(tmp_path: Path) -> None:

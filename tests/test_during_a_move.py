@@ -16,14 +16,14 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from strategies import positions
-from table_hands import Act, Table
 
 from referee import CARDS, Position, Ruleset, legal_moves
 from referee.reasons import why_not
 from referee.table.session import Session
 from referee.table.store import Store
 from referee.table.view import game_state
+from tests.strategies import positions
+from tests.table_hands import Act, Table
 
 NAMES = {"names": ["Red", "Sky blue", "Green", "Yellow"], "colours": ["#e53935", "#1e88e5", "#43a047", "#fdd835"]}
 SETTLE = 700

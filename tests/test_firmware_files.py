@@ -11,12 +11,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from circuitpython_standins import Clock, Keys, Port, run_firmware
 
 from firmware_bridge import protocol
 from firmware_bridge.firmware_files import firmware_files
 from firmware_bridge.protocol import FrameReader
 from hardware.layout import default_layout, layout_from_channels
+from tests.circuitpython_standins import Clock, Keys, Port, run_firmware
 
 PEGS = [sys.executable, "-m", "referee.cli"]
 BOOT_OUT = "Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n"

@@ -64,7 +64,7 @@ def test_draw_then_play_or_play_then_draw(rules: str, held_when_playing: int) ->
         game.draw()
     assert game.phase == "play" and len(game.hand(0)) == held_when_playing
     game.discard(game.hand(0)[0]) if not game.must_move() else _play_any(game)
-    if game.phase == "draw":
+    if game.phase == "draw":  # type: ignore[comparison-overlap]  # mypy keeps the phase narrowed by the assert above across the play
         game.draw()
     assert len(game.hand(0)) == Ruleset.preset(rules).hand_size
     assert game.turn == 1

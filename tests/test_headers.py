@@ -14,10 +14,11 @@ import socket
 from pathlib import Path
 
 import pytest
-from test_daemon import Daemon
+from flask.testing import FlaskClient
 
 from referee.settings.config import Config
 from referee.table.table import Table
+from tests.real_daemon import Daemon
 from web import create_app
 
 TEMPLATES = Path(__file__).parent.parent / "web" / "templates"
@@ -109,29 +110,23 @@ def test_every_answer_carries_the_three_headers(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", ["/", "/games", "/games/1", "/join/0/not-a-token"])
-def test_a_page_s_own_inline_style_and_script_carry_its_nonce(tmp_path: Path, path: str) -> None:
+def test_a_page_s_own_inline_style_and_script_carry_its_nonce(client: FlaskClient, path: str) -> None:
     """The only inline blocks allowed are the ones the daemon drew for this answer: their
     nonce is the header's, and a new one each time."""
-    table = Table.build(Config.simulated(str(tmp_path)))
-    table.start()
-    try:
-        client = create_app(table).test_client()
-        nonces = []
-        for _ in range(2):
-            response = client.get(path)
-            policy = check(dict(response.headers), path)
-            nonce = re.search(r"'nonce-([^']+)'", policy)
-            assert nonce is not None, policy
-            html = response.get_data(as_text=True)
-            blocks = re.findall(r"<(style|script)\b([^>]*)>", html)
-            assert blocks and all(
-                f'nonce="{nonce.group(1)}"' in attributes or "src=" in attributes for _, attributes in blocks
-            ), blocks
-            assert not re.search(r"\sstyle=|\son[a-z]+=", html), path
-            nonces.append(nonce.group(1))
-        assert nonces[0] != nonces[1] and len(nonces[0]) >= 16
-    finally:
-        table.stop()
+    nonces = []
+    for _ in range(2):
+        response = client.get(path)
+        policy = check(dict(response.headers), path)
+        nonce = re.search(r"'nonce-([^']+)'", policy)
+        assert nonce is not None, policy
+        html = response.get_data(as_text=True)
+        blocks = re.findall(r"<(style|script)\b([^>]*)>", html)
+        assert blocks and all(
+            f'nonce="{nonce.group(1)}"' in attributes or "src=" in attributes for _, attributes in blocks
+        ), blocks
+        assert not re.search(r"\sstyle=|\son[a-z]+=", html), path
+        nonces.append(nonce.group(1))
+    assert nonces[0] != nonces[1] and len(nonces[0]) >= 16
 
 
 @pytest.mark.parametrize("template", sorted(TEMPLATES.glob("*.html")), ids=lambda path: path.name)

@@ -19,7 +19,6 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from strategies import positions
 
 from referee import CARDS, PRESETS, Position, Ruleset, legal_moves
 from referee.movegen import Focus, parse_move
@@ -27,6 +26,7 @@ from referee.physical import PhysicalBoard, SensorEvent, by_hand
 from referee.rulesets import Split
 from referee.tracker import Report, Tracker
 from referee.turns import Candidates, IndexedResult, Turn
+from tests.strategies import positions
 
 SIZES = st.sampled_from([4, 6, 8])
 

@@ -16,7 +16,6 @@ import pytest
 from hardware.layout import LayoutError, default_layout
 from hardware.leds import (
     BLACK,
-    ROLE_COLOURS,
     MemoryStrip,
     NeoPixelSpiStrip,
     NeoPixelStrip,
@@ -25,6 +24,7 @@ from hardware.leds import (
     Renderer,
     limit_current,
 )
+from hardware.signals import ROLE_COLOURS
 from referee.bench.leds import render_frame
 
 LAYOUT = default_layout(4)

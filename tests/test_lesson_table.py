@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,18 +33,9 @@ from referee.rulesets import PRESETS, Ruleset
 from referee.settings.config import Config
 from referee.table.store import Store
 from referee.table.table import Table
-from web import create_app
+from tests.simulated import PIN
 
 State = dict[str, Any]
-PIN = "2468"
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    running = Table.build(Config.simulated(str(tmp_path), pin=PIN))
-    running.start()
-    yield running
-    running.stop()
 
 
 # -- a person's hands -------------------------------------------------------------------------
@@ -108,76 +99,76 @@ def step_moves(state: State) -> list[Move]:
     return list(steps[info["step"] - 1].passes)
 
 
-def skip_to(table: Table, key: str) -> State:
+def skip_to(service: Table, key: str) -> State:
     """Skip steps until the lesson shows the step ``key``."""
-    state = table.state()
+    state = service.state()
     while state["lesson"]["key"] != key:
-        state = table.lesson_action("skip")
+        state = service.lesson_action("skip")
     return state
 
 
-def wait(table: Table, condition: Callable[[State], bool], seconds: float = 5.0) -> State:
+def wait(service: Table, condition: Callable[[State], bool], seconds: float = 5.0) -> State:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        state = table.state()
+        state = service.state()
         if condition(state):
             return state
         time.sleep(0.02)
-    raise AssertionError(f"not reached in {seconds} s: {table.state()['lesson']}")
+    raise AssertionError(f"not reached in {seconds} s: {service.state()['lesson']}")
 
 
 # -- the whole lesson ---------------------------------------------------------------------------
 
 
-def teach_every_step(table: Table, state: State) -> list[str]:
+def teach_every_step(service: Table, state: State) -> list[str]:
     """Do every step as a learner would: one wrong try, put it back, the right move, Next."""
     done = []
     while state["lesson"]["key"] != "practice":
         info = state["lesson"]
         assert info["phase"] in ("look", "play"), info
         if info["phase"] == "look":
-            state = table.lesson_action("place", "come-out")
+            state = service.lesson_action("place", "come-out")
             assert state["move_marks"] == {f"T{info['learner']}:8": "hint"}
         else:
             assert state["declared"] == info["card"]
             wrong, back = a_wrong_try(state)
-            state = table.sim_events([*wrong, "done"])
+            state = service.sim_events([*wrong, "done"])
             assert state["lesson"]["feedback"]["kind"] == "wrong" and state["lesson"]["tries"] == 1
             assert state["lesson"]["feedback"]["words"].startswith("Not quite: ")
             assert state["moves"] == []  # refused, never accepted
-            state = table.sim_events(back)
+            state = service.sim_events(back)
             assert state["status"] == "synced" and state["declared"] == info["card"]
             answer = step_moves(state)[0]
-            state = table.sim_events([*carry_out(answer, state["occupied"]), "done"])
+            state = service.sim_events([*carry_out(answer, state["occupied"]), "done"])
             if state["status"] == "ambiguous":  # a swap leaves every hole filled: the page asks which
                 assert [candidate["text"] for candidate in state["candidates"]] == [answer.text]
-                state = table.resolve(answer.text)
+                state = service.resolve(answer.text)
             assert state["lesson"]["phase"] == "passed", state["lesson"]
             assert state["lesson"]["feedback"]["words"].startswith("Well done! ")
         done.append(info["key"])
-        state = table.lesson_action("next")
+        state = service.lesson_action("next")
     return done
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_preset_s_lesson_can_be_done_with_a_wrong_try_in_each_step(table: Table, preset: str) -> None:
-    state = table.start_lesson(Ruleset.preset(preset), 4)
-    done = teach_every_step(table, state)
+def test_every_preset_s_lesson_can_be_done_with_a_wrong_try_in_each_step(service: Table, preset: str) -> None:
+    state = service.start_lesson(Ruleset.preset(preset), 4)
+    done = teach_every_step(service, state)
     expected = [step.key for step in lesson(Ruleset.preset(preset), 4)][:-1]
     assert done == expected
-    state = table.state()
+    state = service.state()
     assert state["lesson"]["phase"] == "practice" and state["teaching"] and state["turn"] == 0
     assert state["bots"] == {"1": "family", "2": "family", "3": "family"}
-    assert [game["id"] for game in table.games()] == [1, state["game"]]  # the steps are not games played
+    assert [game["id"] for game in service.games()] == [1, state["game"]]  # the steps are not games played
 
 
-def test_a_legal_move_that_misses_the_idea_is_taken_back(table: Table) -> None:
+def test_a_legal_move_that_misses_the_idea_is_taken_back(service: Table) -> None:
     """The rules page, Endgame: the first peg home goes all the way in. A 7 along the track
     is legal, but not this step: it is taken back, and the board must be put back."""
-    state = table.start_lesson(Ruleset.preset("basic"), 4)
+    state = service.start_lesson(Ruleset.preset("basic"), 4)
     while state["lesson"]["key"] != "home":
-        state = table.lesson_action("skip")
-    state = table.sim_events(["lift T0:1", "place T0:8", "done"])
+        state = service.lesson_action("skip")
+    state = service.sim_events(["lift T0:1", "place T0:8", "done"])
     feedback = state["lesson"]["feedback"]
     assert feedback["kind"] == "wrong" and "legal move, but not the one this step is about" in feedback["words"]
     assert "Red moves 7 to Red's come-out hole" in feedback["words"]
@@ -186,41 +177,41 @@ def test_a_legal_move_that_misses_the_idea_is_taken_back(table: Table) -> None:
         "take Red's peg off Red's come-out hole",
         "put Red's peg back on the 1st hole past Red's corner",
     ]
-    state = table.sim_events(["lift T0:8", "place T0:1"])
+    state = service.sim_events(["lift T0:8", "place T0:1"])
     assert state["status"] == "synced" and state["declared"] == "7"
-    state = table.sim_events(["lift T0:1", "place H0:5", "done"])
+    state = service.sim_events(["lift T0:1", "place H0:5", "done"])
     assert state["lesson"]["feedback"] == {"kind": "praise", "words": "Well done! Red moves 7 into home."}
-    state = table.sim_events(["lift H0:5", "place T0:12"])  # knocked about after the step: nothing counts
+    state = service.sim_events(["lift H0:5", "place T0:12"])  # knocked about after the step: nothing counts
     assert state["moves"] == ["7 T0:1-H0:5"] and state["status"] == "illegal"
 
 
-def test_after_two_tries_the_lights_show_the_answer(table: Table) -> None:
+def test_after_two_tries_the_lights_show_the_answer(service: Table) -> None:
     """ "After two tries the lights show the answer": the peg to lift flashes, where it goes is blue."""
-    table.start_lesson(Ruleset.preset("basic"), 4)
-    state = skip_to(table, "come-out")
+    service.start_lesson(Ruleset.preset("basic"), 4)
+    state = skip_to(service, "come-out")
     for _ in range(2):
         assert not state["lesson"]["shown"] and "lift" not in state["move_marks"].values()
-        state = table.sim_events(["lift S0:1", "place T0:9", "done"])
-        state = table.sim_events(["lift T0:9", "place S0:1"])
+        state = service.sim_events(["lift S0:1", "place T0:9", "done"])
+        state = service.sim_events(["lift T0:9", "place S0:1"])
     assert state["lesson"]["shown"] and "The lights now show the answer" in state["lesson"]["feedback"]["words"]
     marks = state["move_marks"]
     assert marks["T0:8"] == "hint" and list(marks.values()).count("lift") == 1
     assert next(hole for hole, role in marks.items() if role == "lift").startswith("S0:")
 
 
-def test_the_whole_table_takes_each_step_in_turn(table: Table) -> None:
+def test_the_whole_table_takes_each_step_in_turn(service: Table) -> None:
     """One learner or a whole table: each seat comes out in turn, on its own side."""
-    state = table.start_lesson(Ruleset.preset("north-carolina"), 4, learners=[0, 1, 2, 3])
+    state = service.start_lesson(Ruleset.preset("north-carolina"), 4, learners=[0, 1, 2, 3])
     assert state["lesson"]["more_learners"] and state["lesson"]["phase"] == "look"
     for seat in range(4):
         assert state["lesson"]["learner"] == seat and state["lesson"]["key"] == "board"
-        state = table.lesson_action("next")
-    state = skip_to(table, "come-out")
+        state = service.lesson_action("next")
+    state = skip_to(service, "come-out")
     for seat, name in enumerate(("Red", "Sky blue", "Yellow", "Blue")):
         assert state["lesson"]["key"] == "come-out" and state["turn"] == seat
-        state = table.sim_events([f"lift S{seat}:1", f"place T{seat}:8", "done"])
+        state = service.sim_events([f"lift S{seat}:1", f"place T{seat}:8", "done"])
         assert state["lesson"]["feedback"]["words"] == f"Well done! {name} comes out with an ace."
-        state = table.lesson_action("next")
+        state = service.lesson_action("next")
     assert state["lesson"]["key"] == "counting" and state["lesson"]["learner"] == 0  # North Carolina Rules, rule 9
 
 
@@ -316,11 +307,6 @@ def test_on_a_wooden_board_the_step_waits_until_the_pegs_are_set_up(tmp_path: Pa
 # -- the page's requests -------------------------------------------------------------------------
 
 
-@pytest.fixture
-def client(table: Table) -> FlaskClient:
-    return create_app(table).test_client()
-
-
 def test_lesson_requests_are_checked_and_refusals_change_nothing(client: FlaskClient) -> None:
     headers = {"X-CSRF-Token": client.get("/api/me").get_json()["csrf"]}
     assert client.post("/api/lesson", json={}, headers=headers).status_code == 403  # the table PIN, like a new game
@@ -361,40 +347,40 @@ def words_on_the_page(state: State) -> str:
 
 
 @pytest.mark.parametrize(("preset", "players"), [("north-carolina", 6), ("basic", 8), ("wizard-woodworks", 10)])
-def test_bigger_boards_in_words_without_hole_codes(table: Table, preset: str, players: int) -> None:
+def test_bigger_boards_in_words_without_hole_codes(service: Table, preset: str, players: int) -> None:
     """ "4, 6, 8 or 10 sides ... Words a ten-year-old can follow; colour names, never hole codes"."""
-    state = table.start_lesson(Ruleset.preset(preset), players)
+    state = service.start_lesson(Ruleset.preset(preset), players)
     seen = []
     while state["lesson"]["key"] != "practice":
         seen.append(words_on_the_page(state))
         if state["lesson"]["phase"] == "play":
             wrong, back = a_wrong_try(state)
-            seen.append(words_on_the_page(table.sim_events([*wrong, "done"])))
-            table.sim_events(back)
-            state = table.lesson_action("show")
+            seen.append(words_on_the_page(service.sim_events([*wrong, "done"])))
+            service.sim_events(back)
+            state = service.lesson_action("show")
             assert state["lesson"]["shown"] and "lift" in state["move_marks"].values()
-        state = table.lesson_action("skip")
+        state = service.lesson_action("skip")
     assert state["sides"] == players and len(state["bots"]) == players - 1
     assert not [text for text in seen if CODE.search(text)]
 
 
-def test_undo_discard_and_another_card_in_a_step(table: Table) -> None:
+def test_undo_discard_and_another_card_in_a_step(service: Table) -> None:
     """A step's card always moves: "Can't move" and another card are refused and change
     nothing; Undo after the step is done takes the step back to be done again."""
-    table.start_lesson(Ruleset.preset("basic"), 4)
-    state = skip_to(table, "come-out")  # with the ace
+    service.start_lesson(Ruleset.preset("basic"), 4)
+    state = skip_to(service, "come-out")  # with the ace
     with pytest.raises(GameError):
-        table.cant_move()
+        service.cant_move()
     with pytest.raises(GameError):
-        table.declare(0, "5")
-    assert table.state()["declared"] == "A" and table.state()["moves"] == []
-    state = table.sim_events(["lift S0:1", "place T0:8", "done"])
+        service.declare(0, "5")
+    assert service.state()["declared"] == "A" and service.state()["moves"] == []
+    state = service.sim_events(["lift S0:1", "place T0:8", "done"])
     assert state["lesson"]["phase"] == "passed"
-    state = table.undo()
+    state = service.undo()
     assert state["moves"] == [] and state["lesson"]["phase"] == "play" and state["lesson"]["feedback"] is None
-    state = table.sim_events(["lift T0:8", "place S0:1"])
+    state = service.sim_events(["lift T0:8", "place S0:1"])
     assert state["status"] == "synced" and state["declared"] == "A"
-    state = table.sim_events(["lift S0:2", "place T0:8", "done"])
+    state = service.sim_events(["lift S0:2", "place T0:8", "done"])
     assert state["lesson"]["phase"] == "passed"
 
 
@@ -414,26 +400,26 @@ def test_a_house_rules_file_gives_its_own_lesson(client: FlaskClient) -> None:
     assert keys == [*basic[: basic.index("split-7") + 1], "split-9", *basic[basic.index("split-7") + 1 :]]
 
 
-def test_leaving_during_practice_goes_back_to_the_family_s_game(table: Table) -> None:
+def test_leaving_during_practice_goes_back_to_the_family_s_game(service: Table) -> None:
     """Leave means back to the game before the lesson, even from the practice game (which
     stays listed with the games played)."""
-    table.sim_events(["lift S0:1", "place T0:8", "done"])
-    state = table.start_lesson(Ruleset.preset("basic"), 4)
-    assert table.press_done()["notice"] == "Nothing to move in this step: look at the board, then press Next."
+    service.sim_events(["lift S0:1", "place T0:8", "done"])
+    state = service.start_lesson(Ruleset.preset("basic"), 4)
+    assert service.press_done()["notice"] == "Nothing to move in this step: look at the board, then press Next."
     while state["lesson"]["key"] != "practice":
-        state = table.lesson_action("skip")
+        state = service.lesson_action("skip")
     practice = state["game"]
-    state = table.lesson_action("leave")
+    state = service.lesson_action("leave")
     assert state["game"] == 1 and state["moves"] == ["A S0-T0:8"] and state["lesson"] is None
-    assert [game["id"] for game in table.games()] == [1, practice]
+    assert [game["id"] for game in service.games()] == [1, practice]
 
 
-def test_the_practice_game_played_to_the_end_finishes_the_lesson(table: Table) -> None:
+def test_the_practice_game_played_to_the_end_finishes_the_lesson(service: Table) -> None:
     """The practice game is short: played out (each seat's move made by hand, the furthest
     into home first), it is won, and the lesson says so; undoing the win plays on."""
-    state = table.start_lesson(Ruleset.preset("basic"), 4)
+    state = service.start_lesson(Ruleset.preset("basic"), 4)
     while state["lesson"]["key"] != "practice":
-        state = table.lesson_action("skip")
+        state = service.lesson_action("skip")
     rules = Ruleset.preset("basic")
     for _turn in range(400):
         if state["winner"]:
@@ -445,13 +431,13 @@ def test_the_practice_game_played_to_the_end_finishes_the_lesson(table: Table) -
             for move in legal_moves(position, card, rules)
         ]
         if not moves:
-            state = table.cant_move()
+            state = service.cant_move()
             continue
         best = max(moves, key=lambda move: sum(move.result.in_home(seat) for seat in position.board.seats))
-        state = table.sim_events([*carry_out(best, state["occupied"]), "done"])
+        state = service.sim_events([*carry_out(best, state["occupied"]), "done"])
     assert state["winner"] is not None
     assert state["lesson"]["phase"] == "finished" and "won the practice game" in state["lesson"]["feedback"]["words"]
-    state = table.undo()
+    state = service.undo()
     assert state["winner"] is None and state["lesson"]["phase"] == "practice" and state["lesson"]["feedback"] is None
 
 
@@ -463,7 +449,7 @@ def test_a_lesson_survives_kill_9_of_the_real_daemon(tmp_path: Path) -> None:
     import json
     import urllib.request
 
-    from test_daemon import Daemon
+    from tests.real_daemon import Daemon
 
     daemon = Daemon(tmp_path, extra=["--pin", PIN])
     daemon.start()

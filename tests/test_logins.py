@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from phone_client import HttpPhone
-from test_daemon import Daemon
 
 from referee.settings.config import Config
 from referee.table.table import Table
+from tests.phone_client import HttpPhone
+from tests.real_daemon import Daemon
 from web import create_app, unlock
 from web.logins import DAY_S, LOGIN_DAYS
 from web.pin import BRAKE_BURST, BRAKE_EVERY_S, MAX_TRIES
@@ -53,14 +53,6 @@ class Phone(HttpPhone):
         assert status == 200
         self.csrf = reply["csrf"]
         return bool(reply["admin"])
-
-
-@pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[Daemon]:
-    running = Daemon(tmp_path, ["--pin", PIN])
-    running.start()
-    yield running
-    running.stop()
 
 
 def restart(daemon: Daemon, pin: str | None = PIN) -> None:

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_daemon import Daemon
 
 from referee.physical import PhysicalBoard, by_hand
 from referee.position import Position
 from referee.rulesets import Ruleset
 from referee.table.store import DB_NAME, Store
+from tests.real_daemon import Daemon
 
 MOVES = ["A S0-T0:8", "K S1-T1:8", "A S2-T2:8", "Q S3-T3:8"]
 

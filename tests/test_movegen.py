@@ -8,9 +8,9 @@ opposite).
 from __future__ import annotations
 
 import pytest
-from conftest import is_legal, position, results, texts
 
 from referee import NotationError, Ruleset, legal_moves, parse_move
+from tests.positions import is_legal, position, results, texts
 
 S = "S"
 START = [S] * 5

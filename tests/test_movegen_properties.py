@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reference_movegen import reference_results
-from strategies import crowded_position, positions
 
 from referee import CARDS, PRESETS, Position, Ruleset, legal_moves, parse_move
+from tests.reference_movegen import reference_results
+from tests.strategies import crowded_position, positions
 
 rule_sets = st.sampled_from(sorted(PRESETS)).map(Ruleset.preset)
 cards = st.sampled_from(CARDS)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -28,28 +28,14 @@ from referee import record
 from referee.game import Game, GameError
 from referee.moves import Move
 from referee.rulesets import Ruleset
-from referee.settings.config import Config
 from referee.table.table import Table
 from tests.led_hands import from_the_lights, plain
+from tests.simulated import started
 from tests.table_hands import Act, after, carry_out, put_back, wrong_destination
 from tests.table_hands import Table as Hands
 
 NAMES = ["Red", "Grandma", "Yellow", "Blue"]
 NOT_HERS = "That is not Grandma's move: the lights show the one Grandma chose."
-
-
-def _running(data: Path) -> Iterator[Table]:
-    running = Table.build(Config.simulated(str(data)))
-    running.start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def dealt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Table]:
-    """A simulated table whose games are all shuffled with the seed ``request.param``."""
-    monkeypatch.setattr(session_module, "random", SimpleNamespace(randrange=lambda _n: request.param))
-    yield from _running(tmp_path)
 
 
 class Board:
@@ -110,7 +96,9 @@ def _phone(service: Table, board: Board, rng: random.Random, wrong: bool) -> str
     first, when ``wrong``); the move taken, or None when she could only discard."""
     hand = service.hand(1)
     assert hand["phone"] == "phone" and hand["your_turn"]
-    options = [(card, move["text"]) for card, moves in sorted(hand["moves"].items()) for move in moves]
+    options: list[tuple[str, str]] = [
+        (card, move["text"]) for card, moves in sorted(hand["moves"].items()) for move in moves
+    ]
     if not options:  # Can't move: she discards from the phone
         service.discard(1, hand["hand"][0])
         return None
@@ -155,7 +143,7 @@ def phone_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tab
     """Grandma (seat 0, to play first) on her phone, Yellow at the board; seed 0 deals her a
     queen and a king, both of which come out."""
     monkeypatch.setattr(session_module, "random", SimpleNamespace(randrange=lambda _n: 0))
-    for service in _running(tmp_path):
+    with started(tmp_path) as service:
         service.new_game(2, Ruleset.preset("basic"), names=["Grandma", "Yellow"], phones=[0], mode="digital")
         yield service
 
@@ -182,7 +170,7 @@ def test_bad_choices_are_refused_with_a_reason_and_change_nothing(phone_first: T
         c for c in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if c not in game.hand(0)
     )
     before = _as_stored(service)
-    for call, error, words in [
+    refusals: list[tuple[Callable[[], object], type[Exception], str]] = [
         (lambda: service.choose(2, card, move), PermissionError, "Grandma's turn, not Yellow's"),
         (lambda: service.choose(0, unheld, f"{unheld} S0-T0:8"), ValueError, f"does not hold {unheld}"),
         (lambda: service.choose(0, card, "K T0:9-T0:19"), ValueError, "not a move"),
@@ -190,22 +178,22 @@ def test_bad_choices_are_refused_with_a_reason_and_change_nothing(phone_first: T
         (lambda: service.take_back(0), GameError, "no move sent"),
         (lambda: service.stand_in(1, "family"), ValueError, "not played from a phone"),
         (lambda: service.stand_in(0, "genius"), ValueError, "'phone', 'board' or a bot"),
-    ]:
+    ]
+    for call, error, words in refusals:
         with pytest.raises(error, match=words):
             call()
         assert _as_stored(service) == before
     service.choose(0, card, move)
     chosen = _as_stored(service)
-    assert (
-        chosen[0]["turn"]["only"] == move
-        and service.store.turn(service.session.game_id)["tracker"]["turn"]["only"] == move
-    )
+    stored = service.store.turn(service.session.game_id)
+    assert chosen[0]["turn"]["only"] == move and stored is not None and stored["tracker"]["turn"]["only"] == move
     lift = next(hole for hole, role in service.state()["move_marks"].items() if role == "lift")
-    for call, error, words in [
+    refusals = [
         (lambda: service.choose(0, card, move), GameError, "chosen already"),
         (lambda: service.declare(0, card), GameError, "take it back"),
         (lambda: service.stand_in(0, "board"), GameError, "carry it out or take it back"),
-    ]:
+    ]
+    for call, error, words in refusals:
         with pytest.raises(error, match=words):
             call()
         assert _as_stored(service) == chosen
@@ -233,13 +221,10 @@ def test_a_knock_and_done_before_a_choice(phone_first: Table) -> None:
     assert state["moves"] == [] and state["phone"]["move"] == move and state["status"] == "synced"
 
 
-def test_a_quiet_phone_is_stood_in_for_and_comes_back_across_a_restart(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(session_module, "random", SimpleNamespace(randrange=lambda _n: 11))
+@pytest.mark.parametrize("dealt", [11], indirect=True)
+def test_a_quiet_phone_is_stood_in_for_and_comes_back_across_a_restart(dealt: Table, tmp_path: Path) -> None:
     rng = random.Random(7)
-    running = _running(tmp_path)
-    service = next(running)
+    service = dealt
     service.new_game(4, Ruleset.preset("basic"), names=NAMES, phones=[1], mode="digital")
     board = Board(service)
     _person(service, board, rng)
@@ -250,25 +235,25 @@ def test_a_quiet_phone_is_stood_in_for_and_comes_back_across_a_restart(
     plan = _bot_plan(service, 1)
     if plan is not None:
         board.act(carry_out(board.hands, _move(service.session.game, plan["card"], plan["move"]), rng))
-    next(running, None)  # the table stops; a new one opens the same store
-    service = board.service = next(_running(tmp_path))  # the pegs stay where they were
-    assert service.state()["phones"] == {"1": "family"}
-    while service.session.game.turn != 2:  # the bot plays her next turn too
-        plan = _bot_plan(service, 1)
-        if plan is None:
+    service.stop()  # the table stops; a new one opens the same store
+    with started(tmp_path) as service:
+        board.service = service  # the pegs stay where they were
+        assert service.state()["phones"] == {"1": "family"}
+        while service.session.game.turn != 2:  # the bot plays her next turn too
+            plan = _bot_plan(service, 1)
+            if plan is None:
+                _person(service, board, rng)
+            else:
+                board.act(carry_out(board.hands, _move(service.session.game, plan["card"], plan["move"]), rng))
+        service.stand_in(1, "board")  # someone at the board plays her turns
+        assert service.state()["phones"] == {"1": "board"} and service.state()["bots"] == {}
+        service.stand_in(1, "phone")  # she is back
+        while service.session.game.turn != 1:
             _person(service, board, rng)
-        else:
-            board.act(carry_out(board.hands, _move(service.session.game, plan["card"], plan["move"]), rng))
-    service.stand_in(1, "board")  # someone at the board plays her turns
-    assert service.state()["phones"] == {"1": "board"} and service.state()["bots"] == {}
-    service.stand_in(1, "phone")  # she is back
-    while service.session.game.turn != 1:
-        _person(service, board, rng)
-    assert _phone(service, board, rng, wrong=False) is not None or service.session.game.turn != 1
-    told = "\n".join(record.narrate(service.store.events(service.session.game_id)))
-    assert "Grandma's turns are played by a family bot (standing in)" in told
-    assert "Grandma plays from the phone again" in told
-    service.stop()
+        assert _phone(service, board, rng, wrong=False) is not None or service.session.game.turn != 1
+        told = "\n".join(record.narrate(service.store.events(service.session.game_id)))
+        assert "Grandma's turns are played by a family bot (standing in)" in told
+        assert "Grandma plays from the phone again" in told
 
 
 def _bot_plan(service: Table, seat: int) -> dict[str, Any] | None:
@@ -302,7 +287,7 @@ def test_the_seat_event_is_checked_and_undo_keeps_it() -> None:
 def test_the_review_names_the_seat_played_from_a_phone() -> None:
     """The record, the replay and the review name the seat as played from a phone (issue 36)."""
     from referee.coach.review import review
-    from tests.test_event_kinds import PHONE
+    from tests.records import PHONE
 
     events = record.loads(PHONE)
     assert review(events)["game"]["phones"] == ["Grandma"]

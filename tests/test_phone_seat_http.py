@@ -8,38 +8,21 @@ that reconnects sees the same state."
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_power_cut import Table as Daemon
 
 from referee.position import Position
-from referee.settings.config import Config
-from referee.table.table import Table
 from tests.led_hands import from_the_lights
+from tests.real_daemon import PageDaemon
+from tests.simulated import PIN, csrf
 from tests.table_hands import Table as Hands
 from tests.table_hands import carry_out
-from web import create_app
 
-PIN = "2468"
 PEGS = {"0": ["T0:10", "S", "S", "S", "S"], "2": ["T2:5", "S", "S", "S", "S"]}  # every card moves a peg
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    service = Table.build(Config.simulated(str(tmp_path), pin=PIN))
-    service.start()
-    yield create_app(service)
-    service.stop()
-
-
-def _csrf(client: FlaskClient) -> dict[str, str]:
-    return {"X-CSRF-Token": client.get("/api/me").get_json()["csrf"]}
 
 
 def _seated(app: Flask) -> tuple[FlaskClient, FlaskClient, FlaskClient]:
@@ -48,7 +31,7 @@ def _seated(app: Flask) -> tuple[FlaskClient, FlaskClient, FlaskClient]:
     table, grandma, yellow = app.test_client(), app.test_client(), app.test_client()
     assert table.post("/api/login", json={"pin": PIN}).status_code == 200
     body = {"players": 2, "names": ["Grandma", "Yellow"], "phones": [0], "pegs": PEGS}
-    state = table.post("/api/games", json=body, headers=_csrf(table)).get_json()
+    state = table.post("/api/games", json=body, headers=csrf(table)).get_json()
     assert state["mode"] == "digital" and state["phones"] == {"0": "phone"}, state
     links = table.get("/api/seats").get_json()
     grandma.get(urlsplit(links[0]["link"]).path)
@@ -57,7 +40,7 @@ def _seated(app: Flask) -> tuple[FlaskClient, FlaskClient, FlaskClient]:
 
 
 def _send(client: FlaskClient, body: Any, path: str = "/api/phone/move") -> Any:
-    return client.post(path, json=body, headers=_csrf(client))
+    return client.post(path, json=body, headers=csrf(client))
 
 
 def _unchanged(client: FlaskClient) -> dict[str, Any]:
@@ -94,13 +77,13 @@ def test_the_phone_sends_takes_back_and_bad_sends_are_refused(app: Flask) -> Non
     assert again.get("/api/hand").get_json()["chosen"]["move"] == move["text"]
     assert again.get("/api/state").get_json()["phone"]["move"] == move["text"]
     lift = next(hole for hole, role in sent["move_marks"].items() if role == "lift")
-    table.post("/api/sim/events", json={"events": [f"lift {lift}"]}, headers=_csrf(table))
+    table.post("/api/sim/events", json={"events": [f"lift {lift}"]}, headers=csrf(table))
     midway = _unchanged(table)
     for path in ("/api/phone/take-back", "/api/phone/move"):
         answer = _send(grandma, {} if "take" in path else {"card": card, "move": move["text"]}, path)
         assert answer.status_code == 409 and _unchanged(table) == midway, answer.get_json()
     assert "pegs are being moved" in _send(grandma, {}, "/api/phone/take-back").get_json()["error"]
-    table.post("/api/sim/events", json={"events": [f"place {lift}"]}, headers=_csrf(table))
+    table.post("/api/sim/events", json={"events": [f"place {lift}"]}, headers=csrf(table))
     assert _send(grandma, {}, "/api/phone/take-back").get_json()["phone"] is None
     assert _send(yellow, {}, "/api/phone/take-back").status_code == 403
 
@@ -118,11 +101,11 @@ def test_only_the_table_hands_a_phone_seat_over(app: Flask) -> None:
     assert refused.status_code == 409 and "not played from the phone" in refused.get_json()["error"]
     service = app.config["TABLE"]  # someone at the board plays her turn: her card tapped, her peg moved
     card, moves = min(service.session.game.playable().items())
-    table.post("/api/declare", json={"card": card}, headers=_csrf(table))
+    table.post("/api/declare", json={"card": card}, headers=csrf(table))
     acts = carry_out(Hands.from_position(service.session.game.position), moves[0], random.Random(1))
     events = [f"{act.kind} {act.hole}" for act in acts]
     assert (
-        table.post("/api/sim/events", json={"events": [*events, "done"]}, headers=_csrf(table)).get_json()["turn"] == 2
+        table.post("/api/sim/events", json={"events": [*events, "done"]}, headers=csrf(table)).get_json()["turn"] == 2
     )
     assert _send(table, {"seat": 0, "by": "phone"}, "/api/phone/stand-in").get_json()["phones"] == {"0": "phone"}
     replay = table.get(f"/games/{service.session.game_id}").get_data(as_text=True)
@@ -139,14 +122,14 @@ def test_a_new_game_with_a_phone_seat_is_checked(app: Flask) -> None:
         ({"players": 4, "phones": [1], "mode": "table"}, "needs the referee's cards"),
         ({"players": 4, "phones": "1"}, "lists the seats"),
     ]:
-        answer = table.post("/api/games", json=body, headers=_csrf(table))
+        answer = table.post("/api/games", json=body, headers=csrf(table))
         assert answer.status_code == 400 and words in answer.get_json()["error"], (body, answer.get_json())
 
 
 def test_kill_9_between_the_choice_and_the_carrying_out(tmp_path: Path) -> None:
     """The real daemon killed with SIGKILL right after the phone's send was answered: after the
     restart the choice is still shown, still lit, and the board's carrying it out is taken."""
-    daemon = Daemon(tmp_path)
+    daemon = PageDaemon(tmp_path)
     daemon.start()
     try:
         daemon.login()

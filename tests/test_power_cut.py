@@ -16,88 +16,28 @@ restart the test finishes the move it had begun, event by event.
 
 from __future__ import annotations
 
-import http.cookiejar
 import json
 import random
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_daemon import Daemon
 
 from referee import CARDS, Position, Ruleset, legal_moves
 from referee.moves import Move
 from referee.physical import PhysicalBoard
+from tests.real_daemon import PageDaemon
 
-PIN = "1234"
 SETTLED_S = 1.2  # comfortably past the daemon's settle time (700 ms) and a few ticks
 SHOWN = ("status", "move", "amending", "candidates", "guidance", "back", "forward", "occupied")  # what is asked
 PENDING_KEYS = (*SHOWN, "turn", "moves", "history", "bumps")  # and what is accepted
 
 
-class Table(Daemon):
-    """The daemon, talked to like the table's page: a session cookie, the PIN, the
-    ``Origin`` header and the CSRF token that state-changing requests need."""
-
-    def __init__(self, data: Path) -> None:
-        super().__init__(data, ["--pin", PIN])
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        self.csrf: str | None = None
-        self.last: dict[str, Any] = {}  # the last state the daemon answered before a kill
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def get(self, path: str) -> Any:
-        with self.opener.open(self.url(path), timeout=10) as response:
-            body = json.load(response)
-        if path == "/api/state":
-            self.last = body
-        return body
-
-    def post(self, path: str, body: Any) -> Any:
-        headers = {"Content-Type": "application/json", "Origin": f"http://127.0.0.1:{self.port}"}
-        if self.csrf:
-            headers["X-CSRF-Token"] = self.csrf
-        request = urllib.request.Request(self.url(path), data=json.dumps(body).encode(), headers=headers, method="POST")
-        try:
-            with self.opener.open(request, timeout=10) as response:
-                answer = json.load(response)
-        except urllib.error.HTTPError as error:
-            raise AssertionError(f"POST {path} {body}: {error.code} {error.read().decode()}") from None
-        if isinstance(answer, dict) and "status" in answer and "moves" in answer:
-            self.last = answer
-        return answer
-
-    def login(self) -> None:
-        self.csrf = self.post("/api/login", {"pin": PIN})["csrf"]
-
-    def events(self, *events: str) -> dict[str, Any]:
-        return self.post("/api/sim/events", {"events": list(events)})  # type: ignore[no-any-return]
-
-    def state(self) -> dict[str, Any]:
-        return self.get("/api/state")  # type: ignore[no-any-return]
-
-    def new_game(self, rules: str, pegs: dict[str, list[str]]) -> dict[str, Any]:
-        state = self.post("/api/games", {"players": 4, "rules": rules, "mode": "table", "pegs": pegs})
-        assert state["status"] == "synced" and state["turn"] == 0 and state["moves"] == [], state
-        return state  # type: ignore[no-any-return]
-
-    def power_cut(self) -> dict[str, Any]:
-        """SIGKILL, start again on the same data dir, and return the first state it shows."""
-        self.kill()
-        self.start()
-        self.login()
-        return self.state()
-
-
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
-    table = Table(tmp_path)
+def table(tmp_path: Path) -> Iterator[PageDaemon]:
+    table = PageDaemon(tmp_path)
     table.start()
     table.login()
     try:
@@ -135,7 +75,7 @@ def assert_pending_or_committed(before: dict[str, Any], after: dict[str, Any], m
     assert_same_pending(before, after, moment)
 
 
-def wait_for(table: Table, check: Any, what: str, timeout: float = 4.0) -> dict[str, Any]:
+def wait_for(table: PageDaemon, check: Any, what: str, timeout: float = 4.0) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         state = table.state()
@@ -160,7 +100,7 @@ def played(state: dict) -> list[tuple[int, str]]:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize("layout", ["standard", "free-start-holes"])
-def test_kill_mid_bump_keeps_the_bump_pending(table: Table, layout: str) -> None:
+def test_kill_mid_bump_keeps_the_bump_pending(table: PageDaemon, layout: str) -> None:
     """A bump on its way (Red on T0:13, the bumped Blue peg in hand) is still pending after a
     kill -9: the restarted daemon says "moving" (neither illegal nor committed, even past the
     settle time), and putting the Blue peg in a start hole then finishes exactly that move."""
@@ -198,7 +138,7 @@ SECOND_HALF = ("lift T0:6", "place S1:5", "lift T0:2", "place T0:6")
     [(), ("place S1:5",), ("lift T0:6", "place S1:5", "lift T0:2", "place T0:6")],
     ids=["after-the-pause", "between-the-parts", "after-every-event"],
 )
-def test_kill_mid_split_after_a_pause(table: Table, kill_after: tuple[str, ...]) -> None:
+def test_kill_mid_split_after_a_pause(table: PageDaemon, kill_after: tuple[str, ...]) -> None:
     """A seven split with a pause: its first part (a 3, committed after the settle time)
     survives a kill -9, and after the restart the second part (a bump, then the move) still
     amends it into the seven, with kills between the events of that second part too;
@@ -273,7 +213,7 @@ def fitting_moves(pegs: dict[str, list[str]], events: tuple[str, ...]) -> set[st
 
 
 @pytest.mark.parametrize("case", sorted(AMBIGUOUS))
-def test_kill_while_ambiguous_asks_again(table: Table, case: str) -> None:
+def test_kill_while_ambiguous_asks_again(table: PageDaemon, case: str) -> None:
     """An ambiguous move (several legal results fit the board) is asked again after every
     kill -9, at random delays (past the settle time too), with the same candidates and
     nothing committed, never guessed; the move then chosen is exactly the move recorded."""
@@ -413,7 +353,7 @@ def check_acknowledged(acknowledged: list[str], now: list[str], moment: str) -> 
 
 
 @pytest.mark.parametrize("seed", [5])
-def test_kill_at_random_points_of_a_game(table: Table, seed: int) -> None:
+def test_kill_at_random_points_of_a_game(table: PageDaemon, seed: int) -> None:
     """A seeded game played event by event on the simulated board, killed with -9 after a
     random number of events (20 times, mid-bump and mid-split among them): after every
     restart every acknowledged move is still there and whatever was pending still is; each

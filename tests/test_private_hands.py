@@ -19,7 +19,6 @@ import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
@@ -30,13 +29,11 @@ from flask.testing import FlaskClient
 from referee.cards import CARDS, RANKS
 from referee.game import Game
 from referee.rulesets import Ruleset
-from referee.settings.config import Config
 from referee.table.table import Table
+from tests.simulated import PIN
 from tests.table_hands import Table as Hands
 from tests.table_hands import after, carry_out
-from web import create_app
 
-PIN = "8642"
 OUT = {str(seat): [f"T{seat}:8", "S", "S", "S", "S"] for seat in range(4)}  # every seat has a peg out
 
 
@@ -83,14 +80,6 @@ class Phone:
         return seen
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[tuple[Table, Flask]]:
-    service = Table.build(Config.simulated(str(tmp_path), pin=PIN))
-    service.start()
-    yield service, create_app(service)
-    service.stop()
-
-
 def seated(app: Flask, body: dict[str, Any]) -> tuple[Phone, dict[int, Phone]]:
     """A new game set up with the table PIN, and a phone joined to each seat a person plays."""
     admin = Phone(app)
@@ -109,12 +98,12 @@ def other_cards(service: Table) -> Iterator[None]:
     hand = game._state.hands[game.turn]
     held = list(hand)
     hand[:] = [card for card in CARDS if card not in held][: len(held)]
-    service._state, service._lesson_cache = None, (None, ([], {}))
+    service._state = None
     try:
         yield
     finally:
         hand[:] = held
-        service._state, service._lesson_cache = None, (None, ([], {}))
+        service._state = None
 
 
 def check_privacy(service: Table, anonymous: Phone, phones: dict[int, Phone]) -> int:
@@ -150,12 +139,11 @@ def check_privacy(service: Table, anonymous: Phone, phones: dict[int, Phone]) ->
     return len(team)
 
 
-def test_in_a_digital_teaching_game_only_the_seats_team_sees_its_cards(table: tuple[Table, Flask]) -> None:
+def test_in_a_digital_teaching_game_only_the_seats_team_sees_its_cards(service: Table, app: Flask) -> None:
     """A whole stretch of a digital teaching game, turn by turn: before and after the seat to
     play taps its card, the team's phones get the hints and each card's moves (from its hand
     only), while the shared page and both opponents' phones (state, event stream, teaching route,
     hint button) get nothing that depends on the seat's hidden cards."""
-    service, app = table
     _, phones = seated(app, {"players": 4, "mode": "digital", "teaching": True, "pegs": OUT})
     anonymous = Phone(app)
     hands = Hands.from_position(service.session.game.position)
@@ -184,9 +172,8 @@ def test_in_a_digital_teaching_game_only_the_seats_team_sees_its_cards(table: tu
     assert moves >= 5
 
 
-def test_a_partner_may_ask_for_hints_but_only_the_seat_lights_one(table: tuple[Table, Flask]) -> None:
+def test_a_partner_may_ask_for_hints_but_only_the_seat_lights_one(service: Table, app: Flask) -> None:
     """The lights are seen by everyone at the table: lighting a hint is the seat's own choice."""
-    service, app = table
     _, phones = seated(app, {"players": 4, "mode": "digital", "teaching": True, "pegs": OUT})
     assert phones[2].post("/api/hint", {})[0] == 200
     code, refused = phones[2].post("/api/hint", {"show": True})
@@ -196,9 +183,8 @@ def test_a_partner_may_ask_for_hints_but_only_the_seat_lights_one(table: tuple[T
     assert set(service.state()["move_marks"].values()) >= {"lift", "hint"}
 
 
-def test_in_a_serious_digital_game_hints_are_the_seats_own(table: tuple[Table, Flask]) -> None:
+def test_in_a_serious_digital_game_hints_are_the_seats_own(app: Flask) -> None:
     """No teaching: the Note on Table Talk holds, so a partner gets no hint and no lesson."""
-    _, app = table
     admin, phones = seated(app, {"players": 4, "mode": "digital", "pegs": OUT})
     assert phones[0].post("/api/hint", {})[0] == 200
     assert phones[2].post("/api/hint", {})[0] == 403
@@ -208,9 +194,8 @@ def test_in_a_serious_digital_game_hints_are_the_seats_own(table: tuple[Table, F
     assert state["teaching"] is False and "hints" not in state
 
 
-def test_with_real_cards_the_shared_page_shows_the_declared_cards_moves(table: tuple[Table, Flask]) -> None:
+def test_with_real_cards_the_shared_page_shows_the_declared_cards_moves(app: Flask) -> None:
     """At a real table the referee holds no hand: every rank, or the card declared for all to see."""
-    _, app = table
     admin, _ = seated(app, {"players": 4, "mode": "table", "teaching": True, "pegs": OUT})
     anonymous = Phone(app)
     assert set(anonymous.client.get("/api/state").get_json()["teaching_moves"]) == set(RANKS)
@@ -222,12 +207,11 @@ def test_with_real_cards_the_shared_page_shows_the_declared_cards_moves(table: t
 
 @pytest.mark.parametrize("mode", ["digital", "table"])
 def test_a_card_that_cannot_move_is_refused_and_nobody_sees_it(
-    table: tuple[Table, Flask], mode: str, monkeypatch: pytest.MonkeyPatch
+    service: Table, app: Flask, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 20: "declare only what is played". Every peg in start: only an ace, a face card or
     a joker (onto a peg out) could move, so a 5 is refused with a 409 and every page reads
     byte for byte what it read before."""
-    service, app = table
     pegs = {"1": ["T1:8", "S", "S", "S", "S"]}
     if mode == "digital":  # a deal whose seat 0 holds a card that cannot move
         monkeypatch.setattr(
@@ -245,20 +229,18 @@ def test_a_card_that_cannot_move_is_refused_and_nobody_sees_it(
     assert len(service.session.game.events) == events and service.session.declared is None
 
 
-def test_a_bots_card_turned_up_at_a_real_table_may_be_one_that_cannot_move(table: tuple[Table, Flask]) -> None:
+def test_a_bots_card_turned_up_at_a_real_table_may_be_one_that_cannot_move(service: Table, app: Flask) -> None:
     """A bot's card is turned up for all to see: it is entered, and the bot discards it."""
-    service, app = table
     admin, _ = seated(app, {"players": 4, "mode": "table", "bots": {"0": "greedy"}})
     assert admin.post("/api/declare", {"card": "5"})[0] == 200
     assert service.session.game.turn == 1 and service.session.game.moves == []
 
 
 def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(
-    table: tuple[Table, Flask], monkeypatch: pytest.MonkeyPatch
+    service: Table, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The Basic Game: "A player is never forced to play a joker". The phone's hand says the
     joker moves and that a discard is allowed; both are accepted."""
-    service, app = table
     pegs = {"1": ["T1:8", "S", "S", "S", "S"]}  # seat 0 in start: its joker can only bump Sky blue's peg
 
     def joker_only(game: Game) -> bool:
@@ -284,11 +266,10 @@ def _seed(pegs: dict[str, list[str]], wanted: Any) -> int:
     raise AssertionError("no such deal in 5000 seeds")
 
 
-def test_a_refused_discard_leaves_the_digital_turn_as_it_was(table: tuple[Table, Flask]) -> None:
+def test_a_refused_discard_leaves_the_digital_turn_as_it_was(service: Table, app: Flask) -> None:
     """Found offering the joker-only discard: a refused discard (a card not held) took the game
     back to before the turn's draw (the draw was not yet on disk): the hand lost a card and the
     seat was stuck drawing. Refused, nothing changes."""
-    service, app = table
     _, phones = seated(app, {"players": 4, "mode": "digital", "pegs": OUT})
     before = phones[0].client.get("/api/hand").get_data(), Phone(app).client.get("/api/state").get_json()
     missing = next(card for card in CARDS if card not in service.session.game.hand(0))
@@ -297,12 +278,11 @@ def test_a_refused_discard_leaves_the_digital_turn_as_it_was(table: tuple[Table,
     assert after_refusal == before and after_refusal[1]["phase"] == "play"
 
 
-def test_a_partner_sees_the_moves_to_talk_over_never_the_cards(table: tuple[Table, Flask]) -> None:
+def test_a_partner_sees_the_moves_to_talk_over_never_the_cards(service: Table, app: Flask) -> None:
     """The rules page, Note on Table Talk: when teaching beginners the team may discuss moves,
     "but even then players should not exchange information about the cards". A partner's phone
     gets the moves the seat to play could make and the hints, none of them naming a card, and
     nothing that says which cards make no move; the seat's own phone still sees each card."""
-    service, app = table
     _, phones = seated(app, {"players": 4, "mode": "digital", "teaching": True, "pegs": OUT})
     seat = service.session.game.turn
     partner = next(other for other in service.session.game.board.team_of[seat] if other != seat)
@@ -317,12 +297,11 @@ def test_a_partner_sees_the_moves_to_talk_over_never_the_cards(table: tuple[Tabl
 
 
 def test_a_move_two_of_the_hands_cards_make_waits_for_the_card(
-    table: tuple[Table, Flask], monkeypatch: pytest.MonkeyPatch
+    service: Table, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The rules page, Basic Game: an ace or a face card brings a peg out. Red holds an ace and
     a king and comes out without tapping a card: which card leaves the hand is Red's choice,
     so the referee asks instead of picking one; the card tapped then is the one played."""
-    service, app = table
     pegs: dict[str, list[str]] = {}
 
     def two_come_outs(game: Game) -> bool:
@@ -342,12 +321,11 @@ def test_a_move_two_of_the_hands_cards_make_waits_for_the_card(
 
 
 def test_a_check_a_moment_old_never_shows_or_plays_another_seats_hand(
-    table: tuple[Table, Flask], monkeypatch: pytest.MonkeyPatch
+    service: Table, app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Seat 0's phone asks while its own move commits: the web layer's look at the table still
     says seat 0 is to play, the table has moved on to seat 1. The table checks the asker again
     under the look that acts: seat 1's cards are neither shown to seat 0 nor played for it."""
-    service, app = table
     _, phones = seated(app, {"players": 4, "mode": "digital", "pegs": OUT})
     stale = service.overview()  # seat 0 to play, as the decorators read it ...
     card = phones[0].client.get("/api/hand").get_json()["playable"][0]
@@ -367,11 +345,10 @@ def test_a_check_a_moment_old_never_shows_or_plays_another_seats_hand(
     assert code == 403 and service.session.game.hand(1) == seat_one, answer
 
 
-def test_a_lifted_peg_lights_nothing_the_hand_would_give_away(table: tuple[Table, Flask]) -> None:
+def test_a_lifted_peg_lights_nothing_the_hand_would_give_away(service: Table, app: Flask) -> None:
     """The referee's cards: a peg lifted before a card is tapped lights no destination (one lit
     hole would say which cards the hand holds), on the LEDs or in the state anyone reads; once
     the card is tapped, that card's destinations are lit as at any table."""
-    service, app = table
     _, phones = seated(app, {"players": 4, "mode": "digital", "pegs": OUT})
     anyone = Phone(app)
     peg = next(hole for hole in service.session.game.position.to_json()["pegs"]["0"] if hole[0] == "T")

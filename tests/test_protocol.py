@@ -10,12 +10,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from circuitpython_standins import Clock, Keys, Port, run_firmware
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import protocol
 from firmware_bridge.protocol import Frame, FrameReader, decode, decode_strict, encode
+from tests.circuitpython_standins import Clock, Keys, Port, run_firmware
 
 PACKAGE = Path(protocol.__file__).parent
 FIRMWARE = PACKAGE / "firmware"

@@ -16,7 +16,10 @@ def _why(pegs: list[str], source: str, target: str, card: str | None = None) -> 
     position = Position.from_pegs(
         BOARD, 0, {0: pegs + ["S"] * (5 - len(pegs)), 1: ["S"] * 5, 2: ["S"] * 5, 3: ["S"] * 5}
     )
-    index = lambda name: BOARD.board_holes + int(name[1]) if name.startswith("S") else BOARD.hole_index(name)
+
+    def index(name: str) -> int:
+        return BOARD.board_holes + int(name[1]) if name.startswith("S") else BOARD.hole_index(name)
+
     return why_not(position, BASIC, index(source), index(target), card)
 
 

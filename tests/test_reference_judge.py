@@ -8,12 +8,12 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_judge import Option, real_mistake, reference, sample_world, unseen_cards, within_noise
 
 from referee.cards import build_deck
 from referee.events import Deal, Start, Turn
 from referee.game import Game
 from referee.rulesets import Ruleset
+from tests.reference_judge import Option, real_mistake, reference, sample_world, unseen_cards, within_noise
 
 BASIC = Ruleset.preset("basic")
 NEARLY_HOME = {
@@ -74,7 +74,7 @@ def test_the_same_rng_gives_the_same_estimates() -> None:
 
 def mid_game(seed: int, actions: int) -> Game:
     """A digital game some way in, played by a simple policy (reshuffles included)."""
-    from reference_judge import greedy_action
+    from tests.reference_judge import greedy_action
 
     game, rng = Game(BASIC, 4, seed=seed), random.Random(seed)
     for _ in range(actions):
@@ -110,7 +110,7 @@ def test_a_sampled_deal_never_holds_a_card_the_seat_has_seen(seed: int, actions:
 def test_keeping_a_joker_is_an_option_only_where_the_rules_allow_it() -> None:
     """The rules page, Basic Game: "A player is never forced to play a joker"; but a card
     that moves must be played."""
-    from reference_judge import options_of
+    from tests.reference_judge import options_of
 
     game = end_game(("JOKER", "4", "2", "3", "5"))
     assert all(option.move is not None for option in options_of(game))

@@ -22,6 +22,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from unittest import mock
 from urllib.parse import urlsplit
@@ -38,12 +39,11 @@ from referee.game import Game
 from referee.moves import Move
 from referee.physical import PhysicalBoard, by_hand
 from referee.rulesets import Ruleset
-from referee.settings.config import Config
 from referee.table.store import StoreError
 from referee.table.table import Table
+from tests.simulated import log_in, started
 from web import create_app
 
-PIN = "2468"
 PRESETS = ("basic", "bluffing-joker", "north-carolina", "arizona", "kilpatrick")
 
 
@@ -63,16 +63,10 @@ class Sitting:
 
 @pytest.fixture(scope="module")
 def sitting() -> Iterator[Sitting]:
-    with tempfile.TemporaryDirectory() as data:
-        table = Table.build(Config.simulated(data, pin=PIN))
-        table.start()
-        try:
-            admin = create_app(table).test_client()
-            assert admin.post("/api/login", json={"pin": PIN}).status_code == 200
-            admin.environ_base["HTTP_X_CSRF_TOKEN"] = admin.get("/api/me").get_json()["csrf"]
-            yield Sitting(table, admin, {})
-        finally:
-            table.stop()
+    with tempfile.TemporaryDirectory() as data, started(Path(data)) as table:
+        admin = create_app(table).test_client()
+        admin.environ_base["HTTP_X_CSRF_TOKEN"] = log_in(admin)["X-CSRF-Token"]
+        yield Sitting(table, admin, {})
 
 
 def new_game(s: Sitting, rules: str, mode: str, players: int, seed: int, **more: Any) -> None:

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone_client import HttpPhone
-from test_daemon import free_port
 
 from referee.settings.config import HOME, Config, ConfigError
+from tests.phone_client import HttpPhone
+from tests.real_daemon import free_port
 from web import unlock
 from web.home import HOME_ONLY, HomeNetworks
 

@@ -18,13 +18,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from board_layouts import BOARDS, IDS
 
 from firmware_bridge.firmware_files import chips_for
 from hardware.chain import chain_input
 from hardware.layout import Layout, default_layout, parse_hole
 from hardware.sensors import channels_needed
 from referee.kit.schematic import schematic_sheets
+from tests.board_layouts import BOARDS, IDS
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).parent.parent / "docs"

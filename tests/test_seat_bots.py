@@ -9,32 +9,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
-from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-import referee.table.session as session_module
 from hardware.leds import MemoryStrip
 from hardware.signals import ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.moves import Move
-from referee.settings.config import Config
 from referee.table.table import Table
 from tests.table_hands import Table as Hands
 from tests.table_hands import after, carry_out
-
-
-def _running(tmp_path: Path) -> Iterator[Table]:
-    running = Table.build(Config.simulated(str(tmp_path)))
-    running.start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Table]:
-    yield from _running(tmp_path)
 
 
 def _move(service: Table, card: str, text: str) -> Move:
@@ -46,13 +29,6 @@ def _do(service: Table, hands: Hands, move: Move, rng: random.Random) -> tuple[d
     acts = carry_out(hands, move, rng)
     state = service.sim_events([*(f"{act.kind} {act.hole}" for act in acts if act.kind != "pause"), "done"])
     return state, after(hands, acts)
-
-
-@pytest.fixture
-def dealt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[Table]:
-    """A simulated table whose games are all shuffled with the seed ``request.param``."""
-    monkeypatch.setattr(session_module, "random", SimpleNamespace(randrange=lambda _n: request.param))
-    yield from _running(tmp_path)
 
 
 # Fixed deals: 582 deals Sky blue a joker whose move, onto Blue's peg with Yellow's peg on

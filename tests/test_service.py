@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,11 @@ from firmware_bridge.fake_device import FakeDevice
 from hardware.layout import default_layout
 from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
+from hardware.signals import RGB
 from referee.game import GameError
 from referee.settings.config import Config, ConfigError
 from referee.table.store import Store, StoreError
 from referee.table.table import Table
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Table]:
-    running = Table.build(Config.simulated(str(tmp_path)))
-    running.start()
-    yield running
-    running.stop()
 
 
 def settle(service: Table, seconds: float = 1.5) -> dict:  # type: ignore[type-arg]
@@ -63,7 +55,7 @@ def test_bad_simulated_events_change_nothing(service: Table) -> None:
     before = service.state()
     for events in (["lift S0:1", "lift S0:1"], ["place Z9"], ["lift S0:1", "hop"], "lift S0:1", []):
         with pytest.raises(ValueError):
-            service.sim_events(events)  # type: ignore[arg-type]
+            service.sim_events(events)
     after = service.state()
     assert after["occupied"] == before["occupied"] and after["version"] == before["version"]
 
@@ -445,7 +437,7 @@ def test_a_wrong_peg_blinks_on_the_leds_while_the_page_shows_it_steady(service: 
     pixel = service.layout.pixel(wrong[0])
     strip = service.strip
     assert isinstance(strip, MemoryStrip)
-    seen = set()
+    seen: set[RGB] = set()
     deadline = time.monotonic() + 1.5
     while time.monotonic() < deadline and len(seen) < 2:
         seen.add(strip.frame[pixel])

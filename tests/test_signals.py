@@ -15,16 +15,13 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
 from hardware.layout import default_layout
 from hardware.leds import Renderer
 from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, ROLES, SEAT_COLOURS, SEAT_NAMES, TURN_LEVEL
-from referee.settings.config import Config
-from referee.table.table import Table
-from web import create_app
-from web.pages import pages
 
 MACHADO = {
     "normal": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
@@ -142,23 +139,15 @@ def test_blinks_and_pulses_start_at_full_and_move_with_time() -> None:
     assert renderer.animated({"T0:5": "wrong"}) and not renderer.animated({"T0:5": "destination"})
 
 
-def test_the_page_carries_the_same_legend(tmp_path: Path) -> None:
+def test_the_page_carries_the_same_legend(client: FlaskClient) -> None:
     """Issue 13: "Write the LED legend in the README and on the page"; the page's swatches
     blink and pulse as the LEDs do."""
-    service = Table.build(Config.simulated(str(tmp_path)))
-    service.start()
-    try:
-        app = create_app(service)
-        if "pages" not in app.blueprints:
-            app.register_blueprint(pages)
-        html = app.test_client().get("/").get_data(as_text=True)
-    finally:
-        service.stop()
+    html = client.get("/").get_data(as_text=True)
     for role, words in LEGEND:
         assert words in unescape(html), role
     assert 'class="swatch blink"' in html and html.count('class="swatch pulse"') == 2
     assert html.count('class="swatch flash"') == 1  # the bot's peg to lift
-    css = app.test_client().get("/static/app.css").get_data(as_text=True)
+    css = client.get("/static/app.css").get_data(as_text=True)
     assert ".swatch.flash" in css and "@keyframes led-flash" in css
     reduced = css[css.index("prefers-reduced-motion") :]
     assert ".swatch.flash" in reduced[: reduced.index("}\n}")] and ".mark.lift" in reduced

@@ -9,8 +9,6 @@ a 400 whose error names the field, and the table's game is the one it was.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,29 +17,10 @@ from flask.testing import FlaskClient
 from referee.game import Game, seat_number
 from referee.position import PositionError
 from referee.rulesets import Ruleset
-from referee.settings.config import Config
 from referee.table.seat_bots import bot_kinds
 from referee.table.table import Table
-from web import create_app
 
-PIN = "2468"
 FIVE = ["T0:8", "S", "S", "S", "S"]
-
-
-@pytest.fixture
-def running(tmp_path: Path) -> Iterator[Table]:
-    table = Table.build(Config.simulated(str(tmp_path), pin=PIN))
-    table.start()
-    yield table
-    table.stop()
-
-
-@pytest.fixture
-def client(running: Table) -> FlaskClient:
-    client = create_app(running).test_client()
-    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
-    client.environ_base["HTTP_X_CSRF_TOKEN"] = client.get("/api/me").get_json()["csrf"]
-    return client
 
 
 @pytest.mark.parametrize(
@@ -73,24 +52,24 @@ def client(running: Table) -> FlaskClient:
     ],
 )
 def test_a_new_game_with_a_loose_field_is_refused_naming_it(
-    client: FlaskClient, running: Table, body: dict[str, Any], field: str
+    admin: FlaskClient, service: Table, body: dict[str, Any], field: str
 ) -> None:
-    before = client.get("/api/state").get_json()
-    reply = client.post("/api/games", json={"players": 4, **body})
+    before = admin.get("/api/state").get_json()
+    reply = admin.post("/api/games", json={"players": 4, **body})
     assert reply.status_code == 400, reply.get_json()
     assert field in reply.get_json()["error"]
-    assert client.get("/api/state").get_json() == before and running.session.game_id == 1
+    assert admin.get("/api/state").get_json() == before and service.session.game_id == 1
 
 
 @pytest.mark.parametrize("show", [1, 0, "yes", None, [True]])
-def test_a_hint_with_a_loose_show_is_refused(client: FlaskClient, show: object) -> None:
-    reply = client.post("/api/hint", json={"show": show})
+def test_a_hint_with_a_loose_show_is_refused(admin: FlaskClient, show: object) -> None:
+    reply = admin.post("/api/hint", json={"show": show})
     assert reply.status_code == 400 and "'show'" in reply.get_json()["error"]
 
 
 @pytest.mark.parametrize("doubt", [1, 0, "true", None])
-def test_a_loose_doubt_is_refused(client: FlaskClient, doubt: object) -> None:
-    reply = client.post("/api/doubt", json={"doubt": doubt})
+def test_a_loose_doubt_is_refused(admin: FlaskClient, doubt: object) -> None:
+    reply = admin.post("/api/doubt", json={"doubt": doubt})
     assert reply.status_code == 400 and "'doubt'" in reply.get_json()["error"]
 
 
@@ -106,14 +85,14 @@ def test_a_loose_doubt_is_refused(client: FlaskClient, doubt: object) -> None:
         ("/api/lesson/place", "place", 1),
     ],
 )
-def test_a_wrongly_typed_field_is_refused_naming_it(client: FlaskClient, path: str, key: str, value: object) -> None:
-    before = client.get("/api/state").get_json()
-    reply = client.post(path, json={key: value})
+def test_a_wrongly_typed_field_is_refused_naming_it(admin: FlaskClient, path: str, key: str, value: object) -> None:
+    before = admin.get("/api/state").get_json()
+    reply = admin.post(path, json={key: value})
     assert reply.status_code == 400 and f"'{key}'" in reply.get_json()["error"], reply.get_json()
-    assert client.get("/api/state").get_json() == before
+    assert admin.get("/api/state").get_json() == before
 
 
-def test_good_values_still_pass(client: FlaskClient) -> None:
+def test_good_values_still_pass(admin: FlaskClient) -> None:
     """The strict checks refuse only what is loose: real seats, names and pegs still do."""
     body = {
         "players": 4,
@@ -123,11 +102,11 @@ def test_good_values_still_pass(client: FlaskClient) -> None:
         "names": ["Ann", "Björn 👨‍👩‍👧", "Chloé", "D"],
         "pegs": {"0": FIVE, "2": ["S"] * 5},
     }
-    reply = client.post("/api/games", json=body)
+    reply = admin.post("/api/games", json=body)
     assert reply.status_code == 200, reply.get_json()
     state = reply.get_json()
     assert state["bots"] == {"1": "greedy", "3": "random"} and state["seats"][1]["name"] == "Björn 👨‍👩‍👧"
-    assert client.post("/api/hint", json={"show": False}).status_code == 200
+    assert admin.post("/api/hint", json={"show": False}).status_code == 200
 
 
 def test_seat_numbers_are_ascii_digits_without_a_leading_zero() -> None:
@@ -150,10 +129,10 @@ def test_the_engine_refuses_loose_pegs_too() -> None:
     assert Game(rules, 4, pegs={"0": FIVE}).position.pegs_json()["0"][0] == "T0:8"
 
 
-def test_house_rules_nested_in_escapes_are_refused_plainly(client: FlaskClient) -> None:
+def test_house_rules_nested_in_escapes_are_refused_plainly(admin: FlaskClient) -> None:
     """A JSON body whose house rules hide 3,000 nested brackets behind \\u005b escapes: the
     body's own nesting check cannot see them, the house-rules reader must (a 400, not the TOML
     reader's RecursionError and a 500)."""
     raw = '{"players": 4, "house_rules": "a = ' + "\\u005b" * 3000 + '"}'
-    reply = client.post("/api/games", data=raw, content_type="application/json")
+    reply = admin.post("/api/games", data=raw, content_type="application/json")
     assert reply.status_code == 400 and "nested more than" in reply.get_json()["error"]

@@ -23,8 +23,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import crowded_position
-from table_hands import (
+
+from referee import CARDS, PRESETS, Position, Ruleset, legal_moves, mover_seats
+from referee.game import Game, GameError
+from referee.moves import Move, parse_notation
+from referee.table.session import Session
+from referee.table.store import Store
+from tests.strategies import crowded_position
+from tests.table_hands import (
     Act,
     ExecutorError,
     Key,
@@ -42,12 +48,6 @@ from table_hands import (
     wrong_destination,
     wrong_start,
 )
-
-from referee import CARDS, PRESETS, Position, Ruleset, legal_moves, mover_seats
-from referee.game import Game, GameError
-from referee.moves import Move, parse_notation
-from referee.table.session import Session
-from referee.table.store import Store
 
 SETTLE = 700
 RULES = sorted(set(PRESETS) - {"bluffing-joker"})  # Bluffing Joker needs doubts answered: not here
@@ -92,7 +92,8 @@ class Sitting:
             f"Session.new(rules={rules!r}, players={players}, seed={seed}, pegs={pegs!r}, sensed={self.table.occupied()!r})"
         ]
         self.ms = 0
-        self.base, self.acts = self.table.copy(), []  # the board when this turn began, and what hands did since
+        self.base = self.table.copy()  # the board when this turn began
+        self.acts: list[Act] = []  # what hands did since
         self.turns: list[tuple[int, str | None]] = []  # (seat, move text or None for a discard) as intended
         self.window: tuple[Position, str] | None = None  # the last move while it may still be amended
         self.counts = {
@@ -193,6 +194,7 @@ class Sitting:
                         wanted in self.table.hand,
                         f"back says {fix}: seat {wanted}'s peg belongs there but the hand holds {self.table.hand}",
                     )
+                    assert wanted is not None
                     colour = wanted
                 self.act(Act("place", fix.hole, colour))
         self.expect(False, "following 'back' never brought the board back")
@@ -780,7 +782,7 @@ def test_back_never_names_a_colour_the_lifts_left_open(tmp_path: Path) -> None:
     assert s.session.report.status in ("illegal", "moving")
     s.follow_back()
     s.check_board("after following the lights")
-    assert s.session.report.status == "synced" and s.history() == []
+    assert s.session.report.status == "synced" and s.history() == []  # type: ignore[comparison-overlap]  # mypy keeps the status narrowed by the assert above across the acts that change it
 
 
 def test_a_declared_card_names_the_free_come_out(tmp_path: Path) -> None:

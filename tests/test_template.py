@@ -19,11 +19,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from board_layouts import BOARDS, IDS
 
 from hardware.layout import Layout, Wire, board_holes, default_layout, layout_from_channels, parse_hole
 from referee import geometry as page
 from referee.kit.template import PAPERS, Template
+from tests.board_layouts import BOARDS, IDS
 
 SVG = "{http://www.w3.org/2000/svg}"
 DOCS = Path(__file__).parent.parent / "docs"

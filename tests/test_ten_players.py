@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import position, texts
 
 from referee import Board, BoardError, Ruleset, legal_moves
 from referee.cards import JOKER
@@ -21,6 +20,7 @@ from referee.game import Game
 from referee.physical import PhysicalBoard, by_hand
 from referee.rulesets import PRESETS, RulesetError, from_mapping
 from referee.tracker import Tracker
+from tests.positions import position, texts
 
 S = "S"
 

@@ -7,11 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import position
-
 from referee import Position, Ruleset
 from referee.physical import PhysicalBoard, SensorEvent
 from referee.tracker import Report, Tracker, parse_events
+from tests.positions import position
 
 S = "S"
 BASIC = Ruleset.preset("basic")

@@ -10,11 +10,11 @@ import random
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from strategies import positions
 
 from referee import CARDS, PRESETS, Position, Ruleset, legal_moves
 from referee.physical import PhysicalBoard, by_hand
 from referee.tracker import Tracker
+from tests.strategies import positions
 
 
 def signature(physical: PhysicalBoard, position: Position) -> tuple[int, tuple[int, ...]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.board import Board
+from referee.events import Mode
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.reasons import why_not
@@ -52,7 +53,7 @@ def test_your_own_peg_is_unchanged() -> None:
 
 
 @pytest.mark.parametrize("mode", ["table", "digital"])
-def test_undo_asks_to_put_the_board_back_and_blames_nobody(tmp_path: Path, mode: str) -> None:
+def test_undo_asks_to_put_the_board_back_and_blames_nobody(tmp_path: Path, mode: Mode) -> None:
     """After Undo the board is put back as before the undone move: not "Not a legal move"."""
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "1": ["S"] * 5, "2": ["S"] * 5, "3": ["S"] * 5}
     session = Session.new(

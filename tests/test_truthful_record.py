@@ -8,7 +8,6 @@ could not move, and bots' seats as bots."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,11 +23,9 @@ from referee.events import Event, Move, Play, Start, Turn, Undo
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
-from referee.settings.config import Config
 from referee.table import view
 from referee.table.table import Table
 from referee.words import cards_for, cards_words, say
-from web import create_app
 
 NAMES = {0: "Red", 1: "Blue", 2: "Green", 3: "Yellow"}
 BOARD = Board.for_players(4)
@@ -117,11 +114,8 @@ class Tables:
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Tables]:
-    service = Table.build(Config.simulated(str(tmp_path)))
-    service.start()
-    yield Tables(service, create_app(service).test_client(), tmp_path)
-    service.stop()
+def table(service: Table, client: FlaskClient, tmp_path: Path) -> Tables:
+    return Tables(service, client, tmp_path)
 
 
 def _settle(service: Table, seconds: float = 1.5) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import re
 import socket
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import pytest
@@ -19,32 +19,9 @@ from referee.coach.selfplay import play_one
 from referee.rulesets import Ruleset
 from referee.settings.config import Config
 from referee.table.table import Table
+from tests.simulated import PIN, csrf, log_in
 from web import create_app
 from web.seats import seat_token
-
-PIN = "2468"
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    service = Table.build(Config.simulated(str(tmp_path), pin=PIN))
-    service.start()
-    yield create_app(service)
-    service.stop()
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-def csrf(client: FlaskClient) -> dict[str, str]:
-    return {"X-CSRF-Token": client.get("/api/me").get_json()["csrf"]}
-
-
-def admin(client: FlaskClient) -> dict[str, str]:
-    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
-    return csrf(client)
 
 
 def post(client: FlaskClient, path: str, body: Any, headers: dict[str, str] | None = None) -> Any:
@@ -92,7 +69,7 @@ def test_holes_in_words_are_referee_words_for_the_board_in_play(client: FlaskCli
     assert words["T3:12"] == "the 12th hole past Blue's corner" and words["S2:4"] == "Yellow's start"
     names = {0: "Red", 1: "Sky blue", 2: "Yellow", 3: "Blue"}
     assert all(said == hole_words(hole, names) for hole, said in words.items())
-    headers = admin(client)
+    headers = log_in(client)
     body = {"players": 4, "rules": "basic", "mode": "table", "names": ["Ann", "Bob", "Cy", "Di"]}
     assert post(client, "/api/games", body, headers).status_code == 200
     assert client.get("/api/holes").get_json()["T2:3"] == "Cy's in-spot"
@@ -155,7 +132,7 @@ def test_pin_guards_setup_and_undo(client: FlaskClient) -> None:
     assert post(client, "/api/games", {"players": 2}).status_code == 403
     wrong = post(client, "/api/login", {"pin": "0000"})
     assert wrong.status_code == 403 and wrong.get_json()["error"] == "wrong PIN"
-    headers = admin(client)
+    headers = log_in(client)
     assert client.get("/api/me").get_json()["admin"] is True
     post(client, "/api/sim/events", {"events": ["lift S0:1", "place T0:8", "done"]})
     undone = post(client, "/api/undo", {}, headers)
@@ -188,7 +165,7 @@ def test_logout_revokes_every_copy_of_the_cookie(app: Flask) -> None:
     """Issue "Hardening": "A session cookie copied before logout still has the admin right
     afterwards." It must not."""
     client = app.test_client()
-    headers = admin(client)
+    headers = log_in(client)
     cookie = client.get_cookie("session")
     assert cookie is not None
     thief = app.test_client()
@@ -222,7 +199,7 @@ def test_a_configured_name_is_answered(tmp_path: Path) -> None:
 
 
 def test_new_game_with_names_colours_and_house_rules(client: FlaskClient) -> None:
-    headers = admin(client)
+    headers = log_in(client)
     house = 'base = "arizona"\nname = "Grandma"\n[cards.10]\nbackward = [1]\n'
     reply = post(
         client,
@@ -259,7 +236,7 @@ def test_new_game_with_names_colours_and_house_rules(client: FlaskClient) -> Non
     ],
 )
 def test_new_game_bad_input(client: FlaskClient, body: dict[str, Any], message: str) -> None:
-    headers = admin(client)
+    headers = log_in(client)
     reply = post(client, "/api/games", body, headers)
     assert reply.status_code == 400 and message in reply.get_json()["error"]
     assert client.get("/api/state").get_json()["game"] == 1
@@ -270,7 +247,7 @@ def test_new_game_bad_input(client: FlaskClient, body: dict[str, Any], message: 
 
 def test_seat_links_and_digital_hands(app: Flask) -> None:
     table, phone, other = app.test_client(), app.test_client(), app.test_client()
-    headers = admin(table)
+    headers = log_in(table)
     # Every card moves a peg, so any may be declared: the joker too, onto Blue's peg on the track
     # (the rules page, Basic Game: a joker lands on another player's peg; with none there it could not).
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "1": ["T1:5", "S", "S", "S", "S"]}
@@ -300,7 +277,7 @@ def test_seat_links_and_digital_hands(app: Flask) -> None:
 
 def test_resolving_an_ambiguous_move(app: Flask) -> None:
     client = app.test_client()
-    headers = admin(client)
+    headers = log_in(client)
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "2": ["T0:11", "S", "S", "S", "S"]}
     post(client, "/api/games", {"players": 4, "rules": "arizona", "pegs": pegs}, headers)
     assert post(client, "/api/resolve", {"move": None}, headers).status_code == 400  # nothing ambiguous yet
@@ -318,7 +295,7 @@ def test_server_sent_events_stream_the_state(app: Flask) -> None:
     client = app.test_client()
     response = client.get("/api/events", buffered=False)
     assert response.mimetype == "text/event-stream"
-    chunks = response.response  # type: ignore[attr-defined]
+    chunks = cast(Iterator[bytes], iter(response.response))  # a stream sends bytes
     assert next(chunks).decode().startswith("retry:")
     first = next(chunks).decode()
     assert first.startswith("event: state\nid: ") and '"position"' in first
@@ -328,7 +305,7 @@ def test_server_sent_events_stream_the_state(app: Flask) -> None:
 def test_bluffing_joker_at_a_real_table(client: FlaskClient) -> None:
     """Bluffing Joker: the move waits for the opponents' doubts; a caught bluff makes no move
     and costs the bluffer a peg, and the board is then told what to put back."""
-    headers = admin(client)
+    headers = log_in(client)
     pegs = {"0": ["T0:8", "S", "S", "S", "S"], "1": ["T1:8", "S", "S", "S", "S"], "3": ["T3:8", "S", "S", "S", "S"]}
     post(client, "/api/games", {"players": 4, "rules": "bluffing-joker", "pegs": pegs}, headers)
     post(client, "/api/declare", {"card": "5"}, headers)
@@ -352,7 +329,7 @@ def test_bluffing_joker_at_a_real_table(client: FlaskClient) -> None:
 
 def test_wiring_check_needs_the_pin(client: FlaskClient) -> None:
     assert post(client, "/api/wiring", {"action": "start"}).status_code == 403
-    headers = admin(client)
+    headers = log_in(client)
     assert post(client, "/api/wiring", {"action": "calibrate"}, headers).status_code == 400
     assert post(client, "/api/wiring", {"action": "stop"}, headers).status_code == 409  # none running
     started = post(client, "/api/wiring", {"action": "start"}, headers).get_json()
@@ -365,7 +342,7 @@ def test_a_game_record_hides_the_cards_until_the_game_is_over(app: Flask) -> Non
     """Issue "Hardening": "before the game is over it shows no hidden card to anyone without
     the table PIN (a seat sees only its own cards), and the seed only when the game is over"."""
     client = app.test_client()
-    headers = admin(client)
+    headers = log_in(client)
     assert post(client, "/api/games", {"players": 4, "mode": "digital"}, headers).status_code == 200
     game_id = client.get("/api/state").get_json()["game"]
     seat_link = client.get("/api/seats").get_json()[1]["link"]
@@ -405,7 +382,7 @@ def test_a_stream_never_read_is_given_back(client: FlaskClient) -> None:
 def test_the_rules_panel_shows_house_rules_too(app: Flask) -> None:
     """Issue 13: "The rules panel ignores house rules (counting, extra jokers, hand size)"."""
     client = app.test_client()
-    headers = admin(client)
+    headers = log_in(client)
     house = 'base = "basic"\nhand_size = 6\nextra_jokers = 2\ncounting = 3\n'
     assert post(client, "/api/games", {"players": 4, "house_rules": house}, headers).status_code == 200
     settings = client.get("/api/state").get_json()["rules"]["settings"]
@@ -416,7 +393,7 @@ def test_the_rules_panel_shows_house_rules_too(app: Flask) -> None:
 def test_past_games_with_names_dates_winners_and_a_replay_in_words(app: Flask) -> None:
     """Issue 13: "A page of past games with names, dates, winners and a replay"."""
     client = app.test_client()
-    headers = admin(client)
+    headers = log_in(client)
     post(client, "/api/sim/events", {"events": ["lift S0:1", "place T0:8", "done"]}, headers)
     first = client.get("/api/state").get_json()["game"]
     post(client, "/api/games", {"players": 4, "names": ["Ann", "Bo", "Cy", "Di"]}, headers)
@@ -435,7 +412,7 @@ def test_a_phone_with_an_old_games_seat_link_is_told_so_on_a_page(app: Flask) ->
     """Issue 13: "A phone whose seat link belongs to an old game is told so on a page, with a
     way back in, not raw JSON"."""
     table, phone = app.test_client(), app.test_client()
-    headers = admin(table)
+    headers = log_in(table)
     old_link = urlsplit(table.get("/api/seats").get_json()[1]["link"]).path
     post(table, "/api/games", {"players": 4}, headers)
     stale = phone.get(old_link)
@@ -449,7 +426,7 @@ def test_a_phone_with_an_old_games_seat_link_is_told_so_on_a_page(app: Flask) ->
 
 def test_hint_and_new_game_options_refuse_wrong_values(app: Flask) -> None:
     client = app.test_client()
-    headers = admin(client)
+    headers = log_in(client)
     game = client.get("/api/state").get_json()["game"]
     for path, body in (
         ("/api/hint", {"show": "yes"}),
@@ -467,7 +444,7 @@ def test_a_bot_seat_has_no_link_and_no_phone_joins_it(app: Flask) -> None:
     """A seat a bot plays holds the bot's cards: the seat links offer none for it (so nobody's
     phone shows the bot's hand), and a link made up for it is refused on a page."""
     table = app.test_client()
-    headers = admin(table)
+    headers = log_in(table)
     post(table, "/api/games", {"players": 4, "mode": "digital", "bots": {"1": "beginner"}}, headers)
     links = {row["seat"]: row for row in table.get("/api/seats").get_json()}
     assert links[1]["bot"] is True and "link" not in links[1] and "qr" not in links[1]
@@ -487,7 +464,7 @@ def test_a_wrong_address_and_a_too_big_file_are_said_plainly(client: FlaskClient
     missing = client.get("/no-such-page")
     assert missing.status_code == 404 and missing.mimetype == "text/html"
     assert "No such page" in missing.get_data(as_text=True) and 'href="/"' in missing.get_data(as_text=True)
-    headers = admin(client)
+    headers = log_in(client)
     huge = {"players": 4, "house_rules": "# " + "x" * 70_000}
     refused = client.post("/api/games", json=huge, headers=headers)
     assert refused.status_code == 413 and "a house-rules file is a few KB" in refused.get_json()["error"]

@@ -10,7 +10,6 @@ echoes the whole body, and a refused request leaves the state as it was.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.settings.config import Config
-from referee.table.table import Table
-from web import create_app
+from tests.simulated import PIN
 
-PIN = "2468"
 ROUTES = {
     "/api/sim/events": ["events"],
     "/api/login": ["pin"],
@@ -113,12 +110,9 @@ def bodies(draw: st.DrawFn, keys: list[str]) -> bytes:
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    # No move commits by itself while the fuzzer compares the state before and after.
-    service = Table.build(Config.simulated(str(tmp_path), pin=PIN, settle_ms=10**9))
-    service.start()
-    yield create_app(service)
-    service.stop()
+def config(tmp_path: Path) -> Config:
+    """No move commits by itself while the fuzzer compares the state before and after."""
+    return Config.simulated(str(tmp_path), pin=PIN, settle_ms=10**9)
 
 
 def logged_in(client: FlaskClient) -> dict[str, str]:

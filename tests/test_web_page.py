@@ -12,7 +12,8 @@ import gzip
 import itertools
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -21,10 +22,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from referee.geometry import PITCH, geometry
-from referee.settings.config import Config
-from referee.table.table import Table
+from tests.simulated import started
 from web import create_app
-from web.pages import pages
 
 BUDGET = 100 * 1024  # HTML + JS + CSS, bytes over the wire (gzipped, as browsers ask)
 IDS = ("turn", "status", "bumps", "moves", "candidates", "hand", "done", "undo", "login", "new-game")
@@ -57,25 +56,14 @@ def tags(html: str) -> list[tuple[str, dict[str, str | None]]]:
 
 
 @pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[object]:
-    services: list[Table] = []
-
-    def make(players: int) -> Flask:
-        service = Table.build(Config.simulated(str(tmp_path / f"p{players}"), players=players))
-        service.start()
-        services.append(service)
-        app = create_app(service)
-        if "pages" not in app.blueprints:
-            app.register_blueprint(pages)
-        return app
-
-    yield make
-    for service in services:
-        service.stop()
+def make_app(tmp_path: Path) -> Iterator[Callable[[int], Flask]]:
+    """The page's app on a table of ``players`` (each on a data dir of its own), stopped after."""
+    with ExitStack() as tables:
+        yield lambda players: create_app(tables.enter_context(started(tmp_path / f"p{players}", players=players)))
 
 
-def page(make_app: object, players: int) -> tuple[FlaskClient, str]:
-    client = make_app(players).test_client()  # type: ignore[operator]
+def page(make_app: Callable[[int], Flask], players: int) -> tuple[FlaskClient, str]:
+    client = make_app(players).test_client()
     reply = client.get("/")
     assert reply.status_code == 200 and reply.mimetype == "text/html"
     return client, reply.get_data(as_text=True)
@@ -153,11 +141,11 @@ def test_only_boards_of_four_six_eight_or_ten_sides() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4, 6, 8, 10])
-def test_the_page_draws_every_hole_once(make_app: object, players: int) -> None:
+def test_the_page_draws_every_hole_once(make_app: Callable[[int], Flask], players: int) -> None:
     _, html = page(make_app, players)
     sides = 4 if players == 2 else players
     circles = [attrs for tag, attrs in tags(html) if tag == "circle" and "data-hole" in attrs]
-    names = [attrs["data-hole"] for attrs in circles]
+    names = [str(attrs["data-hole"]) for attrs in circles]
     assert sorted(names) == sorted(hole_names(sides)), "every hole exactly once"
     points = [(float(a["cx"] or 0), float(a["cy"] or 0)) for a in circles]
     radius = geometry(sides).radius
@@ -167,7 +155,7 @@ def test_the_page_draws_every_hole_once(make_app: object, players: int) -> None:
     assert html.count('class="in-spot s') == sides and html.count('class="come-out s') == sides
 
 
-def test_the_page_has_the_stable_ids(make_app: object) -> None:
+def test_the_page_has_the_stable_ids(make_app: Callable[[int], Flask]) -> None:
     _, html = page(make_app, 4)
     ids = [attrs.get("id") for _, attrs in tags(html)]
     for wanted in IDS:
@@ -188,7 +176,9 @@ def local_assets(html: str, client: FlaskClient | None = None) -> list[str]:
         for tag, attrs in tags(html)
         if (tag == "script" and attrs.get("src")) or (tag == "link" and attrs.get("rel") == "stylesheet")
     ]
-    for url in found if client is not None else []:
+    if client is None:
+        return found
+    for url in found:  # the modules found are followed in turn
         if url.split("?")[0].endswith(".js"):
             text = client.get(url).get_data(as_text=True)
             base = url.split("?")[0].rsplit("/", 1)[0]
@@ -198,7 +188,7 @@ def local_assets(html: str, client: FlaskClient | None = None) -> list[str]:
 
 
 @pytest.mark.parametrize("players", [4, 8])
-def test_page_weight_is_under_budget(make_app: object, players: int) -> None:
+def test_page_weight_is_under_budget(make_app: Callable[[int], Flask], players: int) -> None:
     client, html = page(make_app, players)
     assets = local_assets(html, client)
     assert any(".js" in url for url in assets) and any(".css" in url for url in assets)
@@ -212,7 +202,7 @@ def test_page_weight_is_under_budget(make_app: object, players: int) -> None:
     assert total < BUDGET, f"{total} bytes"
 
 
-def test_the_page_goes_gzipped_only_to_who_takes_it(make_app: object) -> None:
+def test_the_page_goes_gzipped_only_to_who_takes_it(make_app: Callable[[int], Flask]) -> None:
     """What a browser gets back is what it sent: the same text, gzipped or not; the API and
     the live stream are never gzipped."""
     client, html = page(make_app, 8)
@@ -225,7 +215,7 @@ def test_the_page_goes_gzipped_only_to_who_takes_it(make_app: object) -> None:
     assert "Content-Encoding" not in client.get("/api/state", headers={"Accept-Encoding": "gzip"}).headers
 
 
-def test_no_external_urls(make_app: object) -> None:
+def test_no_external_urls(make_app: Callable[[int], Flask]) -> None:
     client, html = page(make_app, 6)
     for tag, attrs in tags(html):
         for key in ("src", "href", "action", "srcset"):
@@ -238,11 +228,11 @@ def test_no_external_urls(make_app: object) -> None:
         assert set(re.findall(r"https?://[^\s\"'`)]+", text)) <= {"http://www.w3.org/2000/svg"}
 
 
-def test_static_files_are_served(make_app: object) -> None:
+def test_static_files_are_served(make_app: Callable[[int], Flask]) -> None:
     client, html = page(make_app, 4)
     js = client.get("/static/app.js")
     css = client.get("/static/app.css")
-    assert js.status_code == 200 and "javascript" in js.mimetype
+    assert js.status_code == 200 and "javascript" in (js.mimetype or "")
     assert css.status_code == 200 and css.mimetype == "text/css"
     assert b"EventSource" in js.data and b"/api/state" in js.data
     # the page asks for them with a content hash, so a browser never keeps a stale copy: the
@@ -251,7 +241,7 @@ def test_static_files_are_served(make_app: object) -> None:
     found = re.search(r'<script type="module" src="/js/([0-9a-f]{10})/app\.js">', html)
     assert found is not None, "the script is a module, under its version"
     module = client.get(f"/js/{found.group(1)}/app.js")
-    assert module.status_code == 200 and "javascript" in module.mimetype and module.data == js.data
+    assert module.status_code == 200 and "javascript" in (module.mimetype or "") and module.data == js.data
     assert b'from "./board.js"' in module.data and client.get(f"/js/{found.group(1)}/board.js").status_code == 200
     assert client.get("/static/missing.js").status_code == 404
     assert client.get(f"/js/{found.group(1)}/missing.js").status_code == 404
@@ -259,7 +249,7 @@ def test_static_files_are_served(make_app: object) -> None:
 
 
 @pytest.mark.parametrize("players", [4, 8])
-def test_corners_in_spots_and_come_outs_are_named_on_the_board(make_app: object, players: int) -> None:
+def test_corners_in_spots_and_come_outs_are_named_on_the_board(make_app: Callable[[int], Flask], players: int) -> None:
     """Issue 13: "Hole names on the board where a finger can find them (at least corners,
     come-outs and in-spots)"; the rules page names them: the corner, the in-spot (3rd hole), come-out (8th)."""
     _, html = page(make_app, players)

@@ -10,9 +10,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from test_damaged_card import BASIC, HOME, WIN, running
-
 from referee.coach import review
+from tests.simulated import BASIC, HOME, WIN, running
 
 
 def test_a_win_undone_is_not_won(tmp_path: Path) -> None:

@@ -11,27 +11,25 @@ from __future__ import annotations
 import json
 import urllib.parse
 import urllib.request
-from typing import Any
 
 import pytest
-import test_browser
-from test_browser import ARTIFACTS, PIN, new_game, playwright
-from test_daemon import Daemon
+from playwright.sync_api import Browser, Page, expect
 
-browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
+from tests.browser.pages import ARTIFACTS, PIN, new_game, seat_links
+from tests.real_daemon import Daemon
 
 
-def seat_pages(browser: Any, daemon: Daemon) -> dict[int, Any]:
+def seat_pages(browser: Browser, daemon: Daemon) -> dict[int, Page]:
     """A phone page joined to each seat, by the links the table PIN shows."""
     phones = {}
-    for seat in test_browser.seat_links(browser, daemon):
+    for seat in seat_links(browser, daemon):
         phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         phone.goto(f"http://127.0.0.1:{daemon.port}" + urllib.parse.urlsplit(seat["link"]).path)
         phones[seat["seat"]] = phone
     return phones
 
 
-def test_a_digital_teaching_game_shows_its_lesson_to_the_seats_team_only(browser: Any, daemon: Daemon) -> None:
+def test_a_digital_teaching_game_shows_its_lesson_to_the_seats_team_only(browser: Browser, daemon: Daemon) -> None:
     """The seat to play's phone and its partner's show the hints and each card's moves; the
     shared page and an opponent's phone show neither, and the shared page's Hint is locked."""
     new_game(
@@ -46,22 +44,22 @@ def test_a_digital_teaching_game_shows_its_lesson_to_the_seats_team_only(browser
     phones = seat_pages(browser, daemon)
     shared = browser.new_page(viewport={"width": 1280, "height": 900})
     shared.goto(f"http://127.0.0.1:{daemon.port}/")
-    playwright.expect(shared.locator("#turn")).to_have_text("Red to play")
+    expect(shared.locator("#turn")).to_have_text("Red to play")
     for seat in (0, 2):  # Red and its partner Yellow
-        playwright.expect(phones[seat].locator("#teaching-moves dt").first).to_be_visible()
-        playwright.expect(phones[seat].locator("#hints li").first).to_be_visible()
-    playwright.expect(phones[2].locator("#show-hint")).to_be_disabled()  # lighting it is Red's own choice
+        expect(phones[seat].locator("#teaching-moves dt").first).to_be_visible()
+        expect(phones[seat].locator("#hints li").first).to_be_visible()
+    expect(phones[2].locator("#show-hint")).to_be_disabled()  # lighting it is Red's own choice
     for page in (shared, phones[1]):
-        playwright.expect(page.locator("#hint")).to_be_visible()
-        playwright.expect(page.locator("#hint")).to_be_disabled()
-        playwright.expect(page.locator("#teaching")).to_be_hidden()
-        playwright.expect(page.locator("#hints-box")).to_be_hidden()
+        expect(page.locator("#hint")).to_be_visible()
+        expect(page.locator("#hint")).to_be_disabled()
+        expect(page.locator("#teaching")).to_be_hidden()
+        expect(page.locator("#hints-box")).to_be_hidden()
     phones[0].screenshot(path=str(ARTIFACTS / "teaching-phone.png"), full_page=True)
     for page in (shared, *phones.values()):
         page.close()
 
 
-def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(browser: Any, daemon: Daemon) -> None:
+def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(browser: Browser, daemon: Daemon) -> None:
     """The phone lights the joker to play and offers a discard of any other card, saying both."""
     new_game(daemon, {"players": 4, "mode": "digital"})
     phones = seat_pages(browser, daemon)
@@ -80,13 +78,13 @@ def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(browser: Any, daem
     phone.route("**/api/hand", lambda route: route.fulfill(json=hand))
     phone.reload()
     note = phone.locator("#hand-note")
-    playwright.expect(note).to_contain_text("Only your Joker can move a peg: play it, or keep it and discard")
-    playwright.expect(phone.locator('#hand button[aria-label="Play Joker"]')).to_be_enabled()
+    expect(note).to_contain_text("Only your Joker can move a peg: play it, or keep it and discard")
+    expect(phone.locator('#hand button[aria-label="Play Joker"]')).to_be_enabled()
     five = phone.locator('#hand button[aria-label="Card 5"]')
-    playwright.expect(five).to_have_attribute("aria-disabled", "true")
+    expect(five).to_have_attribute("aria-disabled", "true")
     five.click(force=True)  # a greyed card says why it can't be played (aria-disabled, tappable)
-    playwright.expect(note).to_have_text("No peg can move with 5 now: play Joker.")
-    playwright.expect(phone.locator('#hand button[aria-label^="Discard"]')).to_have_count(6)
+    expect(note).to_have_text("No peg can move with 5 now: play Joker.")
+    expect(phone.locator('#hand button[aria-label^="Discard"]')).to_have_count(6)
     with phone.expect_request("**/api/discard") as sent:
         phone.click('#hand button[aria-label="Discard 9"]')
     assert json.loads(sent.value.post_data or "{}") == {"card": "9"}
@@ -95,7 +93,7 @@ def test_a_hand_whose_only_moving_card_is_a_joker_offers_both(browser: Any, daem
 
 
 @pytest.mark.parametrize("colour", ["#56b4e9", "#0028ff"])  # a sky-blue bot; a blue one
-def test_a_bots_move_is_marked_on_the_board_whatever_its_colour(browser: Any, daemon: Daemon, colour: str) -> None:
+def test_a_bots_move_is_marked_on_the_board_whatever_its_colour(browser: Browser, daemon: Daemon, colour: str) -> None:
     """Seat 0 is a bot in ``colour`` and must play a 5 (the Basic Game: a 5 moves five) onto
     Blue's peg: the page rings the peg to lift (dashed, ↑) and where it goes (solid, ↓) in black
     and white, whatever the pegs' colours, and dots Blue's way back to start (!)."""
@@ -115,11 +113,11 @@ def test_a_bots_move_is_marked_on_the_board_whatever_its_colour(browser: Any, da
     page.fill("#pin", PIN)
     page.press("#pin", "Enter")
     page.click('#declare-cards button[aria-label="Declare 5"]')
-    playwright.expect(page.locator("#bot-plan")).to_contain_text("Lift the peg marked ↑")
+    expect(page.locator("#bot-plan")).to_contain_text("Lift the peg marked ↑")
     for hole, role, glyph in (("T0:10", "lift", "↑"), ("T0:15", "hint", "↓"), ("S3:5", "bump", "!")):
         mark = page.locator(f'#guides g.mark[data-hole="{hole}"]')
-        playwright.expect(mark).to_have_attribute("data-mark", role)
-        playwright.expect(mark.locator("text")).to_have_text(glyph)
+        expect(mark).to_have_attribute("data-mark", role)
+        expect(mark.locator("text")).to_have_text(glyph)
         under, over = (
             mark.locator(f"circle.{layer}").evaluate("c => getComputedStyle(c).stroke") for layer in ("under", "over")
         )
@@ -131,7 +129,7 @@ def test_a_bots_move_is_marked_on_the_board_whatever_its_colour(browser: Any, da
         for h in ("T0:10", "T0:15")
     ]
     assert dashes[0] != "none" and dashes[1] == "none"  # dashed on the peg to lift, solid where it goes
-    playwright.expect(page.locator("#lights .swatch.flash")).to_have_count(1)
+    expect(page.locator("#lights .swatch.flash")).to_have_count(1)
     page.screenshot(path=str(ARTIFACTS / f"bot-marks-{colour[1:]}.png"))
     state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{daemon.port}/api/state", timeout=10))
     assert state["move_marks"] == {"T0:10": "lift", "T0:15": "hint", "S3:5": "bump"}

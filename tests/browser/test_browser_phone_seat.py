@@ -17,19 +17,17 @@ import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
 
-import test_browser
-from test_browser import ARTIFACTS, PIN, playwright
-from test_daemon import Daemon
+from playwright.sync_api import Browser, Page, expect
 
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
+from tests.browser.pages import ARTIFACTS, PHONE, PIN
 from tests.led_hands import from_the_lights, plain
+from tests.real_daemon import Daemon
 from tests.table_hands import Table as Hands
 from tests.table_hands import after, carry_out, put_back, wrong_destination
 
-browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
-PHONE = {"width": 390, "height": 844}
 NOT_HERS = "That is not Grandma's move: the lights show the one Grandma chose."
 
 
@@ -58,7 +56,7 @@ class Hand:
         return self.call("/api/sim/events", {"events": [f"{a.kind} {a.hole}" for a in acts] + (["done"] * done)})
 
 
-def marks(page: Any) -> dict[str, str]:
+def marks(page: Page) -> dict[str, str]:
     """What the table's page marks on the board for the move to make: hole -> lift, hint, bump."""
     found: dict[str, str] = page.evaluate(
         "Object.fromEntries([...document.querySelectorAll('#guides [data-mark]')]"
@@ -84,22 +82,22 @@ def yellow_plays(hand: Hand, board: Hands, rng: random.Random) -> Hands:
     return board
 
 
-def phone_chooses(phone: Any, table: Any, rng: random.Random) -> str | None:
+def phone_chooses(phone: Page, table: Page, rng: random.Random) -> str | None:
     """Grandma taps a card, then one of its moves (a move home first: she wants to win), and
     sends it; a move the lights do not show plainly (tests/led_hands.py) she takes back and
     chooses again. Her move's words, or None when no card moves and she discarded."""
-    playwright.expect(phone.locator("#phone-move")).to_contain_text("card")
+    expect(phone.locator("#phone-move")).to_contain_text("card")
     if "discard" in phone.locator("#phone-move").inner_text():  # Can't move: she discards from the phone
         phone.locator("#hand .discard").first.click()
-        playwright.expect(phone.locator("#phone-move")).not_to_contain_text("discard")
+        expect(phone.locator("#phone-move")).not_to_contain_text("discard")
         return None
     cards = phone.locator("#phone-move .phone-cards button")
-    playwright.expect(cards.first).to_be_visible()
+    expect(cards.first).to_be_visible()
     count = cards.count()
     for index in rng.sample(range(count), count):
         cards.nth(index).click()
         moves = phone.locator("#phone-move .phone-moves button")
-        playwright.expect(moves.first).to_be_visible()
+        expect(moves.first).to_be_visible()
         texts = [moves.nth(n).get_attribute("title") or "" for n in range(moves.count())]
         for n in sorted(range(len(texts)), key=lambda n: ("-H" not in texts[n], len(texts[n].split())))[:3]:
             if phone.locator("#phone-move .sent").count():
@@ -108,16 +106,16 @@ def phone_chooses(phone: Any, table: Any, rng: random.Random) -> str | None:
             choice = phone.locator("#phone-move .phone-moves button").nth(n)
             words = choice.inner_text()
             choice.click()
-            playwright.expect(phone.locator("#phone-move .chosen")).to_contain_text(words)  # shown before sent
+            expect(phone.locator("#phone-move .chosen")).to_contain_text(words)  # shown before sent
             phone.locator("#phone-move").get_by_role("button", name="Send", exact=True).click()
-            playwright.expect(phone.locator("#phone-move .sent")).to_contain_text("Sent:")
-            playwright.expect(table.locator("#bot-plan")).to_contain_text(words)
+            expect(phone.locator("#phone-move .sent")).to_contain_text("Sent:")
+            expect(table.locator("#bot-plan")).to_contain_text(words)
             if plain(marks(table)):
                 return words
     raise AssertionError("no move the lights show plainly")
 
 
-def test_grandma_plays_from_her_phone_beside_the_tables_page(browser: Any, daemon: Daemon) -> None:
+def test_grandma_plays_from_her_phone_beside_the_tables_page(browser: Browser, daemon: Daemon) -> None:
     rng = random.Random(36)
     hand = Hand(daemon)
     hand.login()
@@ -134,7 +132,7 @@ def test_grandma_plays_from_her_phone_beside_the_tables_page(browser: Any, daemo
     table.goto(f"http://127.0.0.1:{daemon.port}/")
     table.fill("#pin", PIN)
     table.press("#pin", "Enter")
-    playwright.expect(table.locator("#phone-seats")).to_be_visible()
+    expect(table.locator("#phone-seats")).to_be_visible()
     played, stood_in, restarted = 0, False, False
     for _ in range(400):
         if hand.call("/api/state")["phase"] == "over":
@@ -144,20 +142,20 @@ def test_grandma_plays_from_her_phone_beside_the_tables_page(browser: Any, daemo
             continue
         if played == 3 and not stood_in:  # her phone is quiet: a bot stands in for a turn, then it is hers again
             table.select_option("#phone-seats select", "family")
-            playwright.expect(phone.locator("#phone-move")).to_contain_text("A family bot plays your turns")
-            playwright.expect(table.locator("#bot-plan")).to_contain_text("Lift the peg", timeout=15000)
+            expect(phone.locator("#phone-move")).to_contain_text("A family bot plays your turns")
+            expect(table.locator("#bot-plan")).to_contain_text("Lift the peg", timeout=15000)
             acts = from_the_lights(board, marks(table), rng)
             hand.events(acts)
             board = after(board, acts)
             table.select_option("#phone-seats select", "phone")
-            playwright.expect(table.locator("#phone-seats select")).to_have_value("phone")
+            expect(table.locator("#phone-seats select")).to_have_value("phone")
             stood_in = True
             continue
         words = phone_chooses(phone, table, rng)
         if words is None:
             continue
-        playwright.expect(table.locator("#bot-plan")).to_contain_text("Grandma plays")
-        playwright.expect(table.locator("#bot-plan")).to_contain_text(words)
+        expect(table.locator("#bot-plan")).to_contain_text("Grandma plays")
+        expect(table.locator("#bot-plan")).to_contain_text(words)
         lit = marks(table)
         assert plain(lit), lit
         if played == 1:  # a wrong carry-out: refused with the reason, put back as the lights show
@@ -166,7 +164,7 @@ def test_grandma_plays_from_her_phone_beside_the_tables_page(browser: Any, daemo
             assert wrong is not None
             if lit.get(wrong[1].hole) != "hint":
                 hand.events(wrong)
-                playwright.expect(table.locator("#why")).to_contain_text(NOT_HERS)
+                expect(table.locator("#why")).to_contain_text(NOT_HERS)
                 back = put_back(after(board, wrong), before, rng)
                 hand.events(back, done=False)
         if played == 2:  # a knock on the lit peg, and a restart between the choice and the carrying out
@@ -177,8 +175,8 @@ def test_grandma_plays_from_her_phone_beside_the_tables_page(browser: Any, daemo
             restarted = True
             hand.login()
             hand.opener.open(f"http://127.0.0.1:{daemon.port}{urlsplit(links[1]['link']).path}")
-            playwright.expect(phone.locator("#phone-move .sent")).to_contain_text(words, timeout=15000)
-            playwright.expect(table.locator("#bot-plan")).to_contain_text(words, timeout=15000)
+            expect(phone.locator("#phone-move .sent")).to_contain_text(words, timeout=15000)
+            expect(table.locator("#bot-plan")).to_contain_text(words, timeout=15000)
             assert marks(table) == lit  # still shown, still lit
         acts = from_the_lights(board, lit, rng)
         state = hand.events(acts)

@@ -10,18 +10,18 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-import test_browser
-from test_browser import PIN, click_holes, new_game, playwright
-from test_daemon import Daemon
+from playwright.sync_api import Browser, Page, expect
 
-browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
+from tests.browser.pages import PIN, click_holes, new_game
+from tests.real_daemon import Daemon
+
 LISTEN = """window.__violations = [];
 document.addEventListener("securitypolicyviolation", (event) => {
   window.__violations.push(`${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
 });"""
 
 
-def watched(browser: Any, **options: Any) -> tuple[Any, list[str]]:
+def watched(browser: Browser, **options: Any) -> tuple[Page, list[str]]:
     """A new page whose console errors, uncaught errors and CSP violations are kept."""
     page = browser.new_page(**options)
     problems: list[str] = []
@@ -38,11 +38,11 @@ def watched(browser: Any, **options: Any) -> tuple[Any, list[str]]:
     return page, problems
 
 
-def violations(page: Any) -> list[str]:
+def violations(page: Page) -> list[str]:
     return list(page.evaluate("window.__violations"))
 
 
-def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: Any, daemon: Daemon) -> None:
+def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: Browser, daemon: Daemon) -> None:
     new_game(
         daemon,
         {
@@ -56,7 +56,7 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
     response = page.goto(f"http://127.0.0.1:{daemon.port}/")
     assert "'nonce-" in response.headers["content-security-policy"]
     turn = page.locator("#turn")
-    playwright.expect(turn).to_have_text("Red to play")
+    expect(turn).to_have_text("Red to play")
     # the board's zoom, its labels' size and the legend's colours: from the page's <style> now
     assert (
         page.evaluate("getComputedStyle(document.querySelector('#board-wrap')).getPropertyValue('--zoom').trim()")
@@ -70,31 +70,31 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
 
     # a hole under the pointer in referee/words.py's words (GET /api/holes, fetched under the policy too)
     page.hover('[data-hole="H0:2"]', force=True)
-    playwright.expect(page.locator("#hover")).to_have_text("Red's home, 2nd hole (H0:2)")
+    expect(page.locator("#hover")).to_have_text("Red's home, 2nd hole (H0:2)")
     page.hover('[data-hole="T3:14"]', force=True)  # seat 3 plays no part: its side by its colour
-    playwright.expect(page.locator("#hover")).to_have_text("the 14th hole past Blue's corner (T3:14)")
+    expect(page.locator("#hover")).to_have_text("the 14th hole past Blue's corner (T3:14)")
 
     click_holes(page, "T3:16", "S2:1", "T3:14")  # Red bumps Yellow: the move of test_browser's short game
-    playwright.expect(page.locator('[data-hole="T3:16"]')).to_have_attribute("data-guide", "destination")
+    expect(page.locator('[data-hole="T3:16"]')).to_have_attribute("data-guide", "destination")
     click_holes(page, "T3:16")
     page.click("#done")
-    playwright.expect(turn).to_have_text("Yellow to play")
-    playwright.expect(page.locator("#bumps")).to_contain_text("Red bumped Yellow back to start")
+    expect(turn).to_have_text("Yellow to play")
+    expect(page.locator("#bumps")).to_contain_text("Red bumped Yellow back to start")
 
     page.fill("#pin", PIN)  # the seat links' QR codes: SVG put in by the page's script
     page.press("#pin", "Enter")
-    playwright.expect(page.locator("#admin-tools")).to_be_visible()
+    expect(page.locator("#admin-tools")).to_be_visible()
     page.click("#seat-links")
-    playwright.expect(page.locator("#seat-list .qr svg")).to_have_count(2)
+    expect(page.locator("#seat-list .qr svg")).to_have_count(2)
     link = page.locator("#seat-list a").first.get_attribute("href")
     assert violations(page) == [] and problems == [], (violations(page), problems)
     page.close()
 
     phone, problems = watched(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(f"http://127.0.0.1:{daemon.port}" + urllib.parse.urlsplit(link).path)
-    playwright.expect(phone.locator("#turn")).to_have_text("Yellow to play")
+    expect(phone.locator("#turn")).to_have_text("Yellow to play")
     phone.click("#zoom")  # a phone zooms the board by the page's --zoom: twice as wide on four sides
-    playwright.expect(phone.locator("#zoom")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#zoom")).to_have_attribute("aria-pressed", "true")
     widths = phone.evaluate(
         "[document.querySelector('#board').getBoundingClientRect().width, document.querySelector('#board-wrap').clientWidth]"
     )
@@ -103,7 +103,7 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
     phone.close()
 
 
-def test_the_other_pages_run_under_the_policy(browser: Any, daemon: Daemon) -> None:
+def test_the_other_pages_run_under_the_policy(browser: Browser, daemon: Daemon) -> None:
     """The past games, a game's moves and a refused seat link: each with its own <style>."""
     for path in ("/games", "/games/1", "/join/0/not-a-token"):
         page, problems = watched(browser)

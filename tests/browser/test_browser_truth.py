@@ -15,12 +15,11 @@ import urllib.request
 from typing import Any
 
 import pytest
-import test_browser
-from test_browser import ARTIFACTS, PIN, click_holes, new_game, playwright
-from test_daemon import Daemon
+from playwright.sync_api import Browser, Page, expect
 
-browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
-expect = playwright.expect
+from tests.browser.pages import PIN, click_holes, new_game, seat_links, shot
+from tests.real_daemon import Daemon
+
 SIZES = {"desk": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 RED_FIRST = {
     "0": ["T0:10", "T0:4", "T0:11", "S", "S"],
@@ -30,7 +29,7 @@ RED_FIRST = {
 }
 
 
-def open_page(browser: Any, daemon: Daemon, size: str, path: str = "/") -> Any:
+def open_page(browser: Browser, daemon: Daemon, size: str, path: str = "/") -> Page:
     phone = size == "phone"
     page = browser.new_page(viewport=SIZES[size], is_mobile=phone, has_touch=phone)
     page.goto(f"http://127.0.0.1:{daemon.port}{path}")
@@ -38,18 +37,13 @@ def open_page(browser: Any, daemon: Daemon, size: str, path: str = "/") -> Any:
     return page
 
 
-def log_in(page: Any) -> None:
+def log_in(page: Page) -> None:
     page.fill("#pin", PIN)
     page.press("#pin", "Enter")
     expect(page.locator("#admin-tools")).to_be_visible()
 
 
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"truth-{name}.png"))
-
-
-def box(page: Any, selector: str) -> dict[str, float]:
+def box(page: Page, selector: str) -> dict[str, float]:
     found: dict[str, float] = page.locator(selector).first.bounding_box()
     return found
 
@@ -63,7 +57,7 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
     )
 
 
-def check_layout(page: Any, size: str) -> None:
+def check_layout(page: Page, size: str) -> None:
     """On a phone the banner stays short and scrolls away rather than covering the board; the
     whole refusal is readable under the board."""
     if size != "phone":
@@ -79,12 +73,12 @@ def check_layout(page: Any, size: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")
 
 
-def status_text(page: Any) -> str:
+def status_text(page: Page) -> str:
     return str(page.locator("#status").inner_text())
 
 
 @pytest.mark.parametrize("size", ["desk", "phone"])
-def test_moving_another_colours_peg_says_why(browser: Any, daemon: Daemon, size: str) -> None:
+def test_moving_another_colours_peg_says_why(browser: Browser, daemon: Daemon, size: str) -> None:
     new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "pegs": RED_FIRST})
     page = open_page(browser, daemon, size)
     expect(page.locator("#turn")).to_have_text("Red to play")
@@ -96,13 +90,13 @@ def test_moving_another_colours_peg_says_why(browser: Any, daemon: Daemon, size:
     if size == "phone":
         expect(page.locator("#why")).to_be_visible()
         expect(page.locator("#why")).to_contain_text("Red can't move Sky blue's peg")
-    shot(page, f"other-colour-{size}")
+    shot(page, f"truth-other-colour-{size}", full_page=False)
     check_layout(page, size)
     page.close()
 
 
 @pytest.mark.parametrize("size", ["desk", "phone"])
-def test_passing_your_own_peg_with_no_card_named_says_why(browser: Any, daemon: Daemon, size: str) -> None:
+def test_passing_your_own_peg_with_no_card_named_says_why(browser: Browser, daemon: Daemon, size: str) -> None:
     new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "pegs": RED_FIRST})
     page = open_page(browser, daemon, size)
     expect(page.locator("#turn")).to_have_text("Red to play")
@@ -115,13 +109,13 @@ def test_passing_your_own_peg_with_no_card_named_says_why(browser: Any, daemon: 
     page.click("#done")
     expect(page.locator("#notice")).to_contain_text("You can't pass your own peg")
     assert "not finished yet" not in page.locator("body").inner_text()
-    shot(page, f"own-peg-{size}")
+    shot(page, f"truth-own-peg-{size}", full_page=False)
     check_layout(page, size)
     page.close()
 
 
 @pytest.mark.parametrize("size", ["desk", "phone"])
-def test_after_undo_the_page_says_put_the_board_back(browser: Any, daemon: Daemon, size: str) -> None:
+def test_after_undo_the_page_says_put_the_board_back(browser: Browser, daemon: Daemon, size: str) -> None:
     new_game(daemon, {"players": 4, "rules": "basic", "mode": "table", "pegs": RED_FIRST})
     page = open_page(browser, daemon, size)
     log_in(page)
@@ -135,13 +129,13 @@ def test_after_undo_the_page_says_put_the_board_back(browser: Any, daemon: Daemo
     expect(page.locator("#notice")).to_contain_text("Put the board back as before Red's move")
     body = page.locator("body").inner_text().lower()
     assert "not a legal move" not in body
-    shot(page, f"undo-{size}")
+    shot(page, f"truth-undo-{size}", full_page=False)
     click_holes(page, "T0:16", "T0:11")
     expect(page.locator("#status")).not_to_contain_text("Put the board back")
     page.close()
 
 
-def test_after_a_win_the_page_never_says_cant_move(browser: Any, daemon: Daemon) -> None:
+def test_after_a_win_the_page_never_says_cant_move(browser: Browser, daemon: Daemon) -> None:
     new_game(
         daemon,
         {
@@ -160,13 +154,13 @@ def test_after_a_win_the_page_never_says_cant_move(browser: Any, daemon: Daemon)
     expect(page.locator("#why")).to_contain_text("The game is over")
     for text in ("Can't move", "Can’t move", "can't move"):
         assert text not in page.locator("body").inner_text()
-    shot(page, "win")
+    shot(page, "truth-win", full_page=False)
     page.close()
 
 
-def test_a_phone_on_a_finished_games_seat_link_is_told_live(browser: Any, daemon: Daemon) -> None:
+def test_a_phone_on_a_finished_games_seat_link_is_told_live(browser: Browser, daemon: Daemon) -> None:
     new_game(daemon, {"players": 4, "mode": "digital"})
-    link = next(seat for seat in test_browser.seat_links(browser, daemon) if seat["seat"] == 1)
+    link = next(seat for seat in seat_links(browser, daemon) if seat["seat"] == 1)
     phone = open_page(browser, daemon, "phone", urllib.parse.urlsplit(link["link"]).path)
     expect(phone.locator("#whoami")).to_contain_text("This phone plays Sky blue")
     assert box(phone, "#top")["height"] <= 90  # the banner, with the seat's line, stays short
@@ -177,12 +171,14 @@ def test_a_phone_on_a_finished_games_seat_link_is_told_live(browser: Any, daemon
     expect(ended).to_contain_text("The game this phone played as Sky blue has ended")
     expect(ended).to_contain_text("new QR code")
     assert "Play a card from your hand" not in phone.locator("body").inner_text()
-    shot(phone, "seat-link-ended")
+    shot(phone, "truth-seat-link-ended", full_page=False)
     phone.close()
 
 
 @pytest.mark.parametrize("size", ["desk", "phone"])
-def test_a_digital_game_refuses_another_colours_peg_with_the_reason(browser: Any, daemon: Daemon, size: str) -> None:
+def test_a_digital_game_refuses_another_colours_peg_with_the_reason(
+    browser: Browser, daemon: Daemon, size: str
+) -> None:
     new_game(daemon, {"players": 4, "rules": "basic", "mode": "digital", "pegs": RED_FIRST})
     page = open_page(browser, daemon, size)
     expect(page.locator("#turn")).to_have_text("Red to play")
@@ -190,12 +186,12 @@ def test_a_digital_game_refuses_another_colours_peg_with_the_reason(browser: Any
     click_holes(page, "T3:3", "T3:4")
     expect(page.locator("#status")).to_contain_text("Red can't move Blue's peg")
     assert ").:" not in page.locator("body").inner_text()
-    shot(page, f"digital-other-colour-{size}")
+    shot(page, f"truth-digital-other-colour-{size}", full_page=False)
     check_layout(page, size)
     page.close()
 
 
-def label_boxes(page: Any) -> list[dict[str, Any]]:
+def label_boxes(page: Page) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = page.evaluate("""() => [...document.querySelectorAll('.seat-label')]
         .filter((label) => label.textContent).map((label) => {
           const b = label.getBoundingClientRect();
@@ -207,7 +203,7 @@ def label_boxes(page: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(("size", "players"), [("desk", 4), ("phone", 4), ("phone", 8)])
-def test_the_last_card_never_covers_a_seats_name(browser: Any, daemon: Daemon, size: str, players: int) -> None:
+def test_the_last_card_never_covers_a_seats_name(browser: Browser, daemon: Daemon, size: str, players: int) -> None:
     pegs = (
         RED_FIRST
         if players == 4
@@ -222,12 +218,14 @@ def test_the_last_card_never_covers_a_seats_name(browser: Any, daemon: Daemon, s
     card = box(page, "#board-card")
     for label in label_boxes(page):
         assert not overlaps(card, label), (label, card)
-    shot(page, f"last-card-{size}-{players}")
+    shot(page, f"truth-last-card-{size}-{players}", full_page=False)
     page.close()
 
 
 @pytest.mark.parametrize("players", [6, 8])
-def test_under_deuteranopia_names_and_team_marks_tell_seats_apart(browser: Any, daemon: Daemon, players: int) -> None:
+def test_under_deuteranopia_names_and_team_marks_tell_seats_apart(
+    browser: Browser, daemon: Daemon, players: int
+) -> None:
     new_game(daemon, {"players": players, "mode": "table"})
     page = open_page(browser, daemon, "phone")
     cdp = page.context.new_cdp_session(page)
@@ -248,13 +246,13 @@ def test_under_deuteranopia_names_and_team_marks_tell_seats_apart(browser: Any, 
     for a in labels:  # the marks and names stay readable: no two labels overlap
         for b in labels:
             assert a is b or not overlaps(a, b), (a, b)
-    shot(page, f"deuteranopia-{players}")
+    shot(page, f"truth-deuteranopia-{players}", full_page=False)
     page.close()
 
 
-def test_a_refusal_names_the_seat_as_the_page_does(browser: Any, daemon: Daemon) -> None:
+def test_a_refusal_names_the_seat_as_the_page_does(browser: Browser, daemon: Daemon) -> None:
     new_game(daemon, {"players": 4, "mode": "digital"})
-    link = next(seat for seat in test_browser.seat_links(browser, daemon) if seat["seat"] == 1)
+    link = next(seat for seat in seat_links(browser, daemon) if seat["seat"] == 1)
     phone = open_page(browser, daemon, "phone", urllib.parse.urlsplit(link["link"]).path)
     expect(phone.locator("#whoami")).to_contain_text("This phone plays Sky blue")
     said = phone.evaluate("""async () => {

@@ -18,21 +18,19 @@ import time
 from typing import Any
 
 import pytest
-import test_browser
-from test_browser import ARTIFACTS, PIN, playwright
-from test_daemon import Daemon
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
-browser, daemon = test_browser.browser, test_browser.daemon  # its fixtures, used here by name
-expect = playwright.expect
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE, PIN
+from tests.real_daemon import Daemon
+
 STEP = re.compile(r"Step (\d+) of (\d+) · (.+)")
 
 
 # -- starting a lesson as a family does -----------------------------------------------------
 
 
-def open_page(browser: Any, daemon: Daemon, viewport: dict[str, int] = DESKTOP, **options: Any) -> Any:
+def open_page(browser: Browser, daemon: Daemon, viewport: dict[str, int] = DESKTOP, **options: Any) -> Page:
     page = browser.new_page(viewport=viewport, **options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -45,7 +43,7 @@ def open_page(browser: Any, daemon: Daemon, viewport: dict[str, int] = DESKTOP, 
     return page
 
 
-def start_lesson(page: Any, rules: str, learners: str = "one") -> None:
+def start_lesson(page: Page, rules: str, learners: str = "one") -> None:
     page.click("#learn")
     dialog = page.locator("#lesson-dialog")
     expect(dialog).to_be_visible()
@@ -60,13 +58,13 @@ def start_lesson(page: Any, rules: str, learners: str = "one") -> None:
 # -- reading the page -------------------------------------------------------------------------
 
 
-def step_shown(page: Any) -> tuple[int, int, str]:
+def step_shown(page: Page) -> tuple[int, int, str]:
     found = STEP.fullmatch(page.locator("#lesson-title").inner_text().strip())
     assert found, page.locator("#lesson-title").inner_text()
     return int(found[1]), int(found[2]), found[3]
 
 
-def lit(page: Any) -> dict[str, str]:
+def lit(page: Page) -> dict[str, str]:
     """Each hole with a light, and the light's role."""
     roles: dict[str, str] = page.evaluate(
         "Object.fromEntries([...document.querySelectorAll('#holes [data-guide]')]"
@@ -78,18 +76,18 @@ def lit(page: Any) -> dict[str, str]:
 PEG_SHOWN = "(h) => /\\b(peg|stray)\\b/.test(document.querySelector(`#holes [data-hole='${h}']`).getAttribute('class'))"
 
 
-def has_peg(page: Any, hole: str) -> bool:
+def has_peg(page: Page, hole: str) -> bool:
     return bool(page.evaluate(PEG_SHOWN, hole))
 
 
-def learner_name(page: Any) -> str:
+def learner_name(page: Page) -> str:
     said = page.locator("#lesson-learner").inner_text().strip()
     found = re.match(r"(.+?)(?:'s turn to try| learns)", said)
     assert found, said
     return found[1]
 
 
-def pegs_of(page: Any, name: str) -> list[str]:
+def pegs_of(page: Page, name: str) -> list[str]:
     """The holes of the pegs in the colour of the seat the board names ``name``."""
     holes: list[str] = page.evaluate(
         """(name) => {  // the board writes each seat's name by its side
@@ -103,7 +101,7 @@ def pegs_of(page: Any, name: str) -> list[str]:
     return holes
 
 
-def click_hole(page: Any, hole: str) -> None:
+def click_hole(page: Page, hole: str) -> None:
     """Tap a hole of the simulated board, and wait until the board shows it changed."""
     before = has_peg(page, hole)
     circle = page.locator(f'#holes [data-hole="{hole}"]')
@@ -111,33 +109,33 @@ def click_hole(page: Any, hole: str) -> None:
     circle.click(force=True)
     try:
         page.wait_for_function(f"([h, was]) => ({PEG_SHOWN})(h) !== was", arg=[hole, before], timeout=5000)
-    except playwright.Error:
+    except PlaywrightError:
         raise AssertionError(
             f"tapping {hole} changed nothing: {lit(page)}; the page says: {page.locator('#status').inner_text()}"
         ) from None
 
 
-def wait_lit(page: Any, role: str) -> None:
+def wait_lit(page: Page, role: str) -> None:
     """Wait for a light of ``role`` on the board; if none comes, say what the page shows."""
     try:
         page.wait_for_function(
             "(role) => document.querySelector(`#holes [data-guide='${role}']`) !== null", arg=role, timeout=5000
         )
-    except playwright.Error:
+    except PlaywrightError:
         raise AssertionError(
             f"no {role!r} light: {lit(page)}; the page says: {page.locator('#status').inner_text()} / "
             f"{page.locator('#lesson').inner_text()}"
         ) from None
 
 
-def feedback(page: Any) -> Any:
+def feedback(page: Page) -> Any:
     return page.locator("#lesson-feedback")
 
 
 # -- doing what the page says -------------------------------------------------------------------
 
 
-def put_the_board_right(page: Any, most: int = 12) -> None:
+def put_the_board_right(page: Page, most: int = 12) -> None:
     """Follow the lights: take out the pegs lit "wrong", put pegs in where "put-back" is lit; a peg
     still in hand goes back where it was lifted from (lit "selected", or the peg's outline shows)."""
     for _ in range(most):
@@ -152,7 +150,7 @@ def put_the_board_right(page: Any, most: int = 12) -> None:
     raise AssertionError(f"the board was not put right by following the lights: {lit(page)}")
 
 
-def a_wrong_move(page: Any) -> None:
+def a_wrong_move(page: Page) -> None:
     """Lift one of the learner's pegs and put it in an empty hole the lights do not offer, then Done."""
     mine = pegs_of(page, learner_name(page))
     assert mine, "the learner's pegs are on the board"
@@ -165,7 +163,7 @@ def a_wrong_move(page: Any) -> None:
     expect(feedback(page)).to_contain_text("Not quite")
 
 
-def the_lit_answer(page: Any) -> None:
+def the_lit_answer(page: Page) -> None:
     """Make the move the lights show: a peg on a "hint" hole is lifted first and put where "bump"
     is lit; then the "lift" pegs are lifted and put on the "hint" holes."""
     roles = lit(page)
@@ -196,7 +194,7 @@ def the_lit_answer(page: Any) -> None:
         choices.first.click()
 
 
-def do_a_step(page: Any, rules: str) -> str:
+def do_a_step(page: Page, rules: str) -> str:
     """The step on the page, done as it says; gives back its title."""
     number, steps, title = step_shown(page)
     teach = page.locator("#lesson-teach").inner_text()
@@ -240,7 +238,7 @@ def do_a_step(page: Any, rules: str) -> str:
 
 
 @pytest.mark.parametrize("rules", ["basic", "north-carolina"])
-def test_the_whole_lesson_by_following_the_page(browser: Any, daemon: Daemon, rules: str) -> None:
+def test_the_whole_lesson_by_following_the_page(browser: Browser, daemon: Daemon, rules: str) -> None:
     """Every step with one wrong try; the practice game's first move from its lit hint; then the
     lesson is left and the page is back to a plain game."""
     ARTIFACTS.mkdir(exist_ok=True)
@@ -282,7 +280,7 @@ def test_the_whole_lesson_by_following_the_page(browser: Any, daemon: Daemon, ru
     page.close()
 
 
-def test_a_lesson_left_goes_on_at_the_same_step(browser: Any, daemon: Daemon) -> None:
+def test_a_lesson_left_goes_on_at_the_same_step(browser: Browser, daemon: Daemon) -> None:
     page = open_page(browser, daemon)
     start_lesson(page, "basic", learners="everyone")
     expect(page.locator("#lesson-learner")).to_have_text("Red's turn to try")
@@ -312,7 +310,7 @@ def test_a_lesson_left_goes_on_at_the_same_step(browser: Any, daemon: Daemon) ->
     page.close()
 
 
-def test_the_lesson_reads_on_a_phone_above_the_board(browser: Any, daemon: Daemon) -> None:
+def test_the_lesson_reads_on_a_phone_above_the_board(browser: Browser, daemon: Daemon) -> None:
     """390 x 844: the panel is in the page's flow above the board, its words are not cut off,
     and the board is still there to see and tap below it."""
     page = open_page(browser, daemon, PHONE, is_mobile=True, has_touch=True)
