@@ -150,10 +150,10 @@ class ColourReading:
         )
         unsure = {self.seen.physical.name(hole) for hole in open_holes}
         fixes = [
-            Fix(f.action, f.hole, None if f.action == "remove" and f.hole in unsure else f.seat)
+            Fix(f.action, f.hole, None if f.action == "remove" and f.hole in unsure else f.seat, f.at)
             for f in self.colour_fixes(colours, turn.position, holes)
         ]
-        removes = [Fix("remove", self.seen.physical.name(hole)) for hole in disputed]
+        removes = [Fix("remove", self.seen.physical.name(hole), at=hole) for hole in disputed]
         return tuple(removes + [f for f in fixes if f.action == "remove"] + [f for f in fixes if f.action == "place"])
 
     def _wanted(self, target: Position, hole: int) -> int | None:

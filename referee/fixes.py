@@ -9,7 +9,7 @@ with no sensor history: occupancy only (any peg will do), or colour by colour.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from referee.physical import PhysicalBoard
@@ -21,11 +21,14 @@ Role = Literal["selected", "destination", "bump", "wrong", "put-back"]  # what a
 @dataclass(frozen=True)
 class Fix:
     """One thing to do with a peg: ``remove`` it from, or ``place`` one in, ``hole``;
-    ``seat`` is the colour of that peg when the colour matters (None: any peg)."""
+    ``seat`` is the colour of that peg when the colour matters (None: any peg). ``at`` is the
+    hole's physical index where the tracker made the fix, so that it reads the fixes it just
+    made without reading their names back; the name is for people, the page and the LEDs."""
 
     action: Literal["remove", "place"]
     hole: str
     seat: int | None = None
+    at: int | None = field(default=None, compare=False, repr=False)
 
     def describe(self, colour: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
         whose = "the" if self.seat is None else f"{colour(self.seat)}'s"
@@ -63,14 +66,14 @@ def occupancy_fixes(
     """Occupancy only: take off what should not be there (``board``'s holes not in
     ``mask``), then fill what is missing. Extra start pegs come off the holes filled most
     recently (not filled at ``turn_start``); missing ones go in any free start hole."""
-    removes = [Fix("remove", physical.name(hole)) for hole in physical.holes(board & ~mask)]
-    places = [Fix("place", physical.name(hole)) for hole in physical.holes(mask & ~board)]
+    removes = [Fix("remove", physical.name(hole), at=hole) for hole in physical.holes(board & ~mask)]
+    places = [Fix("place", physical.name(hole), at=hole) for hole in physical.holes(mask & ~board)]
     for seat, (now, want) in enumerate(zip(starts, wanted)):
         holes = physical.start_holes(seat)
         full = sorted((h for h in holes if occupied >> (8 * h) & 1), key=lambda h: turn_start >> (8 * h) & 1)
         empty = [h for h in holes if not occupied >> (8 * h) & 1]
-        removes += [Fix("remove", physical.name(h)) for h in full[: max(0, now - want)]]
-        places += [Fix("place", physical.name(h)) for h in empty[: max(0, want - now)]]
+        removes += [Fix("remove", physical.name(h), at=h) for h in full[: max(0, now - want)]]
+        places += [Fix("place", physical.name(h), at=h) for h in empty[: max(0, want - now)]]
     return tuple(removes + places)
 
 
@@ -90,12 +93,12 @@ def colour_fixes(
         start = physical.start_holes(seat)
         right = [h for h in start if h in colours and colours[h] in (seat, None)]
         wrong = [h for h in start if h in colours and colours[h] not in (seat, None)]
-        removes += [Fix("remove", physical.name(h), colours[h]) for h in wrong]
+        removes += [Fix("remove", physical.name(h), colours[h], h) for h in wrong]
         want = target.in_start(seat) if seat in board.seats else 0
         newest = sorted(right, key=lambda h: turn_start >> (8 * h) & 1)
-        removes += [Fix("remove", physical.name(h), seat) for h in newest[: max(0, len(right) - want)]]
+        removes += [Fix("remove", physical.name(h), seat, h) for h in newest[: max(0, len(right) - want)]]
         free = [h for h in start if h not in right]
-        places += [Fix("place", physical.name(h), seat) for h in free[: max(0, want - len(right))]]
+        places += [Fix("place", physical.name(h), seat, h) for h in free[: max(0, want - len(right))]]
     return tuple(removes + places)
 
 
@@ -109,11 +112,11 @@ def _board_fixes(
         want = target.colour_at(hole)
         if hole not in colours:
             if want is not None:
-                places.append(Fix("place", physical.name(hole), want))
+                places.append(Fix("place", physical.name(hole), want, hole))
             continue
         have = colours[hole]  # None: a peg whose colour cannot be told
         if want is None or have is not None and have != want:
-            removes.append(Fix("remove", physical.name(hole), have))
+            removes.append(Fix("remove", physical.name(hole), have, hole))
             if want is not None:
-                places.append(Fix("place", physical.name(hole), want))
+                places.append(Fix("place", physical.name(hole), want, hole))
     return removes, places

@@ -57,7 +57,12 @@ class PhysicalBoard:
         return (hole - self.board.board_holes) // START_SIZE
 
     def index(self, name: str) -> int:
-        """``T2:5``, ``H1:3`` or ``S0:4`` (a start hole must name its number)."""
+        """``T2:5``, ``H1:3`` or ``S0:4`` (a start hole must name its number). A name of this
+        board is looked up, not parsed (every sensor event comes in by its hole's name); only
+        a name it does not know is read, to say what is wrong with it."""
+        hole = self._index_of.get(name) if isinstance(name, str) else None
+        if hole is not None:
+            return hole
         named = _start_hole(name)
         if named is not None:
             seat, number = named
@@ -85,6 +90,11 @@ class PhysicalBoard:
         board = self.board
         starts = (grammar.start(side, number) for side in range(board.sides) for number in grammar.numbers("S"))
         return (*map(board.hole_name, range(board.board_holes)), *starts)
+
+    @cached_property
+    def _index_of(self) -> dict[str, int]:
+        """Every physical hole's index by its name: ``_names`` the other way round."""
+        return {name: hole for hole, name in enumerate(self._names)}
 
     def mask(self, holes: Iterable[int]) -> int:
         mask = 0

@@ -350,7 +350,7 @@ class Tracker:
         # While the board is being put right, a peg placed where the lights asked for a colour
         # is most likely that colour (as long as the places follow the lights at all).
         self.seen.asked = {
-            self.physical.index(fix.hole): fix.seat
+            self.physical.index(fix.hole) if fix.at is None else fix.at: fix.seat
             for fix in report.back
             if report.status in ("illegal", "moving") and fix.action == "place" and fix.seat is not None
         }
