@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Literal
 
 from referee import holes as grammar
@@ -87,14 +87,13 @@ class PhysicalBoard:
     def _names(self) -> tuple[str, ...]:
         """Every physical hole's name by index, looked up rather than built (the tracker names
         holes on every sensor event)."""
-        board = self.board
-        starts = (grammar.start(side, number) for side in range(board.sides) for number in grammar.numbers("S"))
-        return (*map(board.hole_name, range(board.board_holes)), *starts)
+        return _names_of(self.board)
 
     @cached_property
     def _index_of(self) -> dict[str, int]:
-        """Every physical hole's index by its name: ``_names`` the other way round."""
-        return {name: hole for hole, name in enumerate(self._names)}
+        """Every physical hole's index by its name, looked up rather than parsed (every sensor
+        event comes in by its hole's name)."""
+        return _indices_of(self.board)
 
     def mask(self, holes: Iterable[int]) -> int:
         mask = 0
@@ -128,6 +127,20 @@ class PhysicalBoard:
     def fill(self, position: Position) -> int:
         """A physical board showing ``position``, start pegs in holes 1 up."""
         return self.mask(self.arrange(position, ()))
+
+
+@cache
+def _names_of(board: Board) -> tuple[str, ...]:
+    """The physical holes' names by index, made once per board (not per game: a game's first
+    lift does not wait for them)."""
+    starts = (grammar.start(side, number) for side in range(board.sides) for number in grammar.numbers("S"))
+    return (*map(board.hole_name, range(board.board_holes)), *starts)
+
+
+@cache
+def _indices_of(board: Board) -> dict[str, int]:
+    """``_names_of`` the other way round: each physical hole's index by its name."""
+    return {name: hole for hole, name in enumerate(_names_of(board))}
 
 
 def physical_holes(position: Position, pegs: Mapping[str, object]) -> tuple[int, ...]:
