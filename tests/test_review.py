@@ -293,7 +293,8 @@ def test_a_game_left_unfinished_is_reviewed_without_the_cards(tmp_path: Path) ->
     events = finished.events[: [i for i, e in enumerate(finished.events) if e.kind == "move"][20] + 1]
     store = Store.open(tmp_path)
     game_id = store.create(events)
-    done = wait_done(lambda: Reviews(store).status(game_id))
+    reviews = Reviews(store)  # one worker, as the table keeps one (a new one per asking starts a review each time)
+    done = wait_done(lambda: reviews.status(game_id))
     data = done["review"]
     assert not data["game"]["over"] and data["cards_shown"] is False and len(data["moves"]) == 21
     assert all(entry["cards"] is None and entry["best"] is None for entry in data["moves"])

@@ -15,9 +15,13 @@ deals of what the seat could not see; its size is named only where that look agr
 own noise (twice the standard error of the paired difference):
 
 - under ``INACCURACY`` (1 in 100), or within the noise: as good as the best, near enough;
-- ``INACCURACY`` to ``MISTAKE`` (1 to 2 in 100): "an inaccuracy";
-- ``MISTAKE`` to ``BLUNDER`` (2 to 8 in 100): "a mistake";
+- ``INACCURACY`` to ``MISTAKE`` (1 to 4 in 100): "an inaccuracy";
+- ``MISTAKE`` to ``BLUNDER`` (4 to 12 in 100): "a mistake";
 - ``BLUNDER`` and more: "a blunder".
+
+Only play-outs of several rounds over paired deals name a mistake or a blunder; a loss only
+the one-round look-ahead saw, which the review's time budget left unsettled, is at most an
+inaccuracy.
 
 Luck: at each judged turn, the chance the best move with the cards held leaves, less the
 chance the seat had before it saw them (the value of the position, an average draw): a good
@@ -58,8 +62,8 @@ from referee.events import Event
 from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
-PLAYOUT_TURNS = 1_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
-VERSION = 3  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
+PLAYOUT_TURNS = 12_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
+VERSION = 4  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
 

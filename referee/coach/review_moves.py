@@ -22,8 +22,13 @@ from referee.position import Position
 from referee.rulesets import Ruleset
 from referee.words import Names, name_of, say
 
-INACCURACY, MISTAKE, BLUNDER = 0.01, 0.02, 0.08  # chances to win given away
+# Chances to win given away, beyond twice the noise. A mistake is 4 in 100, twice the 2 an
+# independent reference of play-outs to the end calls a real mistake: the play-outs here end
+# in the learned value after a few rounds, and its own error is not in their noise (README,
+# "Teaching": measured against that reference, a 2-point bar named mistakes it did not find).
+INACCURACY, MISTAKE, BLUNDER = 0.01, 0.04, 0.12
 BEYOND_NOISE = 2.0  # standard errors of the paired difference a size must clear
+SETTLE_ROUNDS, SETTLE_DEALS = 8, 32  # the play-outs that may name a mistake: longer than a bot's look
 RIVALS = 6  # the choices that keep a joker played out against a joker played
 LOOKED_AHEAD = 2  # the quick judge's best few played on beside the move made
 Chances = dict[tuple[int, ...], float]
@@ -177,7 +182,7 @@ def screen(
 ) -> tuple[Outcome, Doubt | None]:
     """The quick judge first; where it sees a loss, the best few and the move made played on
     one round over sampled deals. A loss that still shows is a ``Doubt`` for the play-outs;
-    until they settle it, its size is only what clears twice the look-ahead's own noise."""
+    until they settle it, it is at most "an inaccuracy": only play-outs name a mistake."""
     quick = judge(game.position, game.rules, choices, also=played)
     best, mine = quick[0], _find(quick, played)
     lost = round(max(0.0, best.chance - mine.chance), 3)
@@ -190,7 +195,7 @@ def screen(
     if best.choice == mine.choice or lost < INACCURACY:
         return (best, mine, round(lost, 3), None), None
     sure = lost - BEYOND_NOISE * noise(best, mine)
-    outcome = (best, mine, round(lost, 3), size_word(sure) if sure >= INACCURACY else None)
+    outcome = (best, mine, round(lost, 3), "an inaccuracy" if sure >= INACCURACY else None)
     return outcome, Doubt(game.position, game.rules, best, mine, known.hidden, number)
 
 
@@ -216,7 +221,8 @@ def settle(doubt: Doubt, budget: Budget | None) -> Outcome | None:
             return None
         doubt = rival
     pair = (doubt.best.choice, doubt.mine.choice)
-    found = confirm(doubt.position, doubt.rules, pair, doubt.hidden, random.Random(doubt.seed), _settled, budget)
+    rng = random.Random(doubt.seed)
+    found = confirm(doubt.position, doubt.rules, pair, doubt.hidden, rng, _settled, budget, SETTLE_DEALS, SETTLE_ROUNDS)
     if found is None:
         return None
     lost, error = found

@@ -71,6 +71,7 @@ def confirm(
     settle: Callable[[float, float], bool],
     budget: Budget | None = None,
     playouts: int = PLAYOUTS,
+    rounds: int = ROUNDS,
 ) -> tuple[float, float] | None:
     """What the second of ``pair`` gives away against the first, and its standard error, over
     paired play-outs in batches of ``BATCH`` deals, stopping early once ``settle(gap, error)``
@@ -81,9 +82,9 @@ def confirm(
     gaps: list[float] = []
     for first in range(0, playouts, BATCH):
         batch, batch_seeds = deals[first : first + BATCH], seeds[first : first + BATCH]
-        if budget is not None and not budget.spend(len(pair) * len(batch) * ROUNDS * position.board.players):
+        if budget is not None and not budget.spend(len(pair) * len(batch) * rounds * position.board.players):
             break
-        one, other = (_verdict(position, rules, choice, hidden, batch, batch_seeds, ROUNDS) for choice in pair)
+        one, other = (_verdict(position, rules, choice, hidden, batch, batch_seeds, rounds) for choice in pair)
         gaps += [a - b for a, b in zip(one.samples, other.samples, strict=True)]
         gap, error = _mean_error(gaps)
         if settle(gap, error):
