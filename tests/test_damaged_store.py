@@ -149,7 +149,7 @@ def test_a_store_left_by_a_killed_daemon_is_sound(tmp_path: Path) -> None:
     assert examine(tmp_path / "pegs.sqlite3") is None
     daemon, state = restart(tmp_path)
     try:
-        assert state["store_recovered"] is None and len(state["history"]) == 1  # type: ignore[arg-type]
+        assert state["store_recovered"] is None and len(state["history"]) == 1
     finally:
         daemon.stop()
 

@@ -95,7 +95,7 @@ def test_turn_changing_is_every_result_filtered(
 class WholeListTracker(Tracker):
     """The tracker answering every question from the whole list of the turn's results."""
 
-    def _pool(self, turn: Turn, *_: object) -> list[IndexedResult]:  # type: ignore[override]
+    def _pool(self, turn: Turn, *_: object) -> list[IndexedResult]:
         return turn.every()
 
 

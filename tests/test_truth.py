@@ -1,6 +1,6 @@
 """The server's words for the issue "The page tells the truth in every corner": a peg of
 another colour gets its reason (the rules page, Movement of pegs - general rules; Endgame for
-a partner's peg), in the seats' names; the browser side is tests/test_browser_truth.py."""
+a partner's peg), in the seats' names; the browser side is tests/browser/test_browser_truth.py."""
 
 from __future__ import annotations
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.browser.pages import DESKTOP, PHONE, PIN, click_holes, new_game, shot
 from tests.real_daemon import Daemon
 
 
-def open_page(browser: Browser, daemon: Daemon, viewport: dict[str, int] = DESKTOP, clock: bool = False) -> Page:
+def open_page(browser: Browser, daemon: Daemon, viewport: ViewportSize = DESKTOP, clock: bool = False) -> Page:
     page = browser.new_page(viewport=viewport)
     if clock:
         page.clock.install()

@@ -1,6 +1,6 @@
 """The page under its Content-Security-Policy in a real browser (issue "Hardening, second
 round", item 6): Debian's chromium against the real daemon, with the harness of
-tests/test_browser.py. Nothing is refused (no violation reported, nothing in the console),
+tests/browser/ (conftest.py, pages.py). Nothing is refused (no violation reported, nothing in the console),
 the styles that moved from attributes into the page's own ``<style>`` still apply, and a
 move is still made by clicking holes.
 """
@@ -54,7 +54,7 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
     )
     page, problems = watched(browser, viewport={"width": 1280, "height": 900})
     response = page.goto(f"http://127.0.0.1:{daemon.port}/")
-    assert "'nonce-" in response.headers["content-security-policy"]
+    assert response is not None and "'nonce-" in response.headers["content-security-policy"]
     turn = page.locator("#turn")
     expect(turn).to_have_text("Red to play")
     # the board's zoom, its labels' size and the legend's colours: from the page's <style> now
@@ -87,6 +87,7 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
     page.click("#seat-links")
     expect(page.locator("#seat-list .qr svg")).to_have_count(2)
     link = page.locator("#seat-list a").first.get_attribute("href")
+    assert link is not None
     assert violations(page) == [] and problems == [], (violations(page), problems)
     page.close()
 

@@ -1,5 +1,5 @@
 """Private hands and the marks of a bot's move, in a real browser (issue 20). The harness (Debian's
-chromium, the daemon, setting a game up with the table PIN) is tests/test_browser.py's.
+chromium, the daemon, setting a game up with the table PIN) is tests/browser/'s.
 
 The rules page's Note on Table Talk: when teaching beginners "possible moves" may be "discussed
 by the team", and no cards are given away; the Basic Game: "A player is never forced to play a

@@ -1,6 +1,6 @@
 """Learn to play, in a real browser (issue 25): the whole first lesson on the simulated board,
 done by following only what the page says. The harness (Debian's chromium, the daemon with a
-table PIN) is tests/test_browser.py's.
+table PIN) is tests/browser/'s.
 
 What the test reads is what a family at the table reads: the lesson panel's words, the board's
 holes (``[data-hole]``), the light lit at each (``data-guide``: "lift" and "hint" for the
@@ -18,23 +18,24 @@ import time
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.pages import ARTIFACTS, DESKTOP, PHONE, PIN
 from tests.real_daemon import Daemon
 
+SCRIPT_ERRORS: dict[Page, list[str]] = {}  # each page's uncaught script errors, as it reported them
 STEP = re.compile(r"Step (\d+) of (\d+) · (.+)")
 
 
 # -- starting a lesson as a family does -----------------------------------------------------
 
 
-def open_page(browser: Browser, daemon: Daemon, viewport: dict[str, int] = DESKTOP, **options: Any) -> Page:
+def open_page(browser: Browser, daemon: Daemon, viewport: ViewportSize = DESKTOP, **options: Any) -> Page:
     page = browser.new_page(viewport=viewport, **options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.script_errors = errors
+    SCRIPT_ERRORS[page] = errors
     page.goto(f"http://127.0.0.1:{daemon.port}/")
     expect(page.locator("#turn")).to_have_text("Red to play")  # the page's script is running
     page.fill("#pin", PIN)
@@ -276,7 +277,7 @@ def test_the_whole_lesson_by_following_the_page(browser: Browser, daemon: Daemon
     expect(page.locator("#cant-move")).to_be_visible()  # a plain game's buttons again
     expect(page.locator("#hint")).to_be_visible()
     expect(page.locator("#bot-plan")).to_be_hidden()
-    assert not page.script_errors
+    assert not SCRIPT_ERRORS[page]
     page.close()
 
 
@@ -306,7 +307,7 @@ def test_a_lesson_left_goes_on_at_the_same_step(browser: Browser, daemon: Daemon
     expect(page.locator("#lesson-title")).to_have_text(f"Step 2 of {_steps} · {title}")
     expect(page.locator("#lesson-learner")).to_have_text("Red's turn to try")
     expect(page.locator("#lesson-card-name")).to_have_text("3")  # step 2: the turn, with a 3
-    assert not page.script_errors
+    assert not SCRIPT_ERRORS[page]
     page.close()
 
 
@@ -345,5 +346,5 @@ def test_the_lesson_reads_on_a_phone_above_the_board(browser: Browser, daemon: D
     )
     assert middle, "nothing covers the board once it is scrolled to"
     page.screenshot(path=str(ARTIFACTS / "lesson-phone-board.png"))
-    assert not page.script_errors
+    assert not SCRIPT_ERRORS[page]
     page.close()

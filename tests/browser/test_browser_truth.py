@@ -1,5 +1,5 @@
 """The page tells the truth in every corner, and reads well on a phone: in a real browser
-(Debian's chromium, the real daemon; the harness is tests/test_browser.py's), at desk size
+(Debian's chromium, the real daemon; the harness is tests/browser/'s), at desk size
 (1280x900) and phone size (390x844). Screenshots go to ``test-artifacts/truth-*.png``.
 
 The rules page is cited for the reasons: Movement of pegs - general rules ("You may never
@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import urllib.parse
 import urllib.request
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.browser.pages import PIN, click_holes, new_game, seat_links, shot
+from tests.browser.pages import DESKTOP, PHONE, PIN, click_holes, new_game, seat_links, shot
 from tests.real_daemon import Daemon
 
-SIZES = {"desk": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+SIZES: dict[str, ViewportSize] = {"desk": DESKTOP, "phone": PHONE}
 RED_FIRST = {
     "0": ["T0:10", "T0:4", "T0:11", "S", "S"],
     "1": ["T1:3", "S", "S", "S", "S"],
@@ -44,11 +45,12 @@ def log_in(page: Page) -> None:
 
 
 def box(page: Page, selector: str) -> dict[str, float]:
-    found: dict[str, float] = page.locator(selector).first.bounding_box()
-    return found
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not shown"
+    return {"x": found["x"], "y": found["y"], "width": found["width"], "height": found["height"]}
 
 
-def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+def overlaps(a: Mapping[str, float], b: Mapping[str, float]) -> bool:
     return (
         a["x"] < b["x"] + b["width"]
         and b["x"] < a["x"] + a["width"]
