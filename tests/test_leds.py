@@ -314,7 +314,7 @@ def spidev(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SpidevRe
     """``/dev/spidev0.0`` and spidev's bufsiz as files in tmp_path, and ioctl recorded (65536 unless changed)."""
     import fcntl
 
-    from hardware import leds
+    from hardware.leds import spi as leds
 
     (tmp_path / "spidev0.0").touch()
     (tmp_path / "bufsiz").write_text("65536\n")

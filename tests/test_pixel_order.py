@@ -59,7 +59,7 @@ def test_the_configs_pixel_order_is_the_order_on_the_wire(
     monkeypatch: pytest.MonkeyPatch, order: str, wire: bytes
 ) -> None:
     pytest.importorskip("neopixel_spi", reason="adafruit-circuitpython-neopixel-spi is not installed")
-    monkeypatch.setattr("hardware.leds.SpidevBus", Wire)
+    monkeypatch.setattr("hardware.leds.spi.SpidevBus", Wire)
     sent.clear()
     layout = default_layout(4)
     config = Config.from_mapping({"leds": {"backend": "neopixel-spi", "pixel_order": order}})
