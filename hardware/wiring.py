@@ -79,6 +79,8 @@ class CalibrationError(RuntimeError):
 
 @dataclass(frozen=True)
 class SelftestReport:
+    """What a self-test found: holes tested, dead sensors, swapped wires and stuck ones."""
+
     tested: int
     dead: tuple[str, ...] = ()
     swapped: tuple[tuple[str, str], ...] = ()  # (hole asked for, hole that answered)

@@ -57,6 +57,8 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
+    """A seat's turn begins: its number in the game, and whether it is an extra turn won by a doubt."""
+
     kind: ClassVar[str] = "turn"
     seat: int
     number: int
@@ -65,6 +67,8 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
+    """A card drawn from the stock by the seat to play."""
+
     kind: ClassVar[str] = "draw"
     seat: int
     card: str | None  # None: left out of a redacted record
@@ -72,6 +76,8 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class Reshuffle:
+    """The played cards shuffled into a new stock, once the stock has run out."""
+
     kind: ClassVar[str] = "reshuffle"
     stock: tuple[str, ...] | None  # None: left out of a redacted record
 
@@ -92,6 +98,8 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    """The pegs moved, in move notation (``free``: counting's free come-out)."""
+
     kind: ClassVar[str] = "move"
     seat: int
     text: str
@@ -112,6 +120,8 @@ class Bump:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
+    """A card discarded without moving a peg."""
+
     kind: ClassVar[str] = "discard"
     seat: int
     card: str | None
@@ -119,12 +129,16 @@ class Discard:
 
 @dataclass(frozen=True, slots=True)
 class Settle:
+    """Bluffing Joker: the doubts about a declared card are answered and settled."""
+
     kind: ClassVar[str] = "settle"
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Doubt:
+    """Bluffing Joker: one opponent doubts the declared card (``doubt``) or lets it pass."""
+
     kind: ClassVar[str] = "doubt"
     seat: int
     doubt: bool
@@ -132,12 +146,16 @@ class Doubt:
 
 @dataclass(frozen=True, slots=True)
 class Decline:
+    """An extra turn won by a doubt, declined."""
+
     kind: ClassVar[str] = "decline"
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
+    """Bluffing Joker at a real table: the doubted card turned face up."""
+
     kind: ClassVar[str] = "reveal"
     seat: int
     card: str
@@ -145,6 +163,8 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class PenaltyDue:
+    """Bluffing Joker: ``chooser`` is to send one of ``victim``'s track pegs back to start."""
+
     kind: ClassVar[str] = "penalty-due"
     chooser: int
     victim: int
@@ -152,6 +172,8 @@ class PenaltyDue:
 
 @dataclass(frozen=True, slots=True)
 class Penalty:
+    """Bluffing Joker: ``by`` sent ``seat``'s peg in ``hole`` back to start."""
+
     kind: ClassVar[str] = "penalty"
     seat: int
     hole: str
@@ -160,12 +182,16 @@ class Penalty:
 
 @dataclass(frozen=True, slots=True)
 class Extra:
+    """Bluffing Joker: an extra turn won (the loser of a doubt had no peg out to lose)."""
+
     kind: ClassVar[str] = "extra"
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Undo:
+    """The last turn taken back (replayed, never applied: ``Game.undo``)."""
+
     kind: ClassVar[str] = "undo"
 
 
@@ -183,6 +209,8 @@ class Seated:
 
 @dataclass(frozen=True, slots=True)
 class Win:
+    """The game won by a team: the last event of a game."""
+
     kind: ClassVar[str] = "win"
     team: tuple[int, ...]
 

@@ -33,6 +33,8 @@ MARGIN = 6.0
 
 @dataclass(frozen=True)
 class BoardGeometry:
+    """Where each hole sits on a board drawn to scale (mm), for the page and the drilling template."""
+
     sides: int
     view_box: str
     holes: dict[str, tuple[float, float]]

@@ -38,6 +38,8 @@ class SensorEvent:
 
 @dataclass(frozen=True)
 class PhysicalBoard:
+    """Every hole of a board a sensor can see, start holes by number, by index and by name."""
+
     board: Board
 
     @cached_property

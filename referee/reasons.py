@@ -25,6 +25,8 @@ from referee.rulesets import Ruleset
 
 @dataclass(frozen=True)
 class Attempt:
+    """A move someone tried: a peg from ``source`` to ``target``, with the card if one was named."""
+
     position: Position
     rules: Ruleset
     source: int
@@ -201,6 +203,8 @@ def _partner_on_in_spot(attempt: Attempt) -> bool:
 
 @dataclass(frozen=True)
 class Reason:
+    """One rule a refused move may break: its test, and what it says when it does."""
+
     test: Callable[[Attempt], bool]
     says: str
 

@@ -18,6 +18,8 @@ Status = Literal["synced", "moving", "move", "ambiguous", "illegal"]
 
 @dataclass
 class Report:
+    """What the tracker says of the board now: its status, the move, the lights and the fixes."""
+
     status: Status
     move: Move | None = None
     candidates: tuple[Move, ...] = ()

@@ -292,6 +292,8 @@ def start_counts(board: Board, occupancy: bytes) -> tuple[int, ...]:
 
 
 class Stepped(Protocol):
+    """Anything with a move's key and steps: a legal move, or a result listed for a turn."""
+
     @property
     def key(self) -> int: ...
     @property
