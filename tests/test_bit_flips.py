@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from referee import events as ev
+from referee.protocol_types import NewGame
 from referee.table.store import StoreError
 from tests.simulated import BASIC, HOME, PIN, WIN, running
 
@@ -40,9 +41,9 @@ TABLES |= {"turns": ("game_id", "state"), "lessons": ("id", "state"), "reviews":
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     data = tmp_path_factory.mktemp("played")
     with running(data) as (table, client):
-        table.new_game(4, BASIC, pegs=HOME)  # game 2: won
+        table.new_game(NewGame(4, BASIC, pegs=HOME))  # game 2: won
         table.sim_events(WIN)
-        table.new_game(4, BASIC)  # game 3: the game in play
+        table.new_game(NewGame(4, BASIC))  # game 3: the game in play
         for events in (["lift S0:1", "place T0:8", "done"], ["lift S1:1", "place T1:8", "done"]):
             table.sim_events(events)
         table.start_lesson(BASIC, 4)

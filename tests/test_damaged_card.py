@@ -17,6 +17,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from referee.protocol_types import NewGame
 from tests.fake_pi import answering, by_what, ready_pi4, systemd
 from tests.simulated import BASIC, HOME, PIN, WIN, running
 
@@ -119,7 +120,7 @@ def test_the_simulated_board_saved_for_another_size(tmp_path: Path) -> None:
         table.sim_events(["lift S0:1", "place T0:8", "done"])
         six = {"0": ["H0:5", "H0:4", "H0:3", "H0:2", "T0:2"]}
         six.update({str(s): [f"H{s}:{k}" for k in range(5, 0, -1)] for s in (2, 4)})
-        table.new_game(6, BASIC, pegs=six)
+        table.new_game(NewGame(6, BASIC, pegs=six))
         table.sim_events(WIN)
         assert table.session.game.phase == "over"
     with running(tmp_path) as (table, client):
@@ -152,11 +153,11 @@ def test_a_nan_in_the_logins_file(tmp_path: Path) -> None:
 
 def test_one_bad_row_in_a_past_game_leaves_the_others_readable(tmp_path: Path) -> None:
     with running(tmp_path) as (table, _client):
-        table.new_game(4, BASIC, pegs=HOME)
+        table.new_game(NewGame(4, BASIC, pegs=HOME))
         table.sim_events(WIN)
-        table.new_game(4, BASIC, pegs=HOME)
+        table.new_game(NewGame(4, BASIC, pegs=HOME))
         table.sim_events(WIN)
-        table.new_game(4, BASIC)
+        table.new_game(NewGame(4, BASIC))
     bad = {**event_rows(tmp_path, 2)[2], "seat": "x"}  # JSON still, so the store's check at start passes it
     set_row(tmp_path, "UPDATE events SET event = ? WHERE game_id = 2 AND seq = 2", json.dumps(bad))
     with running(tmp_path) as (_table, client):

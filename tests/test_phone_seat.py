@@ -27,6 +27,7 @@ from hardware.leds import MemoryStrip
 from referee import record
 from referee.game import Game, GameError
 from referee.moves import Move
+from referee.protocol_types import NewGame
 from referee.rulesets import Ruleset
 from referee.table.table import Table
 from tests.led_hands import from_the_lights, plain
@@ -123,7 +124,7 @@ def _phone(service: Table, board: Board, rng: random.Random, wrong: bool) -> str
 @pytest.mark.parametrize("dealt", [3, 17], indirect=True)
 def test_grandma_plays_from_her_phone_and_the_board_carries_out_her_moves(dealt: Table) -> None:
     service, rng = dealt, random.Random(36)
-    state = service.new_game(4, Ruleset.preset("basic"), mode="digital", names=NAMES, phones=[1])
+    state = service.new_game(NewGame(4, Ruleset.preset("basic"), mode="digital", names=NAMES, phones=[1]))
     assert state["phones"] == {"1": "phone"} and state["mode"] == "digital"
     board = Board(service)
     taken, wrong = 0, 0
@@ -144,7 +145,7 @@ def phone_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tab
     queen and a king, both of which come out."""
     monkeypatch.setattr(session_module, "random", SimpleNamespace(randrange=lambda _n: 0))
     with started(tmp_path) as service:
-        service.new_game(2, Ruleset.preset("basic"), names=["Grandma", "Yellow"], phones=[0], mode="digital")
+        service.new_game(NewGame(2, Ruleset.preset("basic"), names=["Grandma", "Yellow"], phones=[0], mode="digital"))
         yield service
 
 
@@ -225,7 +226,7 @@ def test_a_knock_and_done_before_a_choice(phone_first: Table) -> None:
 def test_a_quiet_phone_is_stood_in_for_and_comes_back_across_a_restart(dealt: Table, tmp_path: Path) -> None:
     rng = random.Random(7)
     service = dealt
-    service.new_game(4, Ruleset.preset("basic"), names=NAMES, phones=[1], mode="digital")
+    service.new_game(NewGame(4, Ruleset.preset("basic"), names=NAMES, phones=[1], mode="digital"))
     board = Board(service)
     _person(service, board, rng)
     state = service.stand_in(1, "family")  # her battery: a bot plays for her

@@ -336,7 +336,7 @@ def test_a_greedy_bot_seat_never_freezes_a_digital_game(sitting: Sitting) -> Non
     digital game (a person moves the pegs each bot chose): no bot action is ever refused."""
     s, rng = sitting, random.Random(3)
     new_game(s, "basic", "digital", 4, 11, bots={"1": "greedy", "2": "greedy", "3": "greedy"})
-    errors = s.table.errors
+    errors = s.table.counts.errors
     for _ in range(40):
         put_back(s)
         state, game = bots_acted(s)
@@ -350,7 +350,7 @@ def test_a_greedy_bot_seat_never_freezes_a_digital_game(sitting: Sitting) -> Non
             assert play_on(s, rng)
         else:
             raise AssertionError(f"bot seat {game.turn} neither moved nor discarded: {state['notice']}")
-    assert s.table.errors == errors and len(s.table.session.game.moves) > 4
+    assert s.table.counts.errors == errors and len(s.table.session.game.moves) > 4
 
 
 def bots_acted(s: Sitting, seconds: float = 3.0) -> tuple[dict[str, Any], Any]:

@@ -15,6 +15,7 @@ import pytest
 from hardware.leds import MemoryStrip
 from hardware.signals import ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.moves import Move
+from referee.protocol_types import NewGame
 from referee.table.table import Table
 from tests.table_hands import Table as Hands
 from tests.table_hands import after, carry_out
@@ -39,7 +40,7 @@ def _do(service: Table, hands: Hands, move: Move, rng: random.Random) -> tuple[d
 def test_a_digital_table_with_two_bots_plays_on_with_people_moving_their_pegs(dealt: Table) -> None:
     service = dealt
     rng = random.Random(5)
-    service.new_game(4, service.session.game.rules, mode="digital", bots={"1": "greedy", "3": "random"})
+    service.new_game(NewGame(4, service.session.game.rules, mode="digital", bots={"1": "greedy", "3": "random"}))
     strip = service.strip
     assert isinstance(strip, MemoryStrip)
     hands = Hands.from_position(service.session.game.position)  # the simulated board fills 1 up too
@@ -85,7 +86,7 @@ def test_a_digital_table_with_two_bots_plays_on_with_people_moving_their_pegs(de
 
 
 def test_at_a_real_table_someone_turns_up_the_bots_card(service: Table) -> None:
-    service.new_game(4, service.session.game.rules, mode="table", bots={"1": "greedy"})
+    service.new_game(NewGame(4, service.session.game.rules, mode="table", bots={"1": "greedy"}))
     rng = random.Random(2)
     hands = Hands.from_position(service.session.game.position)
     _, hands = _do(service, hands, _move(service, "A", "A S0-T0:8"), rng)  # Red comes out
@@ -120,7 +121,7 @@ def test_at_a_real_table_someone_turns_up_the_bots_card(service: Table) -> None:
 def test_a_wrong_bot_seat_is_refused_and_changes_nothing(service: Table, bots: dict[str, str], words: str) -> None:
     game = service.session.game_id
     with pytest.raises(ValueError, match=words):
-        service.new_game(4, service.session.game.rules, bots=bots)
+        service.new_game(NewGame(4, service.session.game.rules, bots=bots))
     assert service.session.game_id == game
 
 
@@ -128,7 +129,7 @@ def test_a_teaching_game_shows_hints_and_each_cards_moves_to_everyone(service: T
     """The rules page, Note on Table Talk: "When teaching the game to beginners, this rule may be relaxed
     to allow possible moves to be discussed"; a serious game shows hints only when asked."""
     assert "hints" not in service.state() and service.state()["teaching"] is False
-    service.new_game(4, service.session.game.rules, teach=True)
+    service.new_game(NewGame(4, service.session.game.rules, teach=True))
     state = service.state()
     assert state["teaching"] is True
     # Real cards, nobody's hand known: the best move of each card Red may hold, one hint a card.
@@ -164,7 +165,7 @@ def test_a_bots_move_is_marked_on_a_peg_of_any_colour(service: Table, colour: tu
     others = [_hex(c) for c in SEAT_COLOURS[1:] if c != colour][:3]  # each seat a colour of its own
     colours = [_hex(colour), *others]
     pegs = {"0": ["T0:10", "S", "S", "S", "S"], "3": ["T0:15", "S", "S", "S", "S"]}
-    service.new_game(4, service.session.game.rules, bots={"0": "greedy"}, colours=colours, pegs=pegs)
+    service.new_game(NewGame(4, service.session.game.rules, bots={"0": "greedy"}, colours=colours, pegs=pegs))
     service.declare(0, "5")
     state = service.state()
     assert state["bot"]["move"] == "5 T0:10-T0:15x"
@@ -179,7 +180,7 @@ def test_a_bots_move_is_marked_on_a_peg_of_any_colour(service: Table, colour: tu
 def test_the_peg_to_lift_flashes_on_the_strip(service: Table) -> None:
     """The lift role is told by its rhythm too (hardware/signals.py): the strip's pixel changes
     as the table's ticker redraws it, and is never dark."""
-    service.new_game(4, service.session.game.rules, bots={"0": "greedy"})
+    service.new_game(NewGame(4, service.session.game.rules, bots={"0": "greedy"}))
     service.declare(0, "K")
     strip = service.strip
     assert isinstance(strip, MemoryStrip) and service.state()["move_marks"]["S0:1"] == "lift"
@@ -208,7 +209,7 @@ def test_a_thinking_bot_never_holds_the_table(dealt: Table, monkeypatch: pytest.
         return thinking(self, situation, options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ExpertBot, "pick", slow)
-    service.new_game(4, service.session.game.rules, mode="digital", bots={"0": "expert"})
+    service.new_game(NewGame(4, service.session.game.rules, mode="digital", bots={"0": "expert"}))
     assert service.session.game.turn == 0 and service.session.game.playable(), "the deal gives the expert a move"
     began = time.monotonic()
     answers = []

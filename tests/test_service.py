@@ -16,6 +16,7 @@ from hardware.leds import MemoryStrip
 from hardware.sensors import SerialSensors
 from hardware.signals import RGB
 from referee.game import GameError
+from referee.protocol_types import NewGame
 from referee.settings.config import Config, ConfigError
 from referee.table.store import Store, StoreError
 from referee.table.table import Table
@@ -377,7 +378,7 @@ def test_digital_cards_on_the_simulated_board(tmp_path: Path, monkeypatch: pytes
     service.start()
     try:
         while not {"A", "J", "Q", "K"} & set(service.hand(0)["hand"]):  # deal until seat 0 can come out
-            service.new_game(2, service.session.game.rules, mode="digital")
+            service.new_game(NewGame(2, service.session.game.rules, mode="digital"))
         hand = service.hand(0)
         assert hand["your_turn"] and len(hand["hand"]) == 6  # basic: drawn to six before playing
         card = min({"A", "J", "Q", "K"} & set(hand["hand"]))

@@ -12,6 +12,7 @@ from referee.board import Board
 from referee.events import Mode
 from referee.movegen import legal_moves
 from referee.position import Position
+from referee.protocol_types import NewGame
 from referee.reasons import why_not
 from referee.rulesets import Ruleset
 from referee.table.session import Session
@@ -111,7 +112,7 @@ def test_the_leds_agree_with_the_page_when_no_split_was_made(tmp_path: Path) -> 
     table = Table.build(Config.simulated(str(tmp_path)))
     table.start()
     try:
-        table.new_game(4, Ruleset.preset("basic"), pegs={"0": ["T0:10", "T0:4", "T0:11", "S", "S"]})
+        table.new_game(NewGame(4, Ruleset.preset("basic"), pegs={"0": ["T0:10", "T0:4", "T0:11", "S", "S"]}))
         state = table.sim_events(["lift T0:4", "place T0:13"])
         assert state["status"] == "moving" and "You can't pass your own peg" in state["why_not"]
         lit = {

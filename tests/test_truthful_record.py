@@ -22,6 +22,7 @@ from referee.coach.selfplay import play_one
 from referee.events import Event, Move, Play, Start, Turn, Undo
 from referee.movegen import legal_moves
 from referee.position import Position
+from referee.protocol_types import NewGame
 from referee.rulesets import Ruleset
 from referee.table import view
 from referee.table.table import Table
@@ -172,8 +173,8 @@ def test_past_games_say_unfinished_and_hide_empty_ones(table: Tables) -> None:
     service = table.service
     left = service.sim_events(["lift S0:1", "place T0:8", "done"])["game"]
     rules = service.session.game.rules
-    empty = service.new_game(4, rules)["game"]
-    running = service.new_game(4, rules, names=["Ann", "Bo", "Cy", "Di"])["game"]
+    empty = service.new_game(NewGame(4, rules))["game"]
+    running = service.new_game(NewGame(4, rules, names=["Ann", "Bo", "Cy", "Di"]))["game"]
     listing = table.client.get("/games").get_data(as_text=True)
     assert f'href="/games/{left}"' in listing and "unfinished" in listing
     assert f'href="/games/{empty}"' not in listing  # left with no move made
@@ -186,7 +187,7 @@ def test_the_replay_shows_a_turn_that_could_not_move_and_marks_bots(
     table: Tables, capsys: pytest.CaptureFixture[str]
 ) -> None:
     service = table.service
-    game_id = service.new_game(4, service.session.game.rules, bots={"1": "greedy"})["game"]
+    game_id = service.new_game(NewGame(4, service.session.game.rules, bots={"1": "greedy"}))["game"]
     state = service.cant_move()  # Red could not move
     assert state["turn"] == 1
     page = table.client.get(f"/games/{game_id}").get_data(as_text=True)

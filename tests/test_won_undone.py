@@ -11,13 +11,14 @@ import time
 from pathlib import Path
 
 from referee.coach import review
+from referee.protocol_types import NewGame
 from tests.simulated import BASIC, HOME, WIN, running
 
 
 def test_a_win_undone_is_not_won(tmp_path: Path) -> None:
     with running(tmp_path) as (table, client):
         table.sim_events(["lift S0:1", "place T0:8", "done"])  # game 1: left unfinished
-        table.new_game(4, BASIC, pegs=HOME)  # game 2
+        table.new_game(NewGame(4, BASIC, pegs=HOME))  # game 2
         table.sim_events(WIN)
         assert table.store.won(2)
         deadline = time.monotonic() + 30
@@ -32,7 +33,7 @@ def test_a_win_undone_is_not_won(tmp_path: Path) -> None:
         assert "/games/2/review" not in html and "still being played" in html
     with running(tmp_path) as (table, client):
         assert table.session.game_id == 2 and not table.store.won(2)  # not game 1
-        table.new_game(4, BASIC)  # game 3: game 2 is now left, unfinished
+        table.new_game(NewGame(4, BASIC))  # game 3: game 2 is now left, unfinished
         answer = client.get("/api/games/2/review").get_json()
         assert answer["state"] == "working" or answer["review"]["game"]["over"] is False, answer
         listed = {game["id"]: game for game in client.get("/api/games").get_json()}

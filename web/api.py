@@ -27,6 +27,7 @@ from flask import (
 )
 from werkzeug.exceptions import HTTPException
 
+from referee.events import Mode
 from referee.file_reading import load_json
 from referee.game import GameError, seat_number
 from referee.geometry import geometry
@@ -39,7 +40,7 @@ from web.hosts import phone_host
 from web.pin import check_pin
 from web.rights import Forbidden
 from web.seats import my_seat, need_hand, need_player, seat_called, seat_token
-from web.table import Table, Unavailable
+from web.table import NewGame, StateJson, Table, Unavailable
 
 api = Blueprint("api", __name__, url_prefix="/api")
 join = Blueprint("join", __name__)
@@ -81,7 +82,7 @@ def streams() -> Streams:
     return found
 
 
-def iter_states(running: Table, timeout: float = HEARTBEAT_S) -> Iterator[dict[str, object] | None]:
+def iter_states(running: Table, timeout: float = HEARTBEAT_S) -> Iterator[StateJson | None]:
     """Each new state as it happens, and None when ``timeout`` passes without one."""
     version = -1
     while not running.stopped:
@@ -417,29 +418,35 @@ def new_game() -> Response:
         phones is None or isinstance(phones, list) and all(type(seat) is int for seat in phones),
         "'phones' lists the seats played from a phone, like [2]",
     )
-    mode = body.get("mode", "digital" if phones else "table")  # a phone seat's cards are the referee's
-    if mode not in ("table", "digital"):
-        raise ValueError("'mode' must be 'table' or 'digital'")
+    mode: Mode = _mode(body.get("mode", "digital" if phones else "table"))  # a phone seat's cards are the referee's
     rules = _rules(body.get("rules"), body.get("house_rules"))
     _check_seat_looks(body.get("names"), body.get("colours"))
     _need(type(body.get("teaching", False)) is bool, "'teaching' is true or false")
     bots = body.get("bots")
     _check_bots(bots)
     _check_pegs(body.get("pegs"))
-    return jsonify(
-        table().new_game(
-            players,
-            rules,
-            mode=mode,
-            teams=body.get("teams"),
-            names=body.get("names"),
-            colours=body.get("colours"),
-            pegs=body.get("pegs"),
-            bots=bots,
-            phones=phones,
-            teach=body.get("teaching") is True,
-        )
+    request = NewGame(
+        players,
+        rules,
+        mode,
+        teams=body.get("teams"),
+        names=body.get("names"),
+        colours=body.get("colours"),
+        pegs=body.get("pegs"),
+        bots=bots,
+        phones=phones,
+        teach=body.get("teaching") is True,
     )
+    return jsonify(table().new_game(request))
+
+
+def _mode(mode: object) -> Mode:
+    """Whose cards: "table" (real cards) or "digital" (the referee deals)."""
+    if mode == "table":
+        return "table"
+    if mode == "digital":
+        return "digital"
+    raise ValueError("'mode' must be 'table' or 'digital'")
 
 
 def _check_seat_looks(names: object, colours: object) -> None:

@@ -17,6 +17,7 @@ from referee.bench.common import WORST, timings
 from referee.cards import CARDS
 from referee.movegen import legal_moves
 from referee.physical import PhysicalBoard, by_hand
+from referee.protocol_types import NewGame
 from referee.rulesets import Ruleset
 from referee.settings.config import Config
 from referee.table.table import Table
@@ -69,7 +70,7 @@ def run_daemon_worst(moves: int = 10, seed: int = 5) -> dict[str, Any]:
         running = Table.build(Config.simulated(data, players=8, rules=worst.rules))
         running.start()
         try:
-            running.new_game(8, Ruleset.preset(worst.rules), pegs=worst.position["pegs"])
+            running.new_game(NewGame(8, Ruleset.preset(worst.rules), pegs=worst.position["pegs"]))
             while len(commits) < moves:
                 position = running.session.game.position
                 singles = [
@@ -145,7 +146,7 @@ def run_seat_bots(turns: int = 24, seed: int = 3) -> dict[str, Any]:
         running.start()
         try:
             running.new_game(
-                4, Ruleset.preset("basic"), mode="digital", bots={"1": "expert", "2": "expert", "3": "expert"}
+                NewGame(4, Ruleset.preset("basic"), mode="digital", bots={"1": "expert", "2": "expert", "3": "expert"})
             )
             running.latencies.clear()
             for _ in range(turns):

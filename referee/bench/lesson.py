@@ -35,13 +35,13 @@ def run_lesson(
             for preset in presets * rounds:
                 rules = Ruleset.preset(preset)
                 steps = {step.key: step for step in lesson(rules, players)}
-                state = running.start_lesson(rules, players)
-                while state["lesson"]["key"] != "practice":
-                    step = steps[state["lesson"]["key"]]
+                taught = running.start_lesson(rules, players)["lesson"]
+                while taught is not None and taught["key"] != "practice":
+                    step = steps[taught["key"]]
                     if step.passes:
                         dones += _wrong_then_right(running, step.passes[0], rng)
                     start = time.perf_counter()
-                    state = running.lesson_action("skip")
+                    taught = running.lesson_action("skip")["lesson"]
                     nexts.append(time.perf_counter() - start)
             latencies = list(running.latencies)
         finally:

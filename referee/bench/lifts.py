@@ -24,6 +24,7 @@ from referee.cards import CARDS
 from referee.movegen import legal_moves
 from referee.physical import by_hand
 from referee.position import Position
+from referee.protocol_types import NewGame
 from referee.rulesets import PRESETS, Ruleset, from_mapping
 from referee.table.session import Session
 from referee.table.store import Store
@@ -167,7 +168,7 @@ def memory_probe(moves: int = 6, seed: int = 11) -> None:
         running = Table.build(Config.simulated(data, players=8, rules=WORST.rules))
         running.start()
         try:
-            running.new_game(8, house, pegs=WORST.position["pegs"])
+            running.new_game(NewGame(8, house, pegs=WORST.position["pegs"]))
             for _ in range(moves):
                 position = running.session.game.position
                 physical = PhysicalBoard(position.board)

@@ -2,7 +2,7 @@
 (names, colours, bot seats, phone seats, a teaching game) and whether the engine takes it at all, so that a
 refused request neither starts a game nor makes a simulated board take its size.
 
-    table = new_table(Ruleset.preset("basic"), 4, "table", bots={"1": "greedy"})
+    table = new_table(NewGame(4, Ruleset.preset("basic"), bots={"1": "greedy"}))
 """
 
 from __future__ import annotations
@@ -11,39 +11,30 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee.board import Board
+from referee.events import Mode
 from referee.game import Game
-from referee.rulesets import Ruleset
+from referee.protocol_types import NewGame
+from referee.settings.config import Config
 from referee.table import seating
 from referee.table.phone_seats import phone_seats
 from referee.table.seat_bots import bot_kinds
 
 
-def new_table(
-    rules: Ruleset,
-    players: int,
-    mode: str,
-    *,
-    teams: list[list[int]] | None = None,
-    names: Sequence[str] | None = None,
-    colours: Sequence[str] | None = None,
-    pegs: dict[str, list[str]] | None = None,
-    bots: dict[str, str] | None = None,
-    phones: list[int] | None = None,
-    teach: bool = False,
-) -> dict[str, Any]:
+def new_table(request: NewGame) -> dict[str, Any]:
     """The game's table settings (``seating.default_table`` with what was asked); a ValueError
     (or the engine's ``GameError``) for a request the game cannot start with."""
+    players, mode = request.players, request.mode
     table: dict[str, Any] = dict(seating.default_table(players))
-    if teach:
+    if request.teach:
         table["teaching"] = True
     seats = Board.for_players(players).seats
-    if bots:
-        table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": bots}, seats).items()}
-    if phones:
-        table["phones"] = list(phone_seats({"phones": phones}, seats, bot_kinds(table, seats)))
+    if request.bots:
+        table["bots"] = {str(seat): kind for seat, kind in bot_kinds({"bots": request.bots}, seats).items()}
+    if request.phones:
+        table["phones"] = list(phone_seats({"phones": request.phones}, seats, bot_kinds(table, seats)))
         if mode != "digital":
             raise ValueError("a seat played from a phone needs the referee's cards: 'mode' must be 'digital'")
-    for key, given in (("names", names), ("colours", colours)):
+    for key, given in (("names", request.names), ("colours", request.colours)):
         if given is not None:
             if len(given) != len(table[key]):
                 raise ValueError(f"'{key}' needs one entry per player ({len(table[key])})")
@@ -52,8 +43,14 @@ def new_table(
     _all_different(table["colours"], "colour", str.lower)
     if mode not in ("table", "digital"):
         raise ValueError("'mode' must be 'table' or 'digital'")
-    Game(rules, players, mode=mode, teams=teams, pegs=pegs, table=table)  # type: ignore[arg-type]
+    Game(request.rules, players, mode=mode, teams=request.teams, pegs=request.pegs, table=table)
     return table
+
+
+def config_game(config: Config) -> NewGame:
+    """The game the config names, started when the table has none to resume."""
+    mode: Mode = "digital" if config.mode == "digital" else "table"  # the config allows only these two
+    return NewGame(config.players, config.ruleset(), mode, config.teams)
 
 
 def _all_different(values: Sequence[str], what: str, same: Callable[[str], str]) -> None:

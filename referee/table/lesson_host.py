@@ -3,22 +3,22 @@ a lesson and each of its steps as a game on the board, answers the lesson's butt
 lesson up again where the daemon stopped, and gives the lesson's lights and page to the table.
 
 The table owns one ``LessonHost`` and calls it holding the table's lock; the host opens games
-through the table (``open_step``, ``resume_game``, ``back_to_game``), which resets the board and
-the session as for any new game.
+through the table's ``Opener`` (a step, a stored game, the game before the lesson), which
+resets the board and the session as for any new game, and the table then shows them.
 """
 
 from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from referee.cards import parse_card
 from referee.game import GameError
 from referee.rulesets import Ruleset
 from referee.table.board_hardware import BoardHardware
-from referee.table.lessons import LessonError, LessonRun, StepGame
+from referee.table.lessons import LessonError, LessonRun
+from referee.table.opening import Opener
 from referee.table.salvage import DAMAGED
 from referee.table.session import Session, StoreFailure
 from referee.table.store import Store
@@ -27,21 +27,12 @@ log = logging.getLogger("pegs.table")
 
 
 class LessonHost:
-    def __init__(
-        self,
-        store: Store,
-        hardware: BoardHardware,
-        open_step: Callable[[StepGame], Session],
-        resume_game: Callable[[int], Session],
-        back_to_game: Callable[[], None],
-        publish: Callable[[], None],
-    ) -> None:
+    """The first lesson at the table: its steps opened on the board, its buttons, its lights."""
+
+    def __init__(self, store: Store, hardware: BoardHardware, games: Opener) -> None:
         self._store = store
         self._hardware = hardware
-        self._open_step = open_step  # a step's game on the board, as a new game: its session
-        self._resume_game = resume_game  # a stored game on the board again: its session
-        self._back_to_game = back_to_game  # the game before the lesson (or a new one), on the board
-        self._publish = publish  # show the table's state now, changed or not
+        self._games = games  # opens each step's game, a stored one, or the game before the lesson
         self.run: LessonRun | None = None  # the first lesson, while one is being taught
 
     @property
@@ -86,7 +77,7 @@ class LessonHost:
         elif action == "leave":
             run.leave()
             self.run = None
-            self._back_to_game()
+            self._games.back_to_game()
         else:
             raise ValueError("'action' is next, repeat, skip, show, place, resume or leave")
 
@@ -103,7 +94,7 @@ class LessonHost:
             return False
         try:
             run = LessonRun.resume(self._store, *found)
-            session = self._resume_game(int(found[1]["game"]))
+            session = self._games.resume_game(int(found[1]["game"]))
         except (StoreFailure, *DAMAGED) as error:  # the table starts anyway, and says so
             self._store.set_aside(f"the lesson being taught (lesson {found[0]})", error)
             return False
@@ -158,9 +149,8 @@ class LessonHost:
     def _begin_step(self) -> None:
         run = self.run
         assert run is not None
-        session = self._open_step(run.game())
+        session = self._games.open_step(run.game())
         run.opened(session)
-        self._publish()
         log.info("lesson step", extra={"lesson": run.id, "step": run.step.key, "learner": run.learner})
 
     def _resume_left(self) -> None:

@@ -24,10 +24,11 @@ from referee.coach.hints import Hint, best_per_card, rank, which_pegs
 from referee.coach.judge import DEALS
 from referee.coach.lookahead import Hidden
 from referee.coach.outlook import outlook
-from referee.game import Game
+from referee.game import Game, GameError
 from referee.movegen import legal_moves
 from referee.position import Position
 from referee.rulesets import Ruleset
+from referee.table import seating
 from referee.table.session import Session
 from referee.words import say
 
@@ -180,3 +181,30 @@ def moves_by_card(session: Session, names: Mapping[int, str], per_card: int = PE
                 more += 1
         shown[card] = {"moves": words, "more": more}
     return shown
+
+
+def check_asker(game: Game, names: Mapping[int, str], asker: int | None, show: bool) -> None:
+    """Who may ask for hints (``asker``: a phone's seat; None: the table PIN): the seat to
+    play, or in a teaching game a partner, who gets the moves without their cards; only the
+    seat's own phone may light its hint (``show``) for everyone to see."""
+    if asker is not None and asker not in hand_seen_by(game):
+        raise PermissionError(f"only {names[game.turn]}'s phone may ask for its hints now")
+    if show and asker is not None and asker != game.turn:
+        raise PermissionError(f"the lights are for everyone: only {names[game.turn]}'s own phone may light its hint")
+
+
+def for_phone(session: Session, per_turn: PerTurn, seat: int | None, game_id: int) -> dict[str, Any]:
+    """A teaching game's hints and each card's moves, for the phone of ``seat`` in game
+    ``game_id``. The rules page's Note on Table Talk relaxes table talk for the team when
+    teaching beginners, and even then gives no cards away: with the referee's cards they
+    show the seat to play's hand, so only its own phone and its partners' get them; with
+    real cards (every rank, or the card declared for all to see) any page may."""
+    game = session.game
+    if not game.table.get("teaching"):
+        raise GameError("each card's moves are shown in teaching games only: ask for a hint instead")
+    if game.mode == "digital" and (game_id != session.game_id or seat not in hand_seen_by(game)):
+        raise PermissionError("the cards of the seat to play are for its own phone and its partners' only")
+    taught = per_turn.get(session, {row["seat"]: row["name"] for row in seating.seats(game)})
+    if game.mode == "digital" and seat != game.turn:  # a partner's phone: the moves, not the cards
+        return {"seat": game.turn, "hints": taught.team_hints, "team_moves": taught.team_moves}
+    return {"seat": game.turn, "hints": taught.hints, "teaching_moves": taught.moves}

@@ -2,9 +2,10 @@
 a person reads them (colours named, not seat numbers).
 
 ``State`` is the one description of the state the page reads (``GET /api/state`` and every
-server-sent event): ``game_state`` builds the game's part (``SessionState``), the running
-table (``referee/table/table.py``, ``Table.state``) adds its own keys. The page's script that
-reads it (``web/static/app.js``) points here.
+server-sent event): ``game_state`` builds the game's part (``SessionState``), ``state`` adds
+the running table's keys (``Table.state`` asks for it once per version, under its lock). The
+page's script that reads it (``web/static/app.js``) points here. The page's other reads of
+the table are here too: ``overview`` (who may act now) and ``hand`` (a phone's own cards).
 """
 
 from __future__ import annotations
@@ -12,22 +13,30 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, cast
 
-from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS
+from hardware.signals import LEGEND, PATTERNS, ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee import events as ev
 from referee import record
-from referee.events import Event, event_to_json
+from referee.events import event_to_json
 from referee.game import Game
 from referee.moves import Move
+from referee.protocol_types import Overview
 from referee.rulesets import Ruleset, title_of
-from referee.table import seating
+from referee.table import last_card, phone_seats, seat_bots, seating, teaching
+from referee.table.board_hardware import BoardHardware
+from referee.table.bot_driver import BotDriver
+from referee.table.lesson_host import LessonHost
+from referee.table.presenter import LedPresenter
 from referee.table.reading import finishing, finishing_seat, why_not_shown
 from referee.table.seating import Seat
 from referee.table.session import Session
+from referee.table.store import Store
 from referee.table.told import Told, told
+from referee.table.wiring_check import WiringCheck
 from referee.tracker import Fix, Report, Role
-from referee.words import card_word, cards_for, cards_words, fix_words, name_of, say
+from referee.words import fix_words, name_of, say
 
 
 class FixJson(TypedDict):
@@ -164,7 +173,7 @@ def game_state(session: Session) -> SessionState:
     seated = seating.seat_list(game)
     colour = _colour_of(game)
     said = tuple(colour(seat) for seat in range(game.board.sides))
-    card, card_words = last_played(game)
+    card, card_words = last_card.last_played(game)
     said_history, told_list = _record_words(game, said, colour)
     restoring = session.tracker.restoring  # nobody erred: the board goes back (undo, a doubt)
     return {
@@ -200,8 +209,8 @@ def game_state(session: Session) -> SessionState:
         "sides": game.board.sides,
         "last_card": card,
         "last_card_words": card_words,
-        "last_card_seat": _card_seat(game.events) if card or card_words else None,
-        "last_card_declared": _declared_instead(game.events, card),
+        "last_card_seat": last_card.card_seat(game.events) if card or card_words else None,
+        "last_card_declared": last_card.declared_instead(game.events, card),
         "declared": session.declared,
         "needs_declaration": game.rules.bluffing and game.mode == "table" and game.phase == "play",
         "bluff": bluff_state(game),
@@ -304,50 +313,11 @@ def bluff_state(game: Game) -> Bluff | None:
         return None
     penalty = game.penalty
     return {
-        "declared": last_card(game.events),
+        "declared": last_card.last_card(game.events),
         "doubter": game.doubter_to_answer,
         "chooser": penalty[0] if penalty else None,
         "victim": penalty[1] if penalty else None,
     }
-
-
-def last_card(events: list[Event]) -> str | None:
-    """The card last named, of a turn that still stands (an undone turn's card is back in
-    hand): as declared or dealt. None at a real table where nobody named it (``last_played``)."""
-    return record.named_card(last_play(events))
-
-
-def last_play(events: list[Event]) -> ev.Play | ev.Discard | None:
-    """The last card played or discarded, of a turn that still stands."""
-    for event in reversed(record.effective(events)):
-        if isinstance(event, (ev.Play, ev.Discard)):
-            return event
-        if isinstance(event, ev.Start):
-            return None
-    return None
-
-
-def turned_up(events: list[Event], play: ev.Play | ev.Discard | None) -> str | None:
-    """Bluffing Joker: the card a doubt turned up after ``play`` (the one really played); a
-    card nobody doubted stays face down."""
-    if not isinstance(play, ev.Play) or play.declared is None:
-        return None
-    effective = record.effective(events)
-    after = effective[next(n for n in range(len(effective) - 1, -1, -1) if effective[n] is play) + 1 :]
-    shown = next((event.card for event in after if isinstance(event, ev.Reveal)), None)
-    doubted = any(isinstance(event, ev.Doubt) and event.doubt for event in after)
-    return shown or (play.card if doubted else None)  # the referee's own cards need no turning up
-
-
-def _card_seat(events: list[Event]) -> int | None:
-    play = last_play(events)
-    return play.seat if play is not None else None
-
-
-def _declared_instead(events: list[Event], shown: str | None) -> str | None:
-    play = last_play(events)
-    declared = play.declared if isinstance(play, ev.Play) else None
-    return declared if declared is not None and shown is not None and shown != declared else None
 
 
 def _on_the_way(session: Session) -> dict[str, int]:
@@ -370,35 +340,104 @@ def _put_back(game: Game, said: list[Told]) -> str | None:
     return None
 
 
-def last_played(game: Game) -> tuple[str | None, str | None]:
-    """(the card, in words) last played, of a turn that still stands: as declared or dealt,
-    or, at a real table where nobody named it, the one card that makes the move; several
-    could: (None, "an ace or a face card")."""
-    events = record.effective(game.events)
-    for n in range(len(events) - 1, -1, -1):
-        event = events[n]
-        if isinstance(event, ev.Start):
-            break
-        if not isinstance(event, (ev.Play, ev.Discard)):
-            continue
-        card = turned_up(game.events, event) or record.named_card(event)
-        if card:
-            return card, card_word(card)
-        if isinstance(event, ev.Play) and game.made and any(isinstance(later, ev.Move) for later in events[n + 1 :]):
-            cards = cards_for(game.made[-1], game.rules)  # the last move that stands is this play's
-            if len(cards) == 1:
-                return cards[0], card_word(cards[0])
-            return None, cards_words(cards) if cards else None
-        break
-    return None, None
+# -- the running table's reads: the page's state, who may act, a phone's hand ------------------
 
 
-def percentiles(values: list[float]) -> dict[str, float | None]:
-    """p50 and p99 of seconds, in ms."""
-    if not values:
-        return {"p50": None, "p99": None}
-    ordered = sorted(values)
+@dataclass(frozen=True)
+class Parts:
+    """The running table's collaborators whose state the page reads (``Table``)."""
+
+    store: Store
+    hardware: BoardHardware
+    bots: BotDriver
+    lights: LedPresenter
+    lessons: LessonHost
+    teaching: teaching.PerTurn
+    wiring: WiringCheck
+
+
+def state(session: Session, version: int, parts: Parts) -> State:
+    """The whole state the page reads: the game's (``game_state``) and the running table's."""
+    data: dict[str, Any] = {
+        "version": version,
+        **session_state(session),
+        "wiring": parts.wiring.status,
+        "simulate": parts.hardware.simulated,
+        "store_recovered": parts.store.recovered,
+        "sensor_error": parts.hardware.sensors.fault,
+        "bots": parts.bots.kinds(),
+        "bot": None,
+    }
+    names = {seat["seat"]: seat["name"] for seat in data["seats"]}
+    data["bot"] = parts.bots.plan_json(names)
+    data["phones"] = phone_seats.kinds(session.game)
+    data["phone"] = seat_bots.plan_json(seat_bots.chosen_plan(session), names)
+    data["move_marks"] = dict(parts.lights.move_marks)
+    game = session.game
+    if game.mode == "digital" and not parts.bots.is_bot(game.turn):
+        data["declared"] = None  # a card tapped on a phone stays on it until played (/api/hand)
+    parts.lessons.page(data, session)
+    data["store_recovered"] = parts.store.recovered  # a lesson left may have been found damaged just now
+    data["teaching"] = bool(game.table.get("teaching"))
+    if data["teaching"] and game.mode == "table":  # digital: the seat's cards, for its team (lesson)
+        taught = parts.teaching.get(session, names)
+        data["hints"], data["teaching_moves"] = taught.hints, taught.moves
+    leds = parts.lights.page_leds(parts.wiring.running)
+    if leds is not None:
+        data["leds"] = leds
+    return cast("State", data)
+
+
+def overview(session: Session, hardware: BoardHardware) -> Overview:
+    """Who may act now, read in one go (``Overview``)."""
+    game = session.game
+    penalty = game.penalty
+    return Overview(
+        session.game_id,
+        game.turn,
+        game.board.sides,
+        tuple(game.board.seats),
+        game.doubter_to_answer,
+        penalty[0] if penalty else None,
+        tuple(seating.seat_default(side) for side in range(len(SEAT_NAMES))),
+        any(hole.startswith("C") for hole in hardware.layout.pixel_of),
+        light_legend(),
+        teaching.hand_seen_by(game),
+        tuple(int(seat) for seat in game.table.get("bots", {})),
+    )
+
+
+def hand(session: Session, seat: int) -> dict[str, Any]:
+    """A phone's view of its own cards (digital card mode)."""
+    game = session.game
+    if game.mode != "digital":
+        raise ValueError("the cards are real at this table: there is no hand to show")
+    if seat not in game.board.seats:
+        raise ValueError(f"no seat {seat} in this game")
+    mine = seat == game.turn and game.phase == "play"
     return {
-        "p50": round(ordered[len(ordered) // 2] * 1000, 3),
-        "p99": round(ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000, 3),
+        "seat": seat,
+        "hand": game.hand(seat),
+        "playable": sorted(game.movable_cards()) if mine else [],
+        "your_turn": mine,
+        "must_move": game.must_move() if mine else False,
+        "free_come_out": mine and game.free_come_out_due(),
+        "declared": session.declared if mine else None,
+        **_phone_hand(session, seat, mine),
+    }
+
+
+def _phone_hand(session: Session, seat: int, mine: bool) -> dict[str, Any]:
+    """A phone seat's own view (issue 36): who plays it now, and on its turn each card's
+    moves in words and the move it sent, if any."""
+    game = session.game
+    by = phone_seats.played_by(game, seat)
+    if by is None:
+        return {}
+    names = {row["seat"]: row["name"] for row in seating.seats(game)}
+    moves = phone_seats.options(game, seat) if mine and by == phone_seats.PHONE else {}
+    return {
+        "phone": by,
+        "moves": {card: [{"text": m.text, "words": say(m, names)} for m in found] for card, found in moves.items()},
+        "chosen": seat_bots.plan_json(seat_bots.chosen_plan(session), names) if mine else None,
     }
