@@ -1,9 +1,12 @@
 """The referee: rules, moves and games of Pegs and Jokers.
 
-from referee import Position, Ruleset, legal_moves
-position = Position.from_json({"players": 4, "turn": 0, "pegs": {"0": ["T0:8", "S", "S", "S", "S"]}})
-for move in legal_moves(position, "7", Ruleset.preset("arizona")):
-    print(move)            # notation; move.result is the Position after it
+>>> from referee import Position, Ruleset, legal_moves
+>>> position = Position.from_json({"players": 4, "turn": 0, "pegs": {"0": ["T0:8", "S", "S", "S", "S"]}})
+>>> for move in legal_moves(position, "7", Ruleset.preset("arizona")):
+...     print(move)  # notation; move.result is the Position after it
+7 T0:8-T0:15
+>>> [position.board.hole_name(hole) for hole in move.result.pegs(0)]
+['T0:15', 'S0', 'S0', 'S0', 'S0']
 """
 
 from referee.board import Board, BoardError

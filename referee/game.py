@@ -5,10 +5,16 @@ turn, draw, play, move, bump, discard, doubt, penalty, win, ...). Actions check 
 player asks for, then *emit* events; ``referee.state_changes`` is the only code that changes state, so
 replaying a record rebuilds the game exactly, and undo is "replay all but the last turn".
 
-    game = Game(Ruleset.preset("basic"), players=4, seed=7)
-    game.draw()                       # basic: draw first, then play one of six cards
-    card, moves = next(iter(game.playable().items()))
-    game.play(card, moves[0])
+    >>> game = Game(Ruleset.preset("basic"), players=4, seed=7)
+    >>> game.draw()  # basic: draw first (the card drawn), then play one of six cards
+    '4'
+    >>> game.hand(0)
+    ['3', '6', '7', 'J', '7', '4']
+    >>> [str(move) for move in game.playable()["J"]]  # only the jack brings a peg out
+    ['J S0-T0:8']
+    >>> game.play("J", game.playable()["J"][0])
+    >>> game.turn, game.phase, [event.kind for event in game.events[-3:]]
+    (1, 'draw', ['play', 'move', 'turn'])
 
 Two kinds of card knowledge: in ``digital`` mode the referee deals and knows every hand;
 in ``table`` mode the cards are real, players say which card they played (or nothing:

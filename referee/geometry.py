@@ -8,9 +8,11 @@ inward from the in-spot ``T<s>:3``; the start holes ``S<s>:1..5`` lie in a row i
 the track, centred on the come-out hole ``T<s>:8``; the optional colour-marker hole
 ``C<s>`` sits further in, below the start row.
 
-    board = geometry(4)
-    board.holes["T0:8"]        # (x, y)
-    board.view_box             # "x y width height" for the <svg> element
+    >>> board = geometry(4)
+    >>> board.holes["T0:8"]  # (x, y)
+    (10.0, 90.0)
+    >>> board.view_box  # "x y width height" for the <svg> element
+    '-99.6 -99.6 199.2 199.2'
 
 The page draws this board (``web/pages.py``) and the drilling template scales it to
 millimetres (``referee/kit/template.py``), so a board drilled from the template looks

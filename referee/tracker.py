@@ -12,11 +12,16 @@ with the legal results of the seat to play, and says at every moment:
   colours swapped between the same holes, a 2-swap); the page asks which;
 - ``illegal``: no legal move fits; the report says what to fix.
 
-    tracker = Tracker(position, Ruleset.preset("basic"), card="K")
-    tracker.feed(SensorEvent(0, "lift", (physical.index("S0:1"),)))
-    report = tracker.feed(SensorEvent(350, "place", (physical.index("T0:8"),)))
-    report.status                     # "move"
-    tracker.poll(1100).committed      # True, 700 ms after the board went still
+    >>> position = Position.from_json({"players": 4, "turn": 0, "pegs": {}})  # every peg in start
+    >>> tracker = Tracker(position, Ruleset.preset("basic"), card="K")
+    >>> physical = tracker.physical  # hole names to the sensors' indices
+    >>> tracker.feed(SensorEvent(0, "lift", (physical.index("S0:1"),))).status
+    'moving'
+    >>> tracker.feed(SensorEvent(350, "place", (physical.index("T0:8"),))).status
+    'move'
+    >>> report = tracker.poll(1100)  # 700 ms after the board went still
+    >>> report.committed, str(report.move)
+    (True, 'K S0-T0:8')
 
 Identity: lifting a peg puts its colour "in hand"; placing one takes any colour from the
 hand. The tracker keeps every assignment the events allow (a few "worlds") and accepts
