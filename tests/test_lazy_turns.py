@@ -22,10 +22,12 @@ from hypothesis import strategies as st
 
 from referee import CARDS, PRESETS, Position, Ruleset, legal_moves
 from referee.movegen import Focus, parse_move
+from referee.on_the_way import OnTheWay
 from referee.physical import PhysicalBoard, SensorEvent, by_hand
 from referee.rulesets import Split
 from referee.tracker import Report, Tracker
-from referee.turns import Candidates, IndexedResult, Turn
+from referee.turns import Candidates, Pool, Turn
+from referee.worlds import Worlds
 from tests.strategies import positions
 
 SIZES = st.sampled_from([4, 6, 8])
@@ -92,11 +94,21 @@ def test_turn_changing_is_every_result_filtered(
     assert len(lazy) == len({r.key for r in lazy})  # one entry per result
 
 
-class WholeListTracker(Tracker):
-    """The tracker answering every question from the whole list of the turn's results."""
+class WholeList(OnTheWay):
+    """Every question a lift or a place asks answered from the whole list of the turn's results."""
 
-    def _pool(self, turn: Turn, *_: object) -> list[IndexedResult]:
+    asked = 0
+
+    def pool(self, turn: Turn, worlds: Worlds, board: int, starts: tuple[int, ...]) -> Pool:
+        WholeList.asked += 1
         return turn.every()
+
+
+def whole_list_tracker(position: Position, rules: Ruleset, card: str | None) -> Tracker:
+    """The tracker with its results on the way read from the whole list, not a focus."""
+    tracker = Tracker(position, rules, card=card)
+    tracker._ways = WholeList(tracker.seen)
+    return tracker
 
 
 def _look(report: Report) -> tuple[object, ...]:
@@ -137,12 +149,13 @@ def test_tracker_judges_as_from_the_whole_list(
         last = events[-1]
         if last.kind == "place" and last.holes[0] + 1 < position.board.board_holes:
             events[-1] = SensorEvent(last.ms, "place", (last.holes[0] + 1,))
-    lazy, whole = Tracker(position, rules, card=card), WholeListTracker(position, rules, card=card)
-    ms = 0
+    lazy, whole = Tracker(position, rules, card=card), whole_list_tracker(position, rules, card)
+    asked, ms = WholeList.asked, 0
     for event in events:
         ms = max(ms, event.ms)
         assert _look(lazy.feed(event)) == _look(whole.feed(event)), physical.name(event.holes[0])
     assert _look(lazy.poll(ms + lazy.settle_ms)) == _look(whole.poll(ms + whole.settle_ms))
+    assert WholeList.asked > asked or not events  # the whole list was asked: the two trackers differ
 
 
 def test_a_part_landing_where_the_first_put_a_partner_sends_her_to_her_in_spot() -> None:
