@@ -44,7 +44,7 @@ class Overview:
 
 @dataclass(frozen=True)
 class NewGame:
-    """A new game as the page asks for it: built once from the request (``web/api.py``),
+    """A new game as the page asks for it: built once from the request (``web/starting.py``),
     checked whole by the table before anything changes (``game_settings.new_table``)."""
 
     players: int

@@ -3,8 +3,9 @@
     app = create_app(table)
     waitress.serve(app, host="0.0.0.0", port=8080, threads=40)
 
-Blueprints: ``api`` (the JSON API and server-sent events), ``join`` (per-seat links) and
-``pages`` (the page itself). The table PIN comes from the config or is made once and kept
+Blueprints: the JSON API by concern (``web.api`` lists them: the live state and its
+server-sent events, a page's reads, play, starting a game or a lesson, getting in, with
+``join``: per-seat links), ``pages`` (the page itself) and ``history`` (past games). The table PIN comes from the config or is made once and kept
 in the data dir.
 """
 
@@ -17,14 +18,19 @@ from flask import Flask, Response, g, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from referee.rulesets import title_of
-from web.api import api, http_words, join
+from web.api import http_words
 from web.compress import compress
 from web.history import history
 from web.home import HomeNetworks, from_home, outside_words
 from web.hosts import host_allowed, interface_addresses, is_address, local_names
+from web.joining import access, join
+from web.live import live
 from web.logins import open_logins, secret_key, write_private
 from web.pages import pages
+from web.play import play
+from web.reads import reads
 from web.seats import my_seat
+from web.starting import starting
 from web.table import Table
 
 MAX_BODY = 64 * 1024
@@ -65,8 +71,8 @@ def create_app(table: Table, **settings: object) -> Flask:
     )
     _our_names(app, local_names(table.allowed_hosts))
     _outside_by_seat_link(app)
-    app.register_blueprint(api)
-    app.register_blueprint(join)
+    for blueprint in (live, reads, play, starting, access, join):
+        app.register_blueprint(blueprint)
     app.register_blueprint(pages)
     app.register_blueprint(history)
 

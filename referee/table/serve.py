@@ -21,7 +21,7 @@ from referee.table.store import StoreError
 from referee.table.table import Table
 
 log = logging.getLogger("pegs.serve")
-THREADS = 48  # up to 32 live pages (web.api.MAX_STREAMS) hold one each; the rest answer everything else
+THREADS = 48  # up to 32 live pages (web.live.MAX_STREAMS) hold one each; the rest answer everything else
 CONNECTION_LIMIT = 500
 """Open connections at once (waitress's default is 100, which 100 idle sockets fill: it then
 stops accepting and every other phone waits). Each takes one file descriptor (bodies are
