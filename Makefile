@@ -4,16 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint format bench setup clean
+.PHONY: run test test-fast lint format bench setup clean hooks
 
 PORT ?= 8080
 
 run: $(STAMP)
 	$(BIN)/pegs serve --simulate --data data --port $(PORT) --host 0.0.0.0
 
+# Every test, then the product's branch coverage (pyproject.toml, [tool.coverage]).
 test: $(STAMP)
 	scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --cov --cov-report=term
 
 # The tests a developer runs every few minutes (under a minute): all but the slow, real-process
 # and browser tiers (tests/conftest.py, TIERS). `make test` runs everything.
@@ -27,6 +28,10 @@ lint: $(STAMP)
 
 format: $(STAMP)
 	$(BIN)/ruff format referee hardware firmware_bridge web tests
+
+# A pre-commit hook that runs `make lint` (.githooks/pre-commit), once per clone.
+hooks:
+	git config core.hooksPath .githooks
 
 bench: $(STAMP)
 	$(BIN)/pegs bench
