@@ -20,6 +20,8 @@ log = logging.getLogger("pegs.table")
 
 
 class BotDriver:
+    """The game's bot seats at the table: each look lets them act and keeps the move chosen."""
+
     def __init__(self, failed: Callable[[], None], ready: Callable[[], None] = lambda: None) -> None:
         self._failed = failed  # a bot could not act: the table counts it among its errors
         self._ready = ready  # a bot thinking on its own thread has chosen: look at the game again

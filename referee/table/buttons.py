@@ -18,6 +18,8 @@ log = logging.getLogger("pegs.table")
 
 
 class Buttons:
+    """The board's Done and Undo buttons and its buzzer, wired to the table (or none)."""
+
     def __init__(self, failed: Callable[[], None]) -> None:
         self._failed = failed  # a press went wrong (not refused): the table counts it among its errors
         self.controls: Controls | None = None

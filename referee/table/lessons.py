@@ -123,6 +123,8 @@ class StepGame:
 
 
 class LessonRun:
+    """One first lesson being taught: its step, its progress (stored) and what it asks of the board."""
+
     def __init__(self, store: LessonStore, lesson_id: int, progress: Progress) -> None:
         self.store = store
         self.id = lesson_id

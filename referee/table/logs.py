@@ -11,6 +11,8 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"messa
 
 
 class JsonFormatter(logging.Formatter):
+    """A log record as one JSON line: its time, level, message and extra fields."""
+
     def format(self, record: logging.LogRecord) -> str:
         data: dict[str, Any] = {
             "t": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",

@@ -32,6 +32,8 @@ def digest(text: str) -> str:
 
 
 class Marks:
+    """Each game's event count and last event's digest, kept beside the store to find a lost log."""
+
     def __init__(self, path: Path, games: dict[int, tuple[int, str]] | None = None) -> None:
         self.path = path
         self.games: dict[int, tuple[int, str]] = dict(games or {})  # game -> (events, digest of the last)

@@ -21,6 +21,8 @@ from referee.table.session import Session
 
 
 class LedPresenter:
+    """What the LEDs show of the session, and the same marks for the page."""
+
     def __init__(self, hardware: BoardHardware) -> None:
         self._hardware = hardware
         self._lit: tuple[dict[str, str], int | None] = ({}, None)  # guidance, turn

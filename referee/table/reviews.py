@@ -48,6 +48,8 @@ KEPT_READ = 4  # reviews kept parsed (the ones being looked at)
 
 
 class Reviews:
+    """Finished games' reviews, made one at a time on a worker thread and stored."""
+
     def __init__(self, store: Store) -> None:
         self.store = store
         self._lock = threading.Lock()

@@ -50,6 +50,8 @@ TO_RESUME = f"SELECT id FROM games WHERE winner IS NULL AND id NOT IN ({LESSON_G
 
 @dataclass
 class Salvaged:
+    """What could be read out of a damaged store, to be carried into a new one."""
+
     games: list[Row] = field(default_factory=list)  # id, created, rules, players, mode, winner
     events: dict[int, list[str]] = field(default_factory=dict)  # game id -> event texts, from seq 0
     turns: list[Row] = field(default_factory=list)

@@ -161,6 +161,8 @@ def table_channel() -> Any:
             super().execute()
 
     class TableChannel(waitress.channel.HTTPChannel):  # type: ignore[misc]
+        """waitress's connection, which refuses a big answer while big ones wait unread past the budget."""
+
         error_task_class = GuardedErrorTask
 
         held = 0  # bytes of big answers buffered for this connection since it last had nothing to send

@@ -78,6 +78,8 @@ class StoreError(StoreFailure, Unavailable):
 
 @dataclass(frozen=True)
 class GameInfo:
+    """A stored game's row: when it began, its rules and players, its mode and winner."""
+
     id: int
     created: float
     rules: str
@@ -88,6 +90,8 @@ class GameInfo:
 
 
 class Store:
+    """The table's SQLite file: every game's events, the turn in play, lessons and reviews."""
+
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self._db = connection
         self.path = path

@@ -23,6 +23,8 @@ Kind = Literal["move", "discard", "doubt"]
 
 
 class Told(TypedDict):
+    """One line of the moves list: a move, a discard or a doubt, and who."""
+
     seat: int  # who played (a doubt: who doubted)
     kind: Kind
     words: str
