@@ -1,6 +1,6 @@
 // The dialogs: a new game, the seat links, and the rule-set pickers they share with the lesson's.
 import { $, el } from "./dom.js";
-import { getJSON, post, seatInfo, state } from "./state.js";
+import { getJSON, post, seatInfo, seatsFor, state } from "./state.js";
 
 // The chosen rule set's description, shown (not only on hover: phones have no hover).
 function showSummary(select, where) {
@@ -78,7 +78,7 @@ const HOUSE_FILE_MOST = 60 * 1024; // bytes; the referee takes 64 KB in all (web
 const playersSelect = $("#ng-players");
 function seatRows() {
   const players = Number(playersSelect.value);
-  const seats = players === 2 ? [0, 2] : Array.from({ length: players }, (_, i) => i);
+  const seats = seatsFor(players);
   const rows = seats.map((seat) => {
     const info = seatInfo(seat);
     const row = el("div", "seat-row");

@@ -22,23 +22,13 @@ export function seatInfo(seat) {
 }
 export const seatName = (seat) => seatInfo(seat).name;
 
-export function sidesOf(s) {
-  const players = s.position.players;
-  return s.sides || (players === 2 ? 4 : players);
-}
-
-export function seatsInPlay(s) {
-  const players = s.position.players;
-  return players === 2 ? [0, 2] : Array.from({ length: players }, (_, i) => i);
-}
-
-export function teamsOf(s) {
-  if (Array.isArray(s.teams)) return s.teams;
-  if (Array.isArray(s.position.teams)) return s.position.teams;
-  const seats = seatsInPlay(s);
-  if (seats.length === 2) return seats.map((seat) => [seat]);
-  return [seats.filter((seat) => seat % 2 === 0), seats.filter((seat) => seat % 2 === 1)];
-}
+// Two players sit at seats 0 and 2 of a four-sided board (referee/board.py, Board.for_players):
+// said here once for the page, for the new-game dialog's seats before a game has them. A
+// state names its own sides, seats and teams.
+export const seatsFor = (players) => (players === 2 ? [0, 2] : Array.from({ length: players }, (_, i) => i));
+export const sidesOf = (s) => s.sides;
+export const seatsInPlay = (s) => s.seats.map((seat) => seat.seat);
+export const teamsOf = (s) => s.teams;
 
 export const teamName = (team) => team.map(seatName).join(" & ");
 
