@@ -14,7 +14,7 @@ Decoding never raises on garbage: ``decode`` returns None, and ``FrameReader`` c
 what it rejects and yields only valid frames.
 """
 
-try:  # for type checkers only; CircuitPython has no typing module
+try:  # noqa: SIM105 - for type checkers only; CircuitPython has no typing module (nor contextlib.suppress)
     from typing import Sequence  # noqa: UP035 - the guarded import the CircuitPython docs use
 except ImportError:
     pass
@@ -355,7 +355,7 @@ class FrameReader:
                 self.errors += 1
             self._overflowed = True
             dollar = buf.rfind(b"$")
-            buf = buf[dollar:] if 0 <= dollar and len(buf) - dollar <= self.max_line else b""
+            buf = buf[dollar:] if dollar >= 0 and len(buf) - dollar <= self.max_line else b""
         self._buf = buf
 
     def _line(self, line: bytes, overflowed: bool) -> "Frame | None":

@@ -68,7 +68,7 @@ def occupancy_fixes(
     recently (not filled at ``turn_start``); missing ones go in any free start hole."""
     removes = [Fix("remove", physical.name(hole), at=hole) for hole in physical.holes(board & ~mask)]
     places = [Fix("place", physical.name(hole), at=hole) for hole in physical.holes(mask & ~board)]
-    for seat, (now, want) in enumerate(zip(starts, wanted)):
+    for seat, (now, want) in enumerate(zip(starts, wanted, strict=False)):
         holes = physical.start_holes(seat)
         full = sorted((h for h in holes if occupied >> (8 * h) & 1), key=lambda h: turn_start >> (8 * h) & 1)
         empty = [h for h in holes if not occupied >> (8 * h) & 1]

@@ -38,7 +38,7 @@ class OnTheWay:
         emptied, new = turn.mask & ~board, board & ~turn.mask
         if emptied or new:
             return turn.changing([physical.holes(emptied or new)[0]])
-        sides = [side for side, (now, before) in enumerate(zip(starts, turn.starts)) if now != before]
+        sides = [side for side, (now, before) in enumerate(zip(starts, turn.starts, strict=False)) if now != before]
         if sides:
             return turn.changing(starts=sides[:1])
         if worlds.worlds is None:
@@ -62,7 +62,7 @@ class OnTheWay:
             for c in pool
             if c.fills(new)
             and c.changes(emptied)
-            and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts))
+            and all(min(a, b) <= s <= max(a, b) for s, a, b in zip(starts, turn.starts, c.starts, strict=False))
         ]
 
     def guide(

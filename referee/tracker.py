@@ -472,7 +472,10 @@ class Tracker:
         pool = self._ways.pool(turn, worlds, board, starts) if (board != turn.mask or starts != turn.starts) else []
         if pool:
             nearest = min(
-                pool, key=lambda c: (board ^ c.mask).bit_count() + sum(abs(a - b) for a, b in zip(starts, c.starts))
+                pool,
+                key=lambda c: (
+                    (board ^ c.mask).bit_count() + sum(abs(a - b) for a, b in zip(starts, c.starts, strict=False))
+                ),
             )
             forward = self._reading.occupancy_fixes(board, starts, nearest.mask, nearest.starts)
         return Report("illegal", guidance=fixes.guidance(back), back=back, forward=forward)

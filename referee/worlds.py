@@ -65,7 +65,7 @@ class Worlds:
             return self.worlds
         score = [world[2] + (world[3] if trust_lights else 0) for world in self.worlds]
         fewest = min(score)
-        return [world for world, value in zip(self.worlds, score) if value == fewest]
+        return [world for world, value in zip(self.worlds, score, strict=False) if value == fewest]
 
     def _keep(self, worlds: list[World]) -> None:
         unique: dict[object, World] = {}

@@ -55,7 +55,8 @@ class Daemon:
                 return time.monotonic() - started
             except (urllib.error.URLError, ConnectionError):
                 if process.poll() is not None:
-                    raise AssertionError(f"the daemon died: {process.stderr.read() if process.stderr else ''}")
+                    said = process.stderr.read() if process.stderr else ""
+                    raise AssertionError(f"the daemon died: {said}") from None
                 time.sleep(0.05)
         raise AssertionError("the daemon did not answer within 30 s")
 

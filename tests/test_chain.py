@@ -61,9 +61,9 @@ def test_key_0_is_input_h_of_the_chip_next_to_the_pico_and_the_pins_are_the_data
     assert chain_input(8).chip == 2 and chain_input(111).label == "U14.A"
     # DIP-16: 1 SH/LD, 2 CLK, 3-6 E-H, 7 /QH, 8 GND, 9 QH, 10 SER, 11-14 A-D, 15 CLK INH, 16 VCC
     assert PIN_OF_INPUT == {"E": 3, "F": 4, "G": 5, "H": 6, "A": 11, "B": 12, "C": 13, "D": 14}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a whole number from 0, not -1"):
         chain_input(-1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="chips count from 1"):
         chain_channel(0, "H")
 
 

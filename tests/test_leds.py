@@ -310,7 +310,7 @@ def rainbow(n: int) -> tuple[tuple[int, int, int], ...]:
 
 
 @pytest.fixture
-def spidev(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SpidevRecorder]:
+def spidev(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SpidevRecorder:
     """``/dev/spidev0.0`` and spidev's bufsiz as files in tmp_path, and ioctl recorded (65536 unless changed)."""
     import fcntl
 
@@ -322,7 +322,7 @@ def spidev(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SpidevRe
     monkeypatch.setattr(leds, "SPIDEV_BUFSIZ", str(tmp_path / "bufsiz"))
     recorder = SpidevRecorder()
     monkeypatch.setattr(fcntl, "ioctl", recorder)
-    yield recorder
+    return recorder
 
 
 def _open_fds() -> int:
@@ -359,7 +359,7 @@ def test_spi_strip_refuses_a_frame_the_kernel_would_not_take_whole(spidev: Spide
         with pytest.raises(ValueError, match=r"add spidev\.bufsiz=65536 to /boot/firmware/cmdline\.txt and reboot"):
             NeoPixelSpiStrip(pixels)
     assert _open_fds() == fds  # the device is not left open
-    with pytest.raises(ValueError) as refused:
+    with pytest.raises(ValueError, match="5696-byte SPI frame") as refused:
         NeoPixelSpiStrip(232)
     assert str(refused.value) == (
         "232 pixels make a 5696-byte SPI frame, over the kernel's spidev.bufsiz of 4096: "

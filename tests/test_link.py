@@ -113,7 +113,7 @@ def test_changes_arrive_in_order_and_only_when_real(link: SerialLink, device: Fa
 
 def test_bursts_of_garbage(link: SerialLink, device: FakeDevice, recorder: Recorder) -> None:
     rng = random.Random(3)
-    for round_ in range(12):
+    for _round in range(12):
         device.garbage(rng.randrange(1, 400))
         recorder.set(device, rng.randrange(CHANNELS), rng.random() < 0.5)
     assert eventually(lambda: converged(link, device) and not link._snapshot_pending)
@@ -267,9 +267,9 @@ def test_stop_is_prompt_and_start_again_works(device: FakeDevice) -> None:
 
 
 def test_needs_a_port_or_a_usb_id() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="give a port path or a USB vid_pid"):
         SerialLink()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="backoff must be"):
         SerialLink("/dev/null", backoff=(0.0, 1.0))
 
 

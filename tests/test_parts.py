@@ -116,7 +116,7 @@ def test_the_kit_beyond_the_boards() -> None:
     for sides, plank in {4: "520 x 520", 6: "980 x 850", 8: "1160 x 1160", 10: "1530 x 1460"}.items():
         parts = parts_list(default_layout(sides))
         names = [part.name for part in parts]
-        assert any("SC1153" == part.number for part in parts) and any(n.startswith("microSD") for n in names)
+        assert any(part.number == "SC1153" for part in parts) and any(n.startswith("microSD") for n in names)
         cable = next(part for part in parts if part.name.startswith("USB cable"))
         assert "micro-USB" in cable.name and "OTG" in cable.why
         pegs = next(part for part in parts if part.name.startswith("peg"))

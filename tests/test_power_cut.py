@@ -379,10 +379,7 @@ def test_kill_at_random_points_of_a_game(table: PageDaemon, seed: int) -> None:
             events = [*by_hand(position, chosen[0], state["occupied"], rng), ("done", "")]
             intended.append((position.turn, chosen[1]))
         for event, half_done in events:
-            if event == "can't move":
-                answer = table.post("/api/discard", {"card": None})
-            else:
-                answer = table.events(event)
+            answer = table.post("/api/discard", {"card": None}) if event == "can't move" else table.events(event)
             check_acknowledged(acknowledged, answer["moves"], f"after {event!r}")
             acknowledged = answer["moves"]
             countdown -= 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import binascii
+import contextlib
 import itertools
 from pathlib import Path
 from types import SimpleNamespace
@@ -101,7 +102,7 @@ def test_sequence_numbers_wrap() -> None:
     ],
 )
 def test_encode_refuses_impossible_frames(frame: Frame) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # noqa: PT011 - each frame is refused for a reason of its own
         encode(frame)
 
 
@@ -156,10 +157,8 @@ def test_decode_wants_upper_case_hex_in_the_checksum() -> None:
 def test_decode_never_raises_on_random_bytes(data: bytes) -> None:
     frame = decode(data)
     assert frame is None or encode(frame).strip() == data.strip()  # one spelling per frame
-    try:
+    with contextlib.suppress(ValueError):
         decode_strict(data)
-    except ValueError:
-        pass
 
 
 @settings(derandomize=True, max_examples=300)
@@ -201,7 +200,7 @@ def test_line_length_is_bounded() -> None:
 
 def _chunks(stream: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({cut % (len(stream) + 1) for cut in cuts})
-    return [stream[a:b] for a, b in zip([0, *points], [*points, len(stream)])]
+    return [stream[a:b] for a, b in zip([0, *points], [*points, len(stream)], strict=False)]
 
 
 @settings(derandomize=True)

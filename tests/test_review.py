@@ -190,7 +190,10 @@ def test_the_budget_bounds_the_play_outs() -> None:
     """A review's play-outs stop where its budget does: none at all on an empty one, one batch
     of deals on a budget that holds one."""
     position, hidden, wins, walks = _last_peg_home()
-    never = lambda gap, error: False
+
+    def never(gap: float, error: float) -> bool:
+        return False
+
     assert confirm(position, BASIC, (wins, walks), hidden, random.Random(1), never, Budget(0)) is None
     batch = Budget(2 * BATCH * 4 * 4)
     found = confirm(position, BASIC, (wins, walks), hidden, random.Random(1), never, batch)

@@ -226,7 +226,7 @@ def test_every_sheet_is_a4_with_readable_text_inside_its_margins(layout: Layout)
         assert texts and all(float(t.attrib["font-size"]) >= 2.5 for t in texts)
         boxes = [_box(t) for t in texts]
         for box, text in zip(boxes, texts, strict=True):
-            assert 10 <= box[0] and box[2] <= 287 and 10 <= box[1] and box[3] <= 200, (
+            assert box[0] >= 10 and box[2] <= 287 and box[1] >= 10 and box[3] <= 200, (
                 f"{name}: {text.text!r} off the sheet"
             )
         for i, a in enumerate(boxes):

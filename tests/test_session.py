@@ -195,7 +195,7 @@ def test_a_full_disk_accepts_nothing_and_the_move_is_made_again(tmp_path: Path) 
     pages = store._db.execute("PRAGMA page_count").fetchone()[0]
     store._db.execute(f"PRAGMA max_page_count = {pages + 2}")
     for size in (512, 64, 8, 1):  # fill what is left, in the events table itself
-        with pytest.raises(sqlite3.OperationalError, match="full"):
+        with pytest.raises(sqlite3.OperationalError, match="full"):  # noqa: PT012 - filled row by row until full
             for seq in range(10**6):
                 store._db.execute("INSERT INTO events VALUES (-1, ?, ?)", (seq + size * 10**6, "x" * size))
     act(session, "lift S0:1, place T0:8")

@@ -11,6 +11,7 @@ in the data dir.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from pathlib import Path
 
@@ -45,10 +46,8 @@ def table_pin(data_dir: str, configured: str | None) -> str:
     pin = configured or ""
     if not pin:
         path = Path(data_dir) / "pin.txt"
-        try:
+        with contextlib.suppress(OSError, ValueError):
             pin = path.read_text(encoding="ascii").strip()
-        except (OSError, ValueError):
-            pass
         if not (pin.isdigit() and len(pin) >= 4):
             pin = f"{secrets.randbelow(10_000):04d}"
             write_private(path, (pin + "\n").encode("ascii"))

@@ -10,6 +10,7 @@ in the config (``web.allowed_hosts``: a tailnet's MagicDNS name, ``pegs-pi.tailX
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Iterable
@@ -25,10 +26,8 @@ def local_names(extra: Iterable[str] = ()) -> frozenset[str]:
     hostname = socket.gethostname()
     names |= {hostname, f"{hostname}.local", socket.getfqdn()}
     names |= interface_addresses()
-    try:
+    with contextlib.suppress(OSError):
         names |= {str(info[4][0]) for info in socket.getaddrinfo(hostname, None)}
-    except OSError:
-        pass
     names |= set(extra)
     return frozenset(name.lower().strip("[]") for name in names if name)
 

@@ -97,7 +97,7 @@ def run_every_preset(moves_per_case: int = 1, sides: tuple[int, ...] = SIDES, se
     for players in sides:
         events, commits = list[float](), list[float]()
         with _sessions() as store:
-            for case, (name, rules) in enumerate(sorted(PRESETS.items())):
+            for case, (_name, rules) in enumerate(sorted(PRESETS.items())):
                 for declared in (None, *CARDS):
                     for repeat in range(moves_per_case):
                         position = crowded(players, seed=case * 100 + repeat)

@@ -377,10 +377,8 @@ def _open_streams(port: int, pages: int) -> tuple[list[socket.socket], list[int]
 def _drain(selector: Any, stop: threading.Event) -> None:
     while not stop.is_set():
         for key, _events in selector.select(timeout=0.2):
-            try:
+            with contextlib.suppress(OSError):
                 key.fileobj.recv(65536)
-            except OSError:
-                pass
 
 
 def _poll(port: int, pages: list[int], stop: threading.Event) -> None:

@@ -54,10 +54,7 @@ rest waits in waitress's buffers, where ``UNREAD_BUDGET`` counts it."""
 
 
 def config_from(args: argparse.Namespace) -> Config:
-    if args.config:
-        config = Config.from_toml(args.config)
-    else:
-        config = Config.simulated(args.data or "data")
+    config = Config.from_toml(args.config) if args.config else Config.simulated(args.data or "data")
     overrides = {
         "data_dir": args.data,
         "web_port": args.port,

@@ -381,10 +381,8 @@ class Store:
             except sqlite3.Error as error:
                 raise StoreError(f"the game store could not be read: {error}") from None
         found = [_json_object(row[0]) if row else None]
-        try:
+        with contextlib.suppress(OSError):
             found.append(_json_object(self._turn_path(game_id).read_text(encoding="utf-8")))
-        except OSError:
-            pass
         states = [state for state in found if state is not None]
         return max(states, key=_turn_order) if states else None
 
@@ -426,10 +424,8 @@ class _Transaction:
                 return
             except sqlite3.Error as failure:
                 error = failure
-        try:
+        with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back already (a full disk does)
             self.db.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # SQLite may have rolled back already (a full disk does): nothing more to undo
         if isinstance(error, sqlite3.Error):
             raise StoreError(f"the game store could not save: {error}") from error
 
