@@ -31,11 +31,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from tests.judge_positions import Spot, contested_spots, option_of
-from tests.reference_judge import Estimate, Option, estimate, real_mistake, reference, sample_worlds, within_noise
-
 from referee.game import Game
 from referee.moves import Move
+from tests.judge_positions import Spot, contested_spots, option_of
+from tests.reference_judge import Estimate, Option, estimate, gap, real_mistake, reference, sample_worlds, within_noise
 
 Choice = tuple[str, Move | None]
 FLAGGED = ("mistake", "blunder")
@@ -122,6 +121,9 @@ def judge_spot(job: tuple[Spot, dict[str, Any] | None, int, str, str | None, int
         "top_mistake": real_mistake(best, top),
         "played_mistake": real_mistake(best, played),
         "review": label,
+        "played": played.option.text,
+        "best": best.option.text,
+        "played_gap": [round(value, 4) for value in gap(best, played)],
         "seconds": round(time.perf_counter() - started, 2),
         "cache": {"playouts": playouts, "estimates": _encode(sorted(judged, key=lambda e: -e.mean))},
     }
@@ -203,6 +205,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--review", default="scripts.judge_adapters:review_label", help="'none' to leave it out")
     parser.add_argument("--cache", default="judge-cache.json", help="the reference's results, kept between runs")
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--rows", help="write each position's verdicts (JSON) to this file, to look at them one by one")
     parser.add_argument(
         "--confirm",
         type=int,
@@ -230,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{len(rows)}/{len(jobs)} {row['kind']} {row['seconds']} s", file=sys.stderr, flush=True)
     cache_path.parent.mkdir(parents=True, exist_ok=True)
     cache_path.write_text(json.dumps(cache))
+    if args.rows:
+        Path(args.rows).write_text(json.dumps(rows, indent=1))
     data = {**figures(rows), "seconds": round(time.perf_counter() - started, 1), "playouts": args.playouts}
     data["confirm"] = args.confirm
     data["ranker"], data["review"] = args.ranker, review
