@@ -29,12 +29,21 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT)]  # run as a script: the repository's packages, tests included
 
-from referee.game import Game
-from referee.moves import Move
-from tests.judge_positions import Spot, contested_spots, option_of
-from tests.reference_judge import Estimate, Option, estimate, gap, real_mistake, reference, sample_worlds, within_noise
+from referee.game import Game  # noqa: E402
+from referee.moves import Move  # noqa: E402
+from tests.judge_positions import Spot, contested_spots, option_of  # noqa: E402
+from tests.reference_judge import (  # noqa: E402
+    Estimate,
+    Option,
+    estimate,
+    gap,
+    real_mistake,
+    reference,
+    sample_worlds,
+    within_noise,
+)
 
 Choice = tuple[str, Move | None]
 FLAGGED = ("mistake", "blunder")
