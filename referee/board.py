@@ -22,7 +22,18 @@ from typing import Literal
 from referee import holes
 from referee.holes import COME_OUT, HOME_SIZE, IN_SPOT, SIDE_LENGTH, SIDES
 
-__all__ = ["COME_OUT", "HOME_SIZE", "IN_SPOT", "PEGS_PER_SEAT", "SIDES", "SIDE_LENGTH", "Board", "BoardError", "Path"]
+__all__ = [
+    "COME_OUT",
+    "HOME_SIZE",
+    "IN_SPOT",
+    "PEGS_PER_SEAT",
+    "SIDES",
+    "SIDE_LENGTH",
+    "Board",
+    "BoardError",
+    "Path",
+    "seating",
+]
 
 PEGS_PER_SEAT = 5
 HomeMode = Literal["may", "must"]
@@ -30,6 +41,17 @@ HomeMode = Literal["may", "must"]
 
 class BoardError(ValueError):
     """A hole name, seat or team layout that does not fit the board."""
+
+
+def seating(players: int) -> tuple[int, tuple[int, ...]]:
+    """The board's sides and the seats taken for a player count: said once, here. Two players
+    sit at seats 0 and 2 of a four-sided board, facing each other; otherwise every side has
+    its player."""
+    if players == 2:
+        return 4, (0, 2)
+    if players in SIDES:
+        return players, tuple(range(players))
+    raise BoardError(f"players must be 2, 4, 6, 8 or 10, not {players!r}")
 
 
 @dataclass(frozen=True)
@@ -48,15 +70,8 @@ class Board:
         alternately"); six, eight or ten players may name teams of 2 with partners opposite (the
         Ukrainian translation, "Players and Equipment").
         """
-        seats: tuple[int, ...]
-        default: tuple[tuple[int, ...], ...]
-        if players == 2:
-            sides, seats, default = 4, (0, 2), ((0,), (2,))
-        elif players in SIDES:
-            sides, seats = players, tuple(range(players))
-            default = (tuple(range(0, players, 2)), tuple(range(1, players, 2)))
-        else:
-            raise BoardError(f"players must be 2, 4, 6, 8 or 10, not {players!r}")
+        sides, seats = seating(players)
+        default = (tuple(seats[0::2]), tuple(seats[1::2]))
         if teams is None:
             return cls(sides, seats, default)
         return cls(sides, seats, _check_teams(teams, sides, seats, default))

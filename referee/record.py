@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from referee import events as ev
+from referee.board import BoardError, seating
 from referee.board_picture import picture
 from referee.events import Event, EventError, event_from_json, event_to_json
 from referee.file_reading import TextError, load_json, read_text
@@ -159,7 +160,10 @@ def hidden_notice(events: list[Event]) -> list[str]:
 def seat_names(start: Event) -> dict[int, str]:
     """What the table called its seats (the start event's ``table``), else "seat 1" up: people count from 1."""
     players = start.players if isinstance(start, ev.Start) else 0
-    seats = [0, 2] if players == 2 else list(range(players))
+    try:
+        seats = list(seating(players)[1])
+    except BoardError:  # a damaged count: its seats as numbered
+        seats = list(range(players))
     names = _table(start).get("names")
     if isinstance(names, list) and len(names) == len(seats):
         return {seat: str(name) for seat, name in zip(seats, names, strict=True)}

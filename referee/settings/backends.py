@@ -15,6 +15,7 @@ from hardware.layout import Layout, default_layout
 from hardware.leds import PixelStrip
 from hardware.registry import LEDS, SENSORS, Options, Registry, SettingError, Setup
 from hardware.sensors import SensorBoard
+from referee.board import seating
 from referee.settings.config import Config, ConfigError
 
 T = TypeVar("T")
@@ -22,7 +23,7 @@ P = TypeVar("P")
 
 
 def layout_for(config: Config) -> Layout:
-    sides = 4 if config.players == 2 else config.players
+    sides, _seats = seating(config.players)
     layout = Layout.from_toml(config.layout) if config.layout else default_layout(sides, config.markers)
     if layout.sides != sides:
         raise ConfigError(f"the layout is for {layout.sides} sides, the game for {config.players} players")
