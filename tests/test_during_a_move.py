@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -21,7 +20,7 @@ from referee import CARDS, Position, Ruleset, legal_moves
 from referee.reasons import why_not
 from referee.table.session import Session
 from referee.table.store import Store
-from referee.table.view import game_state
+from referee.table.view import SessionState, game_state
 from tests.strategies import positions
 from tests.table_hands import Act, Table
 
@@ -49,35 +48,35 @@ class Hands:
         )
         self.ms = 0
 
-    def lift(self, *holes: str) -> dict[str, Any]:
+    def lift(self, *holes: str) -> SessionState:
         for hole in holes:
             self.board.apply(Act("lift", hole))
             self.ms += 150
             self.session.sense(self.ms, "lift", hole)
         return self.page()
 
-    def place(self, hole: str, colour: int | None = None) -> dict[str, Any]:
+    def place(self, hole: str, colour: int | None = None) -> SessionState:
         colour = self.board.hand[-1] if colour is None else colour
         self.board.apply(Act("place", hole, colour))
         self.ms += 150
         self.session.sense(self.ms, "place", hole)
         return self.page()
 
-    def pause(self, seconds: float = 2.0) -> dict[str, Any]:
+    def pause(self, seconds: float = 2.0) -> SessionState:
         self.ms += int(seconds * 1000)
         self.session.tick(self.ms)
         return self.page()
 
-    def done(self) -> dict[str, Any]:
+    def done(self) -> SessionState:
         self.ms += 150
         self.session.done(self.ms)
         return self.page()
 
-    def page(self) -> dict[str, Any]:
-        return dict(game_state(self.session))
+    def page(self) -> SessionState:
+        return game_state(self.session)
 
 
-def lit(state: dict[str, Any], role: str) -> set[str]:
+def lit(state: SessionState, role: str) -> set[str]:
     return {hole for hole, said in state["guidance"].items() if said == role}
 
 

@@ -33,9 +33,15 @@ from referee.rulesets import PRESETS, Ruleset
 from referee.settings.config import Config
 from referee.table.store import Store
 from referee.table.table import Table
+from referee.table.view import State
 from tests.simulated import PIN
 
-State = dict[str, Any]
+
+def lesson_of(state: State) -> dict[str, Any]:
+    """The lesson on the page (``state["lesson"]``): there while a lesson is being taught."""
+    lesson = state["lesson"]
+    assert lesson is not None
+    return lesson
 
 
 # -- a person's hands -------------------------------------------------------------------------
@@ -72,7 +78,7 @@ def a_wrong_try(state: State) -> tuple[list[str], list[str]]:
     (or one out of start onto the hole after its come-out hole; all its pegs home: a partner's
     peg). The events, and the events
     that put it back."""
-    learner = state["lesson"]["learner"]
+    learner = lesson_of(state)["learner"]
     pegs = Position.from_json(state["position"]).pegs_json()
     team = next(team for team in state["teams"] if learner in team)
     on_track = [
@@ -93,7 +99,7 @@ def a_wrong_try(state: State) -> tuple[list[str], list[str]]:
 def step_moves(state: State) -> list[Move]:
     """The moves that pass the step on the page, worked out from the lesson's rules (the same
     steps ``pegs lesson`` prints)."""
-    info = state["lesson"]
+    info = lesson_of(state)
     rules = Ruleset.preset(info["rules"])
     steps = lesson(rules, info["players"], None, learner=info["learner"])
     return list(steps[info["step"] - 1].passes)
@@ -102,7 +108,7 @@ def step_moves(state: State) -> list[Move]:
 def skip_to(service: Table, key: str) -> State:
     """Skip steps until the lesson shows the step ``key``."""
     state = service.state()
-    while state["lesson"]["key"] != key:
+    while lesson_of(state)["key"] != key:
         state = service.lesson_action("skip")
     return state
 
@@ -123,8 +129,8 @@ def wait(service: Table, condition: Callable[[State], bool], seconds: float = 5.
 def teach_every_step(service: Table, state: State) -> list[str]:
     """Do every step as a learner would: one wrong try, put it back, the right move, Next."""
     done = []
-    while state["lesson"]["key"] != "practice":
-        info = state["lesson"]
+    while lesson_of(state)["key"] != "practice":
+        info = lesson_of(state)
         assert info["phase"] in ("look", "play"), info
         if info["phase"] == "look":
             state = service.lesson_action("place", "come-out")
@@ -133,8 +139,8 @@ def teach_every_step(service: Table, state: State) -> list[str]:
             assert state["declared"] == info["card"]
             wrong, back = a_wrong_try(state)
             state = service.sim_events([*wrong, "done"])
-            assert state["lesson"]["feedback"]["kind"] == "wrong" and state["lesson"]["tries"] == 1
-            assert state["lesson"]["feedback"]["words"].startswith("Not quite: ")
+            assert lesson_of(state)["feedback"]["kind"] == "wrong" and lesson_of(state)["tries"] == 1
+            assert lesson_of(state)["feedback"]["words"].startswith("Not quite: ")
             assert state["moves"] == []  # refused, never accepted
             state = service.sim_events(back)
             assert state["status"] == "synced" and state["declared"] == info["card"]
@@ -143,8 +149,8 @@ def teach_every_step(service: Table, state: State) -> list[str]:
             if state["status"] == "ambiguous":  # a swap leaves every hole filled: the page asks which
                 assert [candidate["text"] for candidate in state["candidates"]] == [answer.text]
                 state = service.resolve(answer.text)
-            assert state["lesson"]["phase"] == "passed", state["lesson"]
-            assert state["lesson"]["feedback"]["words"].startswith("Well done! ")
+            assert lesson_of(state)["phase"] == "passed", state["lesson"]
+            assert lesson_of(state)["feedback"]["words"].startswith("Well done! ")
         done.append(info["key"])
         state = service.lesson_action("next")
     return done
@@ -157,7 +163,7 @@ def test_every_preset_s_lesson_can_be_done_with_a_wrong_try_in_each_step(service
     expected = [step.key for step in lesson(Ruleset.preset(preset), 4)][:-1]
     assert done == expected
     state = service.state()
-    assert state["lesson"]["phase"] == "practice" and state["teaching"] and state["turn"] == 0
+    assert lesson_of(state)["phase"] == "practice" and state["teaching"] and state["turn"] == 0
     assert state["bots"] == {"1": "family", "2": "family", "3": "family"}
     assert [game["id"] for game in service.games()] == [1, state["game"]]  # the steps are not games played
 
@@ -166,10 +172,10 @@ def test_a_legal_move_that_misses_the_idea_is_taken_back(service: Table) -> None
     """The rules page, Endgame: the first peg home goes all the way in. A 7 along the track
     is legal, but not this step: it is taken back, and the board must be put back."""
     state = service.start_lesson(Ruleset.preset("basic"), 4)
-    while state["lesson"]["key"] != "home":
+    while lesson_of(state)["key"] != "home":
         state = service.lesson_action("skip")
     state = service.sim_events(["lift T0:1", "place T0:8", "done"])
-    feedback = state["lesson"]["feedback"]
+    feedback = lesson_of(state)["feedback"]
     assert feedback["kind"] == "wrong" and "legal move, but not the one this step is about" in feedback["words"]
     assert "Red moves 7 to Red's come-out hole" in feedback["words"]
     assert state["moves"] == [] and state["status"] == "illegal"
@@ -180,7 +186,7 @@ def test_a_legal_move_that_misses_the_idea_is_taken_back(service: Table) -> None
     state = service.sim_events(["lift T0:8", "place T0:1"])
     assert state["status"] == "synced" and state["declared"] == "7"
     state = service.sim_events(["lift T0:1", "place H0:5", "done"])
-    assert state["lesson"]["feedback"] == {"kind": "praise", "words": "Well done! Red moves 7 into home."}
+    assert lesson_of(state)["feedback"] == {"kind": "praise", "words": "Well done! Red moves 7 into home."}
     state = service.sim_events(["lift H0:5", "place T0:12"])  # knocked about after the step: nothing counts
     assert state["moves"] == ["7 T0:1-H0:5"] and state["status"] == "illegal"
 
@@ -190,10 +196,10 @@ def test_after_two_tries_the_lights_show_the_answer(service: Table) -> None:
     service.start_lesson(Ruleset.preset("basic"), 4)
     state = skip_to(service, "come-out")
     for _ in range(2):
-        assert not state["lesson"]["shown"] and "lift" not in state["move_marks"].values()
+        assert not lesson_of(state)["shown"] and "lift" not in state["move_marks"].values()
         state = service.sim_events(["lift S0:1", "place T0:9", "done"])
         state = service.sim_events(["lift T0:9", "place S0:1"])
-    assert state["lesson"]["shown"] and "The lights now show the answer" in state["lesson"]["feedback"]["words"]
+    assert lesson_of(state)["shown"] and "The lights now show the answer" in lesson_of(state)["feedback"]["words"]
     marks = state["move_marks"]
     assert marks["T0:8"] == "hint" and list(marks.values()).count("lift") == 1
     assert next(hole for hole, role in marks.items() if role == "lift").startswith("S0:")
@@ -202,17 +208,17 @@ def test_after_two_tries_the_lights_show_the_answer(service: Table) -> None:
 def test_the_whole_table_takes_each_step_in_turn(service: Table) -> None:
     """One learner or a whole table: each seat comes out in turn, on its own side."""
     state = service.start_lesson(Ruleset.preset("north-carolina"), 4, learners=[0, 1, 2, 3])
-    assert state["lesson"]["more_learners"] and state["lesson"]["phase"] == "look"
+    assert lesson_of(state)["more_learners"] and lesson_of(state)["phase"] == "look"
     for seat in range(4):
-        assert state["lesson"]["learner"] == seat and state["lesson"]["key"] == "board"
+        assert lesson_of(state)["learner"] == seat and lesson_of(state)["key"] == "board"
         state = service.lesson_action("next")
     state = skip_to(service, "come-out")
     for seat, name in enumerate(("Red", "Sky blue", "Yellow", "Blue")):
-        assert state["lesson"]["key"] == "come-out" and state["turn"] == seat
+        assert lesson_of(state)["key"] == "come-out" and state["turn"] == seat
         state = service.sim_events([f"lift S{seat}:1", f"place T{seat}:8", "done"])
-        assert state["lesson"]["feedback"]["words"] == f"Well done! {name} comes out with an ace."
+        assert lesson_of(state)["feedback"]["words"] == f"Well done! {name} comes out with an ace."
         state = service.lesson_action("next")
-    assert state["lesson"]["key"] == "counting" and state["lesson"]["learner"] == 0  # North Carolina Rules, rule 9
+    assert lesson_of(state)["key"] == "counting" and lesson_of(state)["learner"] == 0  # North Carolina Rules, rule 9
 
 
 def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stopped(tmp_path: Path) -> None:
@@ -223,14 +229,14 @@ def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stoppe
     first.start_lesson(Ruleset.preset("basic"), 4)
     skip_to(first, "forward")  # Red's pegs on its 9th and 13th holes
     state = first.sim_events(["lift T0:9", "place T0:14", "done"])  # passing its own peg
-    assert "You can't pass your own peg" in state["lesson"]["feedback"]["words"]
+    assert "You can't pass your own peg" in lesson_of(state)["feedback"]["words"]
     first.stop()  # the power goes, the pegs stay where they were
 
     second = Table.build(Config.simulated(str(tmp_path)))
     second.start()
     try:
         state = second.state()
-        assert state["lesson"]["key"] == "forward" and state["lesson"]["tries"] == 1
+        assert lesson_of(state)["key"] == "forward" and lesson_of(state)["tries"] == 1
         assert state["status"] == "illegal"  # the wrong try is still to be put back
         state = second.sim_events(["lift T0:14", "place T0:9"])
         assert state["declared"] == "5" and state["status"] == "synced"
@@ -246,7 +252,7 @@ def test_a_restarted_daemon_and_a_lesson_left_for_a_game_go_on_where_they_stoppe
             "title": "Moving forward",
         }
         state = second.lesson_action("resume")
-        assert state["lesson"]["key"] == "forward" and state["lesson"]["phase"] == "play"
+        assert lesson_of(state)["key"] == "forward" and lesson_of(state)["phase"] == "play"
         assert state["lesson_left"] is None
     finally:
         second.stop()
@@ -276,10 +282,10 @@ def test_on_a_wooden_board_the_step_waits_until_the_pegs_are_set_up(tmp_path: Pa
 
         try:
             state = running.start_lesson(Ruleset.preset("basic"), 4)
-            assert state["lesson"]["phase"] == "look"  # all pegs in start: set up already
+            assert lesson_of(state)["phase"] == "look"  # all pegs in start: set up already
             state = skip_to(running, "forward")  # Red's pegs on its 9th and 13th holes
-            assert state["lesson"]["phase"] == "setup" and state["status"] == "setup"
-            assert state["lesson"]["setup"] == [
+            assert lesson_of(state)["phase"] == "setup" and state["status"] == "setup"
+            assert lesson_of(state)["setup"] == [
                 "take 2 pegs out of Red's start",
                 "put Red's peg on the 9th hole past Red's corner",
                 "put Red's peg on the 13th hole past Red's corner",
@@ -289,16 +295,16 @@ def test_on_a_wooden_board_the_step_waits_until_the_pegs_are_set_up(tmp_path: Pa
             peg("T0:8", True)  # looks like coming out: not a move while setting up
             time.sleep(1.2)
             state = wait(running, lambda s: "T0:8" in s["occupied"])
-            assert state["moves"] == [] and state["lesson"]["phase"] == "setup"
+            assert state["moves"] == [] and lesson_of(state)["phase"] == "setup"
             peg("T0:8", False)
             peg("T0:9", True)
             peg("S0:2", False)
             peg("T0:13", True)
-            state = wait(running, lambda s: s["lesson"]["phase"] == "play")
+            state = wait(running, lambda s: lesson_of(s)["phase"] == "play")
             assert state["declared"] == "5" and state["status"] == "synced"
             peg("T0:13", False)
             peg("T1:0", True)
-            state = wait(running, lambda s: s["lesson"]["phase"] == "passed", 8)
+            state = wait(running, lambda s: lesson_of(s)["phase"] == "passed", 8)
             assert state["moves"] == ["5 T0:13-T1:0"]
         finally:
             running.stop()
@@ -341,7 +347,7 @@ CODE = re.compile(r"\b[THSC]\d+(:\d+)?\b")
 
 
 def words_on_the_page(state: State) -> str:
-    info = state["lesson"]
+    info = lesson_of(state)
     said = [info["title"], info["teach"], info["task"], *info["setup"], *(place["words"] for place in info["places"])]
     return " ".join(said + [info["feedback"]["words"] if info["feedback"] else ""])
 
@@ -351,14 +357,14 @@ def test_bigger_boards_in_words_without_hole_codes(service: Table, preset: str, 
     """ "4, 6, 8 or 10 sides ... Words a ten-year-old can follow; colour names, never hole codes"."""
     state = service.start_lesson(Ruleset.preset(preset), players)
     seen = []
-    while state["lesson"]["key"] != "practice":
+    while lesson_of(state)["key"] != "practice":
         seen.append(words_on_the_page(state))
-        if state["lesson"]["phase"] == "play":
+        if lesson_of(state)["phase"] == "play":
             wrong, back = a_wrong_try(state)
             seen.append(words_on_the_page(service.sim_events([*wrong, "done"])))
             service.sim_events(back)
             state = service.lesson_action("show")
-            assert state["lesson"]["shown"] and "lift" in state["move_marks"].values()
+            assert lesson_of(state)["shown"] and "lift" in state["move_marks"].values()
         state = service.lesson_action("skip")
     assert state["sides"] == players and len(state["bots"]) == players - 1
     assert not [text for text in seen if CODE.search(text)]
@@ -375,13 +381,13 @@ def test_undo_discard_and_another_card_in_a_step(service: Table) -> None:
         service.declare(0, "5")
     assert service.state()["declared"] == "A" and service.state()["moves"] == []
     state = service.sim_events(["lift S0:1", "place T0:8", "done"])
-    assert state["lesson"]["phase"] == "passed"
+    assert lesson_of(state)["phase"] == "passed"
     state = service.undo()
-    assert state["moves"] == [] and state["lesson"]["phase"] == "play" and state["lesson"]["feedback"] is None
+    assert state["moves"] == [] and lesson_of(state)["phase"] == "play" and lesson_of(state)["feedback"] is None
     state = service.sim_events(["lift T0:8", "place S0:1"])
     assert state["status"] == "synced" and state["declared"] == "A"
     state = service.sim_events(["lift S0:2", "place T0:8", "done"])
-    assert state["lesson"]["phase"] == "passed"
+    assert lesson_of(state)["phase"] == "passed"
 
 
 def test_a_house_rules_file_gives_its_own_lesson(client: FlaskClient) -> None:
@@ -406,7 +412,7 @@ def test_leaving_during_practice_goes_back_to_the_family_s_game(service: Table) 
     service.sim_events(["lift S0:1", "place T0:8", "done"])
     state = service.start_lesson(Ruleset.preset("basic"), 4)
     assert service.press_done()["notice"] == "Nothing to move in this step: look at the board, then press Next."
-    while state["lesson"]["key"] != "practice":
+    while lesson_of(state)["key"] != "practice":
         state = service.lesson_action("skip")
     practice = state["game"]
     state = service.lesson_action("leave")
@@ -418,7 +424,7 @@ def test_the_practice_game_played_to_the_end_finishes_the_lesson(service: Table)
     """The practice game is short: played out (each seat's move made by hand, the furthest
     into home first), it is won, and the lesson says so; undoing the win plays on."""
     state = service.start_lesson(Ruleset.preset("basic"), 4)
-    while state["lesson"]["key"] != "practice":
+    while lesson_of(state)["key"] != "practice":
         state = service.lesson_action("skip")
     rules = Ruleset.preset("basic")
     for _turn in range(400):
@@ -436,9 +442,9 @@ def test_the_practice_game_played_to_the_end_finishes_the_lesson(service: Table)
         best = max(moves, key=lambda move: sum(move.result.in_home(seat) for seat in position.board.seats))
         state = service.sim_events([*carry_out(best, state["occupied"]), "done"])
     assert state["winner"] is not None
-    assert state["lesson"]["phase"] == "finished" and "won the practice game" in state["lesson"]["feedback"]["words"]
+    assert lesson_of(state)["phase"] == "finished" and "won the practice game" in lesson_of(state)["feedback"]["words"]
     state = service.undo()
-    assert state["winner"] is None and state["lesson"]["phase"] == "practice" and state["lesson"]["feedback"] is None
+    assert state["winner"] is None and lesson_of(state)["phase"] == "practice" and lesson_of(state)["feedback"] is None
 
 
 def test_a_lesson_survives_kill_9_of_the_real_daemon(tmp_path: Path) -> None:

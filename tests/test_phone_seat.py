@@ -30,6 +30,7 @@ from referee.moves import Move
 from referee.protocol_types import NewGame
 from referee.rulesets import Ruleset
 from referee.table.table import Table
+from referee.table.view import State
 from tests.led_hands import from_the_lights, plain
 from tests.simulated import started
 from tests.table_hands import Act, after, carry_out, put_back, wrong_destination
@@ -46,7 +47,7 @@ class Board:
         self.service = service
         self.hands = Hands.from_position(service.session.game.position)
 
-    def act(self, acts: list[Act], done: bool = True) -> dict[str, Any]:
+    def act(self, acts: list[Act], done: bool = True) -> State:
         events = [f"{act.kind} {act.hole}" for act in acts if act.kind != "pause"]
         state = self.service.sim_events([*events, *(["done"] if done else [])])
         self.hands = after(self.hands, acts)
@@ -61,9 +62,10 @@ class Board:
             return  # by chance the very move chosen: not a wrong one
         state = self.act(acts)
         assert state["status"] == "illegal" and state["why_not"] == NOT_HERS, (chosen, state["why_not"])
-        assert NOT_HERS in state["notice"] and state["moves"] == self.service.session.game.moves
+        assert state["notice"] is not None and NOT_HERS in state["notice"]
+        assert state["moves"] == self.service.session.game.moves
         assert set(state["guidance"].values()) <= {"wrong", "put-back", "destination", "selected", "bump"}
-        assert state["phone"]["move"] == chosen  # still the move to make
+        assert state["phone"] is not None and state["phone"]["move"] == chosen  # still the move to make
         self.act(put_back(self.hands, stands, rng), done=False)
         assert self.service.state()["status"] == "synced"
 
@@ -105,8 +107,9 @@ def _phone(service: Table, board: Board, rng: random.Random, wrong: bool) -> str
         return None
     card, text = rng.choice(options)
     state = service.choose(1, card, text)
-    assert state["phone"]["move"] == text and state["phone"]["card"] == card
-    assert state["phone"]["words"].startswith("Grandma") and state["moves"] == service.session.game.moves
+    phone = state["phone"]
+    assert phone is not None and phone["move"] == text and phone["card"] == card
+    assert phone["words"].startswith("Grandma") and state["moves"] == service.session.game.moves
     strip, marks = service.strip, state["move_marks"]
     assert isinstance(strip, MemoryStrip) and "lift" in marks.values()
     for hole, role in marks.items():  # what the page marks is what the LEDs show
@@ -216,10 +219,12 @@ def test_a_knock_and_done_before_a_choice(phone_first: Table) -> None:
     card = min(service.session.game.playable())
     move = service.session.game.playable()[card][0].text
     service.choose(0, card, move)
-    assert "Grandma chose on the phone" in service.press_done()["notice"]
+    notice = service.press_done()["notice"]
+    assert notice is not None and "Grandma chose on the phone" in notice
     lift = next(hole for hole, role in service.state()["move_marks"].items() if role == "lift")
     state = service.sim_events([f"lift {lift}", f"place {lift}", "done"])
-    assert state["moves"] == [] and state["phone"]["move"] == move and state["status"] == "synced"
+    assert state["moves"] == [] and state["phone"] is not None and state["phone"]["move"] == move
+    assert state["status"] == "synced"
 
 
 @pytest.mark.parametrize("dealt", [11], indirect=True)

@@ -17,6 +17,7 @@ from hardware.signals import ROLE_COLOURS, SEAT_COLOURS, SEAT_NAMES
 from referee.moves import Move
 from referee.protocol_types import NewGame
 from referee.table.table import Table
+from referee.table.view import State
 from tests.table_hands import Table as Hands
 from tests.table_hands import after, carry_out
 
@@ -25,7 +26,7 @@ def _move(service: Table, card: str, text: str) -> Move:
     return next(move for move in service.session.game.legal(card) if move.text == text)
 
 
-def _do(service: Table, hands: Hands, move: Move, rng: random.Random) -> tuple[dict, Hands]:  # type: ignore[type-arg]
+def _do(service: Table, hands: Hands, move: Move, rng: random.Random) -> tuple[State, Hands]:
     """A person makes ``move`` by hand on the board as it stands, then presses Done."""
     acts = carry_out(hands, move, rng)
     state = service.sim_events([*(f"{act.kind} {act.hole}" for act in acts if act.kind != "pause"), "done"])
@@ -168,7 +169,7 @@ def test_a_bots_move_is_marked_on_a_peg_of_any_colour(service: Table, colour: tu
     service.new_game(NewGame(4, service.session.game.rules, bots={"0": "greedy"}, colours=colours, pegs=pegs))
     service.declare(0, "5")
     state = service.state()
-    assert state["bot"]["move"] == "5 T0:10-T0:15x"
+    assert state["bot"] is not None and state["bot"]["move"] == "5 T0:10-T0:15x"
     assert state["move_marks"] == {"T0:10": "lift", "T0:15": "hint", "S3:5": "bump"}
     for hole, role in state["move_marks"].items():  # the LEDs at full level, as the page mirrors them
         assert state["leds"][hole] == _hex(service.renderer.render({hole: role})[service.layout.pixel(hole)])
@@ -223,4 +224,4 @@ def test_a_thinking_bot_never_holds_the_table(dealt: Table, monkeypatch: pytest.
     assert time.monotonic() - began >= 1.0 and len(answers) >= 5
     assert max(answers) < 0.2  # answered while the bot thought
     plan = service.state()["bot"]
-    assert plan["seat"] == 0 and plan["card"] in service.session.game.hand(0)
+    assert plan is not None and plan["seat"] == 0 and plan["card"] in service.session.game.hand(0)

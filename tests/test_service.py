@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,9 +21,10 @@ from referee.protocol_types import NewGame
 from referee.settings.config import Config, ConfigError
 from referee.table.store import Store, StoreError
 from referee.table.table import Table
+from referee.table.view import State
 
 
-def settle(service: Table, seconds: float = 1.5) -> dict:  # type: ignore[type-arg]
+def settle(service: Table, seconds: float = 1.5) -> State:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if service.state()["status"] in ("synced", "illegal"):
@@ -65,7 +67,8 @@ def test_done_never_passes_a_turn_and_cant_move_does(service: Table) -> None:
     """The issue: "a seat that cannot move says so deliberately ... never by one habitual
     press". Done on an unchanged board says how; "Can't move" (the page, or Done held) passes."""
     state = service.press_done()
-    assert state["turn"] == 0 and state["moves"] == [] and "Can't move" in state["notice"]
+    assert state["turn"] == 0 and state["moves"] == []
+    assert state["notice"] is not None and "Can't move" in state["notice"]
     state = service.cant_move()
     assert state["turn"] == 1 and state["moves"] == [] and state["notice"] == "Red could not move."
 
@@ -154,6 +157,7 @@ def test_a_firmware_too_short_for_the_board_is_refused_until_reflashed(tmp_path:
         try:
             _wait(lambda: service.state()["sensor_error"] is not None)
             error = service.state()["sensor_error"]
+            assert error is not None
             assert "reads 96 channels" in error and "uses 112" in error and "pegs firmware --sides 4" in error
             assert service.health()["sensors"]["fault"] == error
             before = service.state()["occupied"]
@@ -193,6 +197,7 @@ def test_a_sensor_board_bigger_than_the_config_is_refused_with_both_fixes(tmp_pa
         try:
             _wait(lambda: service.state()["sensor_error"] is not None)
             error = service.state()["sensor_error"]
+            assert error is not None
             assert "reads 168 channels (21 chips)" in error and "uses 112" in error
             assert "set players = 6 under [board]" in error
             assert f"pegs firmware --layout {tmp_path / 'layout.toml'} --out" in error
@@ -300,6 +305,13 @@ def test_config_file_errors_name_the_key(tmp_path: Path) -> None:
         Config.from_toml(path)
 
 
+def _wiring(service: Table) -> dict[str, Any]:
+    """The wiring check's part of the page's state: there once a check has been started."""
+    wiring = service.state()["wiring"]
+    assert wiring is not None
+    return wiring
+
+
 def _wait(condition: object, seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -351,7 +363,8 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Table, monkeypatc
         service.press_done()
     assert service.state()["moves"] == [] and service.session.game.moves == []
     assert service.health()["store"]["ok"] is False and "disk is full" in service.health()["store"]["error"]
-    assert "disk is full" in service.state()["store_error"]
+    store_error = service.state()["store_error"]
+    assert store_error is not None and "disk is full" in store_error
     monkeypatch.undo()
     assert service.press_done()["moves"] == ["A S0-T0:8"]
     assert service.health()["store"] == {"path": str(service.store.path), "ok": True, "error": None, "recovered": None}
@@ -360,13 +373,13 @@ def test_a_move_the_store_cannot_save_is_not_accepted(service: Table, monkeypatc
 def test_a_refused_request_moves_no_simulated_peg(service: Table) -> None:
     """Defect 8: a request refused during a wiring check (409) changes nothing at all."""
     service.check_wiring(timeout=30)
-    _wait(lambda: service.state()["wiring"].get("action") == "empty")
+    _wait(lambda: _wiring(service).get("action") == "empty")
     before = sorted(service.sensors.snapshot())
     with pytest.raises(GameError, match="wiring check is running"):
         service.sim_events(["lift S0:1", "place T0:8", "done"])
     assert sorted(service.sensors.snapshot()) == before
     service.stop_wiring_check()
-    _wait(lambda: service.state()["wiring"]["running"] is False)
+    _wait(lambda: _wiring(service)["running"] is False)
     assert service.state()["moves"] == [] and service.state()["status"] == "synced"
 
 
@@ -401,19 +414,19 @@ def test_wiring_check_from_the_page(service: Table) -> None:
     start = service.state()["occupied"]
 
     service.check_wiring(holes=["T0:8", "T1:4"], timeout=5)
-    _wait(lambda: service.state()["wiring"].get("action") == "empty")
+    _wait(lambda: _wiring(service).get("action") == "empty")
     with pytest.raises(GameError, match="wiring check is running"):
         service.press_done()
     service.sim_events([f"lift {hole}" for hole in start])
-    _wait(lambda: service.state()["wiring"].get("hole") == "T0:8")
+    _wait(lambda: _wiring(service).get("hole") == "T0:8")
     assert service.strip.last is not None and service.strip.last[service.layout.pixel("T0:8")] != (0, 0, 0)
     service.sim_events(["place T0:8"])
-    _wait(lambda: service.state()["wiring"].get("hole") == "T1:4")
+    _wait(lambda: _wiring(service).get("hole") == "T1:4")
     service.sim_events(["lift T0:8", "place T2:4"])  # the wrong hole answers: swapped wires
-    _wait(lambda: service.state()["wiring"].get("action") == "remove")
+    _wait(lambda: _wiring(service).get("action") == "remove")
     service.sim_events(["lift T2:4"])
-    _wait(lambda: service.state()["wiring"]["running"] is False)
-    result = service.state()["wiring"]
+    _wait(lambda: _wiring(service)["running"] is False)
+    result = _wiring(service)
     assert result["ok"] is False and result["report"]["swapped"] == [{"asked": "T1:4", "seen": "T2:4"}]
     assert service.state()["moves"] == [] and service.state()["status"] in ("moving", "illegal")
     assert service.sim_events([f"place {hole}" for hole in start])["status"] == "synced"
@@ -421,10 +434,10 @@ def test_wiring_check_from_the_page(service: Table) -> None:
 
 def test_a_wiring_check_can_be_stopped(service: Table) -> None:
     service.check_wiring(timeout=30)
-    _wait(lambda: service.state()["wiring"].get("action") == "empty")
+    _wait(lambda: _wiring(service).get("action") == "empty")
     service.stop_wiring_check()
-    _wait(lambda: service.state()["wiring"]["running"] is False)
-    assert service.state()["wiring"]["text"] == "the wiring check was stopped"
+    _wait(lambda: _wiring(service)["running"] is False)
+    assert _wiring(service)["text"] == "the wiring check was stopped"
     assert service.state()["status"] == "synced"
 
 

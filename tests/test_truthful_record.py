@@ -26,6 +26,7 @@ from referee.protocol_types import NewGame
 from referee.rulesets import Ruleset
 from referee.table import view
 from referee.table.table import Table
+from referee.table.view import State
 from referee.words import cards_for, cards_words, say
 
 NAMES = {0: "Red", 1: "Blue", 2: "Green", 3: "Yellow"}
@@ -119,7 +120,7 @@ def table(service: Table, client: FlaskClient, tmp_path: Path) -> Tables:
     return Tables(service, client, tmp_path)
 
 
-def _settle(service: Table, seconds: float = 1.5) -> dict[str, Any]:
+def _settle(service: Table, seconds: float = 1.5) -> State:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and service.state()["status"] not in ("synced", "illegal"):
         time.sleep(0.05)

@@ -20,7 +20,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from hardware.controls import Controls
 from hardware.layout import Layout
@@ -218,7 +218,7 @@ class Table:
         if self.hardware.simulated:
             self._sim.save()
 
-    def press_done(self) -> dict[str, Any]:
+    def press_done(self) -> State:
         """The Done button: confirm the move the board shows (never a discard)."""
         self._not_while_checking()
         with self._lock:
@@ -229,7 +229,7 @@ class Table:
                 self._look()  # a refusal or a store failure has its notice too
             return self.state()
 
-    def cant_move(self) -> dict[str, Any]:
+    def cant_move(self) -> State:
         """Done held down: the seat to play can't move (at a real table; with the referee's
         cards, the phone chooses the card to discard)."""
         with self._lock:
@@ -237,10 +237,10 @@ class Table:
                 raise GameError("choose the card to discard on your phone")
             return self.discard(self.session.game.turn, None)
 
-    def undo(self) -> dict[str, Any]:
+    def undo(self) -> State:
         return self._command(lambda session: session.undo(), beep="undo")
 
-    def sim_events(self, events: object) -> dict[str, Any]:
+    def sim_events(self, events: object) -> State:
         """Drive the simulated board: ``"lift T0:8"``, ``"place T0:13"``, ``"done"``. All of
         them are checked before any is made; a refused request moves no peg."""
         steps = self._sim.steps(events)
@@ -252,7 +252,7 @@ class Table:
 
     # -- the page's requests --------------------------------------------------------------
 
-    def declare(self, seat: int | None, card: str) -> dict[str, Any]:
+    def declare(self, seat: int | None, card: str) -> State:
         """``seat``: the asking phone's own, found to be the seat to play under the same look
         at the table that acts (a move committing meanwhile makes it another's turn); None:
         the table PIN, acting for the seat to play."""
@@ -263,7 +263,7 @@ class Table:
 
         return self._command(declare)
 
-    def discard(self, seat: int | None, card: str | None) -> dict[str, Any]:
+    def discard(self, seat: int | None, card: str | None) -> State:
         """``seat`` as for ``declare``."""
 
         def discard(session: Session) -> None:
@@ -272,29 +272,29 @@ class Table:
 
         return self._command(discard)
 
-    def resolve(self, text: str | None) -> dict[str, Any]:
+    def resolve(self, text: str | None) -> State:
         return self._command(lambda session: session.resolve(text))
 
-    def doubt(self, seat: int, doubt: bool) -> dict[str, Any]:
+    def doubt(self, seat: int, doubt: bool) -> State:
         return self._command(lambda session: session.doubt(seat, doubt))
 
-    def reveal(self, card: str) -> dict[str, Any]:
+    def reveal(self, card: str) -> State:
         return self._command(lambda session: session.reveal(card))
 
-    def send_to_start(self, seat: int, hole: str) -> dict[str, Any]:
+    def send_to_start(self, seat: int, hole: str) -> State:
         return self._command(lambda session: session.send_to_start(seat, hole))
 
     # -- a seat played from a phone (issue 36) ----------------------------------------------
 
-    def choose(self, seat: int | None, card: str, move: str) -> dict[str, Any]:
+    def choose(self, seat: int | None, card: str, move: str) -> State:
         """A phone seat sends its move (``seat`` as for ``declare``): on disk, then lit."""
         return self._command(lambda session: session.choose(session.game.turn if seat is None else seat, card, move))
 
-    def take_back(self, seat: int | None) -> dict[str, Any]:
+    def take_back(self, seat: int | None) -> State:
         """A phone takes its move back, while nobody has begun to carry it out."""
         return self._command(lambda session: session.take_back(session.game.turn if seat is None else seat))
 
-    def stand_in(self, seat: int, by: str) -> dict[str, Any]:
+    def stand_in(self, seat: int, by: str) -> State:
         """The table hands a phone seat to a bot (its kind), to the board or back to its phone."""
 
         def hand_over(session: Session) -> None:
@@ -304,7 +304,7 @@ class Table:
 
         return self._command(hand_over)
 
-    def _command(self, action: Callable[[Session], None], beep: str | None = None) -> dict[str, Any]:
+    def _command(self, action: Callable[[Session], None], beep: str | None = None) -> State:
         self._not_while_checking()
         with self._lock:
             try:
@@ -315,7 +315,7 @@ class Table:
                 self._buttons.beep(beep)
             return self.state()
 
-    def new_game(self, request: NewGame) -> dict[str, Any]:
+    def new_game(self, request: NewGame) -> State:
         """Start a new game (the old one stays in the store). The board must have the sides."""
         self._not_while_checking()
         table = new_table(request)
@@ -331,7 +331,7 @@ class Table:
 
     # -- the first lesson -----------------------------------------------------------------
 
-    def start_lesson(self, rules: Ruleset, players: int, learners: list[int] | None = None) -> dict[str, Any]:
+    def start_lesson(self, rules: Ruleset, players: int, learners: list[int] | None = None) -> State:
         """Teach the rules on the board, step by step (``referee.table.lessons``); ``learners``:
         the seats that do each step in turn (default: the first seat, the others watch)."""
         self._not_while_checking()
@@ -340,7 +340,7 @@ class Table:
             self._look(force=True)
             return self.state()
 
-    def lesson_action(self, action: str, place: str | None = None) -> dict[str, Any]:
+    def lesson_action(self, action: str, place: str | None = None) -> State:
         """The lesson's buttons: next, repeat, skip, show (the answer), place (the first step's
         places), resume (a lesson left), leave."""
         self._not_while_checking()
@@ -356,7 +356,7 @@ class Table:
 
     # -- the wiring check -----------------------------------------------------------------
 
-    def check_wiring(self, holes: list[str] | None = None, timeout: float = 60.0) -> dict[str, Any]:
+    def check_wiring(self, holes: list[str] | None = None, timeout: float = 60.0) -> State:
         with self._lock:
             if self._wiring.running:
                 raise GameError("a wiring check is running already")
@@ -364,7 +364,7 @@ class Table:
             self._look(force=True)
             return self.state()
 
-    def stop_wiring_check(self) -> dict[str, Any]:
+    def stop_wiring_check(self) -> State:
         if not self._wiring.running:
             raise GameError("no wiring check is running")
         self._wiring.stop()
@@ -389,13 +389,13 @@ class Table:
         with self._lock:
             return view.overview(self.session, self.hardware)
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> State:
         """The page's view (``view.State``); every event stream asks for it at each change, so
         it is made once per version (callers only read it)."""
         with self._lock:
             if self._state is None or self._state["version"] != self._publisher.version:
                 self._state = view.state(self.session, self._publisher.version, self._parts)
-            return cast("dict[str, Any]", self._state)
+            return self._state
 
     def seats(self) -> list[dict[str, Any]]:
         with self._lock:
