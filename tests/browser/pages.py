@@ -33,8 +33,10 @@ ARGS = [
 ]
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+# Two players, each one peg from home, Red's just behind Yellow's: a bump and a win are a few taps away.
+NEARLY_HOME = {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]}
 
-__all__ = ["ARTIFACTS", "DESKTOP", "PHONE", "PIN", "click_holes", "new_game", "seat_links", "shot"]
+__all__ = ["ARTIFACTS", "DESKTOP", "NEARLY_HOME", "PHONE", "PIN", "click_holes", "new_game", "seat_links", "shot"]
 
 
 def shot(page: Page, name: str, full_page: bool = True) -> None:

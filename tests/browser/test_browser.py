@@ -12,7 +12,7 @@ import urllib.request
 
 from playwright.sync_api import Browser, expect
 
-from tests.browser.pages import ARTIFACTS, PIN, click_holes, new_game, seat_links
+from tests.browser.pages import ARTIFACTS, NEARLY_HOME, PIN, click_holes, new_game, seat_links
 from tests.real_daemon import Daemon
 
 
@@ -24,7 +24,7 @@ def test_a_whole_short_game_by_clicking_holes(browser: Browser, daemon: Daemon) 
             "players": 2,
             "rules": "basic",
             "mode": "table",
-            "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]},
+            "pegs": NEARLY_HOME,
         },
     )
     ARTIFACTS.mkdir(exist_ok=True)
@@ -176,7 +176,7 @@ def test_a_finished_teaching_game_with_a_bot_seat_opens_its_review(browser: Brow
             "mode": "table",
             "teaching": True,
             "bots": {"2": "greedy"},
-            "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]},
+            "pegs": NEARLY_HOME,
         },
     )
     for card, events in (

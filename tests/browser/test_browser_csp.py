@@ -12,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.pages import PIN, click_holes, new_game
+from tests.browser.pages import NEARLY_HOME, PIN, click_holes, new_game
 from tests.real_daemon import Daemon
 
 LISTEN = """window.__violations = [];
@@ -49,7 +49,7 @@ def test_the_page_runs_under_its_policy_and_a_move_is_made_by_clicking(browser: 
             "players": 2,
             "rules": "basic",
             "mode": "table",
-            "pegs": {"0": ["H0:2", "H0:3", "H0:4", "H0:5", "T3:14"], "2": ["H2:2", "H2:3", "H2:4", "H2:5", "T3:16"]},
+            "pegs": NEARLY_HOME,
         },
     )
     page, problems = watched(browser, viewport={"width": 1280, "height": 900})
