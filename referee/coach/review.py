@@ -27,9 +27,9 @@ Luck: at each judged turn, the chance the best move with the cards held leaves, 
 chance the seat had before it saw them (the value of the position, an average draw): a good
 hand is luck, not skill. A game that stopped unfinished is reviewed up to where it stopped.
 
-The shape (``VERSION`` 2), everything JSON::
+The shape, everything JSON (``version`` is ``VERSION``)::
 
-    {"version": 2,
+    {"version": 5,
      "game": {"players", "rules", "mode", "names": {"0": "Red", ...}, "winner": "Red & Yellow" | null,
               "over": true, "moves": 180},
      "moves": [{"number", "turn", "seat", "name", "move", "words", "cards" | null, "judged",
@@ -62,8 +62,8 @@ from referee.events import Event
 from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
-PLAYOUT_TURNS = 12_000  # turns of play-out a review may spend settling doubtful moves (its time budget)
-VERSION = 4  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
+PLAYOUT_TURNS = 8_000  # turns of play-out a review may spend settling doubtful moves (its time budget: bench)
+VERSION = 5  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
 
