@@ -26,10 +26,10 @@ from referee.board import Board
 from referee.coach import review as reviewing
 from referee.coach import review_moves
 from referee.coach.hints import choices_for
-from referee.coach.judge import Choice, judge
+from referee.coach.judge import Choice, Verdict, judge
 from referee.coach.lookahead import Hidden
 from referee.coach.review import review
-from referee.coach.review_moves import Known, screen, settle
+from referee.coach.review_moves import Doubt, Known, screen, settle
 from referee.coach.rollout import BATCH, Budget, confirm, paired_gap, rollouts
 from referee.coach.selfplay import play_one
 from referee.events import event_to_json
@@ -219,11 +219,10 @@ def test_a_blunder_is_named_on_every_deal_not_on_the_first_batch() -> None:
     wins = next(m for m in legal_moves(position, "A", BASIC) if m.result.winner() is not None)
     walks = next(m for m in legal_moves(position, "2", BASIC) if m.result.winner() is None)
     hidden = Hidden.of_hand(position, BASIC, ["A", "2", "7", "8", "9"])
-    rounds, deals = review_moves.SETTLE_ROUNDS, review_moves.SETTLE_DEALS
-    budget = Budget(2 * deals * rounds * 4)
-    pair = (Choice("A", wins), Choice("2", walks))
-    found = confirm(position, BASIC, pair, hidden, random.Random(1), review_moves._settled, budget, deals, rounds)
-    assert found is not None and found[0] - 2 * found[1] >= review_moves.BLUNDER
+    budget = Budget(2 * review_moves.SETTLE_DEALS * review_moves.SETTLE_ROUNDS * 4)
+    best, mine = Verdict(Choice("A", wins), 1.0), Verdict(Choice("2", walks), 0.0)
+    settled = settle(Doubt(position, BASIC, best, mine, hidden, 1), budget)
+    assert settled is not None and settled[3] == "a blunder"
     assert budget.turns == 0  # every batch was played
 
 
