@@ -11,6 +11,7 @@ the day-long attacks run through Flask's test client with a fake clock.
 from __future__ import annotations
 
 import json
+import logging
 import stat
 import subprocess
 import sys
@@ -28,7 +29,7 @@ from referee.table.table import Table
 from tests.phone_client import HttpPhone
 from tests.real_daemon import Daemon
 from web import create_app, unlock
-from web.logins import DAY_S, LOGIN_DAYS
+from web.logins import DAY_S, LOGIN_DAYS, open_logins
 from web.pin import BRAKE_BURST, BRAKE_EVERY_S, MAX_TRIES
 
 PIN = "2468"
@@ -333,3 +334,20 @@ def test_the_owner_gets_in_past_a_storm_of_guesses_with_a_link_made_on_the_pi(
         assert app.test_client().get("/unlock/" + "x" * 32).status_code == 403
     finally:
         service.stop()
+
+
+def test_a_damaged_logins_file_is_set_aside_and_said(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 34, "a damaged SD card must never stop the table": a log-ins file with a byte
+    changed starts afresh (everyone logs in again), and the log says so."""
+    logins = open_logins(str(tmp_path), PIN)
+    admin_id, _device = logins.log_in(None, 0.0)
+    path = tmp_path / "logins.json"
+    path.write_bytes(b"[" + path.read_bytes()[1:])
+    with caplog.at_level(logging.WARNING, logger="pegs.web"):
+        again = open_logins(str(tmp_path), PIN)
+    assert not again.is_live(admin_id, 1.0)
+    assert "were damaged" in caplog.text and "everyone logs in again" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="pegs.web"):
+        open_logins(str(tmp_path), PIN)  # rewritten whole: nothing to say
+    assert not caplog.text

@@ -137,9 +137,14 @@ class Logins:
     def _read(self) -> dict[str, object]:
         try:
             kept = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
+        except FileNotFoundError:  # the first start
             return {}
-        return kept if isinstance(kept, dict) else {}
+        except (OSError, ValueError) as error:
+            kept = error
+        if not isinstance(kept, dict):
+            log.warning("the log-ins in %s were damaged (%s): set aside, everyone logs in again", self.path, kept)
+            return {}
+        return kept
 
     def _load(self, kept: dict[str, object]) -> None:
         sessions, devices = kept.get("sessions"), kept.get("devices")
