@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from referee import record
 from referee.board import Board
 from referee.coach import review as reviewing
-from referee.coach import review_moves
+from referee.coach import review_moves, rollout
 from referee.coach.hints import choices_for
 from referee.coach.judge import Choice, Verdict, judge
-from referee.coach.lookahead import Hidden
+from referee.coach.lookahead import Hidden, reply
 from referee.coach.review import review
 from referee.coach.review_moves import Doubt, Known, screen, settle
 from referee.coach.rollout import BATCH, Budget, confirm, paired_gap, rollouts
@@ -185,6 +185,19 @@ def test_one_choice_played_out_twice_gives_nothing_away() -> None:
     position, hidden, _wins, walks = _last_peg_home()
     one, again = rollouts(position, BASIC, [walks, walks], hidden, random.Random(5), playouts=8)
     assert paired_gap(one, again) == (0.0, 0.0)
+
+
+def test_a_play_out_fills_a_gap_in_home_with_a_split_seven() -> None:
+    """The rules page, Basic Game: "split the 7 between two of your pegs, moving them 1 and 6".
+    Red's peg on the third hole of home, the fourth empty, the fifth taken: only a 1 fills the
+    gap. A play-out that never split a 7 waited for an ace, and judged a peg left short in home
+    far too costly (the review named such moves mistakes that play-outs to the end did not find)."""
+    board = Board.for_players(4)
+    position = Position.from_pegs(board, 0, {0: ["H0:3", "H0:5", "T1:5", "S", "S"]})
+    played_out = reply(position, ["7"], BASIC, jokers=True, splits=rollout.SPLITS)
+    assert played_out.move is not None and played_out.move.text == "7 H0:3-H0:4 T1:5-T1:11"
+    single = reply(position, ["7"], BASIC).move  # a hint's one-round look-ahead weighs no optional split
+    assert single is not None and single.text == "7 T1:5-T1:12"
 
 
 def test_the_budget_bounds_the_play_outs() -> None:

@@ -114,11 +114,13 @@ def reply_rules(rules: Ruleset) -> Ruleset:
     return replace(rules, cards=cards)
 
 
-def reply(position: Position, hand: Sequence[str], rules: Ruleset, jokers: bool = False) -> Reply:
+def reply(position: Position, hand: Sequence[str], rules: Ruleset, jokers: bool = False, splits: bool = False) -> Reply:
     """The move a seat most likely makes with ``hand``: the most race; cards that must split
     only when nothing else moves, and jokers too unless ``jokers`` (then a joker's move counts
-    ``JOKER_COST`` holes less: it is played where its bump pays for it)."""
-    rules = reply_rules(rules)
+    ``JOKER_COST`` holes less: it is played where its bump pays for it). Splits a card may do
+    without are weighed only with ``splits`` (after the card's single moves)."""
+    if not splits:
+        rules = reply_rules(rules)
     board, seat = position.board, position.turn
     team = set(board.team_of[seat])
     best: tuple[float, str, Move] | None = None

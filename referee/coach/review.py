@@ -29,7 +29,7 @@ hand is luck, not skill. A game that stopped unfinished is reviewed up to where 
 
 The shape, everything JSON (``version`` is ``VERSION``)::
 
-    {"version": 5,
+    {"version": 6,
      "game": {"players", "rules", "mode", "names": {"0": "Red", ...}, "winner": "Red & Yellow" | null,
               "over": true, "moves": 180},
      "moves": [{"number", "turn", "seat", "name", "move", "words", "cards" | null, "judged",
@@ -63,7 +63,7 @@ from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
 PLAYOUT_TURNS = 8_000  # turns of play-out a review may spend settling doubtful moves (its time budget: bench)
-VERSION = 5  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
+VERSION = 6  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
 

@@ -10,7 +10,8 @@ spent that a later turn needed) is missed there. GNU Backgammon confirms a doubt
 same way: rollouts, truncated and finished by its evaluator, every choice over the same dice
 (common random numbers), so the difference of two choices is measured on paired samples and
 its noise is a fraction of either's. Every seat plays the likeliest move (``lookahead.reply``:
-the most race, jokers last), its cards dealt from the sampled deal and drawn from its stock.
+the most race, a 7 split where that gains more, jokers where their bump pays), its cards dealt
+from the sampled deal and drawn from its stock.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from referee.rulesets import Ruleset
 ROUNDS = 4  # rounds played before the value is read (a play-out ends sooner at a win)
 PLAYOUTS = 24  # sampled deals, the same for every choice
 JOKERS = True  # a play-out's seats play a joker where its bump pays (a joker kept then has its worth)
+SPLITS = True  # and split a 7 as players do: else only an exact card fills a gap left in home
 BATCH = 8  # deals played between two looks at whether a verdict is settled
 
 
@@ -164,7 +166,7 @@ def _turn(
         _draw(hand, stock, pile, rng)
     if not hand:
         return position
-    answer = reply(position, hand, rules, jokers=JOKERS)
+    answer = reply(position, hand, rules, jokers=JOKERS, splits=SPLITS)
     card = answer.card if answer.card is not None else _spare(hand)
     hand.remove(card)
     pile.append(card)
