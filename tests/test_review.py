@@ -220,7 +220,9 @@ def test_a_blunder_is_named_on_every_deal_not_on_the_first_batch() -> None:
     all home moves the partner's): Red's ace wins, Red's 2 walks on and leaves the game to
     Blue and Green. However clear the first batch of deals, a mistake is named only on all of
     them: a bar tested after every batch is cleared by luck far more often than once in 40
-    (measured: a come-out named "a mistake", 11 points, on its first deals gave 2 on 64)."""
+    (measured: a come-out named "a mistake", 11 points, on its first deals gave 2 on 64).
+    And it is named only once fresh deals agree: on a budget for one set of deals, it is at
+    most an inaccuracy."""
     board = Board.for_players(4)
     pegs = {
         0: ["H0:2", "H0:3", "H0:4", "H0:5", "T0:3"],
@@ -232,11 +234,15 @@ def test_a_blunder_is_named_on_every_deal_not_on_the_first_batch() -> None:
     wins = next(m for m in legal_moves(position, "A", BASIC) if m.result.winner() is not None)
     walks = next(m for m in legal_moves(position, "2", BASIC) if m.result.winner() is None)
     hidden = Hidden.of_hand(position, BASIC, ["A", "2", "7", "8", "9"])
-    budget = Budget(2 * review_moves.SETTLE_DEALS * review_moves.SETTLE_ROUNDS * 4)
+    one_set = 2 * review_moves.SETTLE_DEALS * review_moves.SETTLE_ROUNDS * 4  # turns: both moves, every deal
     best, mine = Verdict(Choice("A", wins), 1.0), Verdict(Choice("2", walks), 0.0)
-    settled = settle(Doubt(position, BASIC, best, mine, hidden, 1), budget)
+    doubt = Doubt(position, BASIC, best, mine, hidden, 1)
+    budget = Budget(2 * one_set)
+    settled = settle(doubt, budget)
     assert settled is not None and settled[3] == "a blunder"
-    assert budget.turns == 0  # every batch was played
+    assert budget.turns == 0  # every batch was played, on the first deals and on fresh ones
+    short = settle(doubt, Budget(one_set))
+    assert short is not None and short[3] == "an inaccuracy"
 
 
 def test_a_joker_played_where_it_could_be_kept_is_played_out_against_the_cards_that_keep_it() -> None:
