@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]  # run as a script: the repository's packages, tests included
 
 from referee.coach.review import review  # noqa: E402
+from referee.coach.review_moves import MISTAKE_WORDS  # noqa: E402
 from referee.coach.selfplay import play_one  # noqa: E402
 from referee.events import Event, Move, Play  # noqa: E402
 from referee.game import Game  # noqa: E402
@@ -37,7 +38,6 @@ from scripts.judge_quality import wilson  # noqa: E402
 from tests.judge_positions import option_of  # noqa: E402
 from tests.reference_judge import estimate, gap, real_mistake, sample_worlds  # noqa: E402
 
-NAMED = ("a mistake", "a blunder")
 Named = dict[str, Any]
 
 
@@ -55,7 +55,7 @@ def named_in_game(rules: str, players: int, seed: int, bot: str, vs: str) -> tup
             "size": m["size"],
         }
         for m in data["moves"]
-        if m["size"] in NAMED and m["best"] and m["best"]["move"]
+        if m["size"] in MISTAKE_WORDS and m["best"] and m["best"]["move"]
     ]
     return game.events, named
 
