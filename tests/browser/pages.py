@@ -80,6 +80,9 @@ def seat_links(browser: Browser, daemon: Daemon) -> list[dict[str, Any]]:
 
 
 def click_holes(page: Page, *holes: str) -> None:
+    """Tap each hole of the simulated board and wait until the daemon has answered the tap, as
+    a person sees the peg land before pressing Done (a Done clicked at once could overtake the
+    tap: the test then failed now and then, the turn left where it was)."""
     for hole in holes:
-        page.click(f'[data-hole="{hole}"]', force=True)
-        page.wait_for_function("hole => document.querySelector(`[data-hole='${hole}']`) !== null", arg=hole)
+        with page.expect_response(lambda response: response.request.method == "POST" and "/api/" in response.url):
+            page.click(f'[data-hole="{hole}"]', force=True)
