@@ -142,7 +142,7 @@ class Logins:
         except (OSError, ValueError) as error:
             kept = error
         if not isinstance(kept, dict):
-            log.warning("the log-ins in %s were damaged (%s): set aside, everyone logs in again", self.path, kept)
+            log.warning("the log-ins in %s were damaged (%s): started afresh, everyone logs in again", self.path, kept)
             return {}
         return kept
 
