@@ -336,18 +336,28 @@ def test_the_owner_gets_in_past_a_storm_of_guesses_with_a_link_made_on_the_pi(
         service.stop()
 
 
-def test_a_damaged_logins_file_is_set_aside_and_said(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_damaged_logins_file_is_set_aside_and_said(daemon: Daemon, caplog: pytest.LogCaptureFixture) -> None:
     """Issue 34, "a damaged SD card must never stop the table": a log-ins file with a byte
-    changed starts afresh (everyone logs in again), and the log says so."""
-    logins = open_logins(str(tmp_path), PIN)
-    admin_id, _device = logins.log_in(None, 0.0)
-    path = tmp_path / "logins.json"
-    path.write_bytes(b"[" + path.read_bytes()[1:])
-    with caplog.at_level(logging.WARNING, logger="pegs.web"):
-        again = open_logins(str(tmp_path), PIN)
-    assert not again.is_live(admin_id, 1.0)
-    assert "were damaged" in caplog.text and "everyone logs in again" in caplog.text
-    caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="pegs.web"):
-        open_logins(str(tmp_path), PIN)  # rewritten whole: nothing to say
-    assert not caplog.text
+    changed is kept aside as it was, the table starts its log-ins afresh (everyone logs in
+    again), and says so where it names everything found damaged: /api/health (which
+    ``pegs doctor`` reads) and the page's state."""
+    owner = Phone(daemon, OWNER)
+    assert owner.login() == (200, "")
+    daemon.stop()
+    path = daemon.data / "logins.json"
+    damaged = b"[" + path.read_bytes()[1:]
+    path.write_bytes(damaged)
+    daemon.start()
+    assert not owner.admin()
+    said = daemon.get("/api/health")["store"]["recovered"]
+    assert "log-in file (logins.json) was damaged" in said and "logs in again" in said
+    assert daemon.get("/api/state")["store_recovered"] == said
+    assert (daemon.data / "logins.json.damaged").read_bytes() == damaged
+    assert owner.login() == (200, "")
+    restart(daemon)  # started afresh and rewritten whole: nothing more to say
+    assert owner.admin() and daemon.get("/api/health")["store"]["recovered"] is None
+    with caplog.at_level(logging.WARNING, logger="pegs.web"):  # the same, opened by itself
+        path.write_bytes(b"{damaged")
+        told: list[tuple[str, str]] = []
+        open_logins(str(daemon.data), PIN, damaged=lambda what, why: told.append((what, why)))
+    assert "were damaged" in caplog.text and [what for what, _why in told] == ["the phones' log-in file (logins.json)"]

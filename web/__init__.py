@@ -26,7 +26,7 @@ from web.home import HomeNetworks, from_home, outside_words
 from web.hosts import host_allowed, interface_addresses, is_address, local_names
 from web.joining import access, join
 from web.live import live
-from web.logins import open_logins, secret_key, write_private
+from web.logins import Damaged, open_logins, secret_key, write_private
 from web.pages import pages
 from web.play import play
 from web.reads import reads
@@ -39,10 +39,11 @@ MAX_BODY = 64 * 1024
 more is refused (413) before it is read."""
 
 
-def table_pin(data_dir: str, configured: str | None) -> str:
+def table_pin(data_dir: str, configured: str | None, damaged: Damaged | None = None) -> str:
     """The configured PIN, or one made on first start and kept in ``data_dir/pin.txt`` (0600).
     A PIN other than the one the kept log-ins were made with revokes them all
-    (``web.logins.Logins``): changing the PIN logs every phone out."""
+    (``web.logins.Logins``): changing the PIN logs every phone out. The log-ins are opened
+    here, at start, so that a damaged file is told to ``damaged`` before the first request."""
     pin = configured or ""
     if not pin:
         path = Path(data_dir) / "pin.txt"
@@ -51,7 +52,7 @@ def table_pin(data_dir: str, configured: str | None) -> str:
         if not (pin.isdigit() and len(pin) >= 4):
             pin = f"{secrets.randbelow(10_000):04d}"
             write_private(path, (pin + "\n").encode("ascii"))
-    open_logins(data_dir, pin)
+    open_logins(data_dir, pin, damaged=damaged)
     return pin
 
 
@@ -60,7 +61,7 @@ def create_app(table: Table, **settings: object) -> Flask:
     app.config.update(
         TABLE=table,
         SECRET_KEY=secret_key(table.data_dir),
-        TABLE_PIN=table_pin(table.data_dir, table.configured_pin),
+        TABLE_PIN=table_pin(table.data_dir, table.configured_pin, table.set_aside),
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
         JSON_SORT_KEYS=False,

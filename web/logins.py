@@ -12,6 +12,7 @@ import math
 import os
 import secrets
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 log = logging.getLogger("pegs.web")
@@ -23,6 +24,9 @@ DEVICE_DAYS = 365  # how long a device is known after its last log-in (browsers 
 MAX_SESSIONS = 64  # live log-ins kept; beyond that the oldest goes
 MAX_DEVICES = 32  # known devices kept; beyond that the one logged in least recently goes
 DAY_S = 86_400.0
+Damaged = Callable[[str, str], None]
+"""Told what was read damaged and what became of it (``Table.set_aside``: the page, /api/health
+and ``pegs doctor`` name it)."""
 
 
 def write_private(path: Path, data: bytes) -> None:
@@ -79,10 +83,11 @@ class Logins:
     rewritten atomically at each change) so that a restart logs nobody out. Only hashes of
     the ids are kept, with when each expires. The file also holds a mark of the PIN they
     were made with: opened with another PIN, it revokes every log-in and forgets every
-    device. A damaged or unreadable file is started afresh (everyone logs in again)."""
+    device. A damaged or unreadable file is kept aside as ``logins.json.damaged`` and
+    started afresh (everyone logs in again), and ``damaged`` is told."""
 
-    def __init__(self, path: Path, mark: str) -> None:
-        self.path, self.mark = path, mark
+    def __init__(self, path: Path, mark: str, damaged: Damaged | None = None) -> None:
+        self.path, self.mark, self.damaged = path, mark, damaged
         self.lock = threading.Lock()
         self.sessions: dict[str, float] = {}  # hashed log-in id: when it expires
         # hashed device id: when it expires, wrong PINs since its last right one
@@ -140,11 +145,24 @@ class Logins:
         except FileNotFoundError:  # the first start
             return {}
         except (OSError, ValueError) as error:
-            kept = error
+            self._set_aside(str(error))
+            return {}
         if not isinstance(kept, dict):
-            log.warning("the log-ins in %s were damaged (%s): started afresh, everyone logs in again", self.path, kept)
+            self._set_aside("not a JSON object")
             return {}
         return kept
+
+    def _set_aside(self, error: str) -> None:
+        """The damaged file moved aside (kept, as damaged things are), and said."""
+        aside = self.path.with_name(self.path.name + ".damaged")
+        try:
+            os.replace(self.path, aside)
+            kept = f"kept as {aside.name}"
+        except OSError as error_moving:
+            kept = f"could not be moved aside: {error_moving}"
+        log.warning("the log-ins in %s were damaged (%s): started afresh, everyone logs in again", self.path, error)
+        if self.damaged is not None:
+            self.damaged(f"the phones' log-in file ({self.path.name})", f"every phone logs in again ({kept}; {error})")
 
     def _load(self, kept: dict[str, object]) -> None:
         sessions, devices = kept.get("sessions"), kept.get("devices")
@@ -189,6 +207,6 @@ def _number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
 
 
-def open_logins(data_dir: str, pin: str, key: bytes | None = None) -> Logins:
+def open_logins(data_dir: str, pin: str, key: bytes | None = None, damaged: Damaged | None = None) -> Logins:
     """The kept log-ins of this data dir, revoked if they were made with another PIN."""
-    return Logins(Path(data_dir) / "logins.json", pin_mark(key or secret_key(data_dir), pin))
+    return Logins(Path(data_dir) / "logins.json", pin_mark(key or secret_key(data_dir), pin), damaged)

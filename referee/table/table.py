@@ -425,6 +425,11 @@ class Table:
         with self._lock:
             return health.report(self.config, self.hardware, self.store, self.session, self.counts, sensors)
 
+    def set_aside(self, what: str, why: str) -> None:
+        """A file the page keeps (the log-ins) read damaged: named with what the store found."""
+        with self._lock:
+            self.store.set_aside(what, why)
+
     def wait(self, version: int, timeout: float) -> int:
         """Block until the state is newer than ``version`` (server-sent events)."""
         return self._publisher.wait(version, timeout, self._stop.is_set)
