@@ -35,7 +35,7 @@ def review_label(game: Game, card: str, move: Move | None) -> str:
     if played is None:
         played = Choice(card, move)
         choices.append(played)
-    best, mine, _lost, size = assess(game, choices, played, known, len(game.events))
+    best, mine, _lost, size, _clear = assess(game, choices, played, known, len(game.events))
     if size is not None:
         return {"an inaccuracy": "inaccuracy", "a mistake": "mistake", "a blunder": "blunder"}[size]
     return "best" if best.choice == mine.choice else "good"

@@ -29,7 +29,7 @@ from referee.coach.hints import choices_for
 from referee.coach.judge import Choice, Verdict, judge
 from referee.coach.lookahead import Hidden, reply
 from referee.coach.review import review
-from referee.coach.review_moves import Doubt, Known, screen, settle
+from referee.coach.review_moves import Doubt, Known, Told, given_away, screen, settle
 from referee.coach.rollout import BATCH, Budget, confirm, paired_gap, rollouts
 from referee.coach.selfplay import play_one
 from referee.events import event_to_json
@@ -242,7 +242,21 @@ def test_a_blunder_is_named_on_every_deal_not_on_the_first_batch() -> None:
     assert settled is not None and settled[3] == "a blunder"
     assert budget.turns == 0  # every batch was played, on the first deals and on fresh ones
     short = settle(doubt, Budget(one_set))
-    assert short is not None and short[3] == "an inaccuracy"
+    assert short is not None and short.size == "an inaccuracy"
+    parts = Told(BASIC, "Red moves 2", {}, True).parts(short)
+    assert f"an inaccuracy (about 3 to {round(short.lost * 100)} in 100 chances" in parts["said"]  # not "about 64"
+
+
+def test_the_words_give_the_loss_from_what_is_clear_of_the_noise_to_the_mean() -> None:
+    """The issue: "the difference in words people feel". A loss is said from the part clear
+    of the noise (what its size is named from) to the mean, so an inaccuracy never reads like
+    a mistake ("an inaccuracy (about 7 in 100)" where a mistake is 4 or more); the low end is
+    kept below the next size's bar."""
+    assert given_away(0.021, 0.07) == "about 2 to 7 in 100 chances to win given away"
+    assert given_away(0.068, 0.07) == "about 7 in 100 chances to win given away"
+    assert given_away(None, 0.004) == "about 1 in 100 chances to win given away"
+    for size, clear, low in (("an inaccuracy", 0.09, 0.03), ("a mistake", 0.2, 0.11), ("a blunder", 0.3, 0.3)):
+        assert review_moves._shown_clear(size, clear) == low
 
 
 def test_a_joker_played_where_it_could_be_kept_is_played_out_against_the_cards_that_keep_it() -> None:

@@ -29,7 +29,7 @@ hand is luck, not skill. A game that stopped unfinished is reviewed up to where 
 
 The shape, everything JSON (``version`` is ``VERSION``)::
 
-    {"version": 6,
+    {"version": 7,
      "game": {"players", "rules", "mode", "names": {"0": "Red", ...}, "winner": "Red & Yellow" | null,
               "over": true, "moves": 180},
      "moves": [{"number", "turn", "seat", "name", "move", "words", "cards" | null, "judged",
@@ -38,6 +38,7 @@ The shape, everything JSON (``version`` is ``VERSION``)::
                 "lost": 0.0 | null,          # >= 0: what it gave away against the best
                 "luck": 0.03 | null,         # the cards' worth against an average draw
                 "size": null | "an inaccuracy" | "a mistake" | "a blunder",
+                "lost_clear": 0.02 | null,   # with a size: the part of "lost" clear of the noise
                 "note", "said"}, ...],
      "seats": [{"seat", "name", "moves", "judged", "best", "near", "inaccuracies", "mistakes",
                 "blunders", "lost", "luck", "bumps_made", "bumps_suffered",
@@ -55,7 +56,7 @@ from typing import Any
 
 from referee import events as ev
 from referee import record
-from referee.coach.review_moves import BLUNDER, INACCURACY, MISTAKE, Judged, Known, judge_move, known_at
+from referee.coach.review_moves import BLUNDER, INACCURACY, MISTAKE, Judged, Known, given_away, judge_move, known_at
 from referee.coach.review_words import seat_entry, team_entry
 from referee.coach.rollout import Budget
 from referee.events import Event
@@ -63,7 +64,7 @@ from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
 PLAYOUT_TURNS = 8_000  # turns of play-out a review may spend settling doubtful moves (its time budget: bench)
-VERSION = 6  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
+VERSION = 7  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
 
@@ -156,4 +157,4 @@ def _team_without_cards(team: dict[str, Any]) -> dict[str, Any]:
 def _said_without_cards(entry: dict[str, Any]) -> str:
     if not entry.get("size"):
         return f"{entry['words']}."
-    return f"{entry['words']}: {entry['size']} (about {max(1, round(entry['lost'] * 100))} in 100 chances to win given away)."
+    return f"{entry['words']}: {entry['size']} ({given_away(entry.get('lost_clear'), entry['lost'])})."

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee import events as ev
 from referee.cards import JOKER
@@ -33,7 +33,18 @@ SETTLE_ROUNDS, SETTLE_DEALS = 8, 32  # the play-outs that may name a mistake: lo
 RIVALS = 6  # the choices that keep a joker played out against a joker played
 LOOKED_AHEAD = 2  # the quick judge's best few played on beside the move made
 Chances = dict[tuple[int, ...], float]
-Outcome = tuple[Verdict, Verdict, float, str | None]  # the best, the move made, what it gave away, its size
+
+
+class Outcome(NamedTuple):
+    """A move's verdict: the best choice, the move made, what it gave away (the mean), its size
+    word (None: as good as the best, near enough) and the part of the loss clear of the noise,
+    which the size is named from (a family is told both: "about 2 to 7 in 100")."""
+
+    best: Verdict
+    mine: Verdict
+    lost: float
+    size: str | None
+    clear: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,7 @@ def judge_move(game: Game, event: ev.Move, known: Known | None, names: Names, nu
         "lost": None,
         "luck": None,
         "size": None,
+        "lost_clear": None,
         "note": None,
     }
     if known is None:
@@ -134,7 +146,7 @@ class Told:
     hand: bool
 
     def parts(self, outcome: Outcome) -> dict[str, Any]:
-        best, mine, lost, size = outcome
+        best, mine, lost, size, clear = outcome
         names = self.names
         shown = hints_of([best, mine], self.rules) if best is not mine else hints_of([mine], self.rules) * 2
         best_hint, played_hint = shown if best is not mine else (None, None)  # None: the move made was the best
@@ -143,10 +155,11 @@ class Told:
             "played": {"why": shown[1].words_why(names), "note": None},
             "lost": lost,
             "size": size,
+            "lost_clear": _shown_clear(size, clear),
             "note": (played_hint.note if played_hint and played_hint.breaks else best_hint.note)
             if size and best_hint
             else None,
-            "said": _said(self.words, best_hint, played_hint, lost, size, names, self.hand),
+            "said": _said(self.words, best_hint, played_hint, (clear, lost), size, names, self.hand),
         }
 
 
@@ -167,9 +180,7 @@ class Doubt:
         return self.best.chance - self.mine.chance
 
 
-def assess(
-    game: Game, choices: list[Choice], played: Choice, known: Known, number: int
-) -> tuple[Verdict, Verdict, float, str | None]:
+def assess(game: Game, choices: list[Choice], played: Choice, known: Known, number: int) -> Outcome:
     """The best choice, the one played, what it gave away and its size word (None: as good as
     the best, near enough): ``screen``, then ``settle`` with no limit on the play-outs."""
     outcome, doubt = screen(game, choices, played, known, number)
@@ -188,15 +199,15 @@ def screen(
     best, mine = quick[0], _find(quick, played)
     lost = round(max(0.0, best.chance - mine.chance), 3)
     if lost < INACCURACY:
-        return (best, mine, lost, None), _joker_doubt(game, quick, mine, known, number)
+        return Outcome(best, mine, lost, None), _joker_doubt(game, quick, mine, known, number)
     rng = random.Random(number)
     ahead = judge(game.position, game.rules, choices, known.hidden, rng, LOOKED_AHEAD, also=played)
     best, mine = ahead[0], _find(ahead, played)
     lost = max(0.0, best.chance - mine.chance)
     if best.choice == mine.choice or lost < INACCURACY:
-        return (best, mine, round(lost, 3), None), None
+        return Outcome(best, mine, round(lost, 3), None), None
     sure = lost - BEYOND_NOISE * noise(best, mine)
-    outcome = (best, mine, round(lost, 3), "an inaccuracy" if sure >= INACCURACY else None)
+    outcome = Outcome(best, mine, round(lost, 3), "an inaccuracy" if sure >= INACCURACY else None, round(sure, 3))
     return outcome, Doubt(game.position, game.rules, best, mine, known.hidden, number)
 
 
@@ -230,11 +241,11 @@ def settle(doubt: Doubt, budget: Budget | None) -> Outcome | None:
     if found is None:
         return None
     outcome = _outcome(doubt, *found)
-    if outcome[3] not in MISTAKE_WORDS:
+    if outcome.size not in MISTAKE_WORDS:
         return outcome
     again = _played_on(doubt, rng, budget)  # the same generator, drawn on: fresh deals
     if again is None:  # no budget left to measure it again: at most an inaccuracy
-        return (*outcome[:3], "an inaccuracy")
+        return outcome._replace(size="an inaccuracy")
     return _outcome(doubt, *again)
 
 
@@ -245,9 +256,11 @@ def _played_on(doubt: Doubt, rng: random.Random, budget: Budget | None) -> tuple
 
 def _outcome(doubt: Doubt, lost: float, error: float) -> Outcome:
     if lost < 0:  # the play-outs prefer the move made: it was as good as the best
-        return doubt.mine, doubt.mine, 0.0, None
+        return Outcome(doubt.mine, doubt.mine, 0.0, None)
     sure = lost - BEYOND_NOISE * error  # the loss that stands clear of the noise
-    return doubt.best, doubt.mine, round(lost, 3), size_word(sure) if sure >= INACCURACY else None
+    return Outcome(
+        doubt.best, doubt.mine, round(lost, 3), size_word(sure) if sure >= INACCURACY else None, round(sure, 3)
+    )
 
 
 def _best_rival(doubt: Doubt, budget: Budget | None) -> Doubt | None:
@@ -313,7 +326,13 @@ def _free(event: ev.Move) -> str:
 
 
 def _said(
-    words: str, best: Hint | None, played: Hint | None, lost: float, size: str | None, names: Names, hand: bool
+    words: str,
+    best: Hint | None,
+    played: Hint | None,
+    loss: tuple[float, float],
+    size: str | None,
+    names: Names,
+    hand: bool,
 ) -> str:
     with_what = "that hand" if hand else "that card"
     if best is None or played is None:
@@ -321,8 +340,26 @@ def _said(
     better = best.words(names) if best.move is not None else _lower_first(best.words(names))
     if size is None:
         return f"{words}: as good as the best move with {with_what}, near enough ({better})."
-    gave = f"about {max(1, round(lost * 100))} in 100 chances to win given away"
+    gave = given_away(_shown_clear(size, loss[0]), loss[1])
     return f"{words}: {size} ({gave}). Better: {better}. {best.words_why(names)}"
+
+
+def given_away(clear: float | None, lost: float) -> str:
+    """The loss in words people feel, from the part clear of the noise to the mean: "about 2
+    to 7 in 100 chances to win given away" (the mean alone, where the two round alike)."""
+    high = max(1, round(lost * 100))
+    low = min(high, max(1, round((clear if clear is not None else lost) * 100)))
+    span = f"{low} to {high}" if low < high else f"{high}"
+    return f"about {span} in 100 chances to win given away"
+
+
+def _shown_clear(size: str | None, clear: float) -> float | None:
+    """The loss clear of the noise as a size's words may show it: below the next size's bar
+    (a mistake the budget could not measure again is "an inaccuracy", its low end 3)."""
+    if size is None:
+        return None
+    ceiling = {"an inaccuracy": MISTAKE, "a mistake": BLUNDER}.get(size)
+    return round(min(clear, ceiling - 0.01), 3) if ceiling is not None else clear
 
 
 def _lower_first(text: str) -> str:
