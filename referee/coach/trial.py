@@ -1,0 +1,75 @@
+"""A fit tried in play: how often the strong bot, judging by a set of weights, beats the race
+(the beginner) at a board size. ``pegs train`` keeps a size's own fit unless another size's
+plays clearly better there.
+
+    rate = plays(8, weights, games=200, seed=1)   # the strong bot's team win rate
+
+Predicting who wins is not the same as choosing well. Fitted to greedy games at 8 players,
+the weights learned what goes with winning among players who only race (pegs kept in start
+while the crowded board bumps those that come out), and the strong bot judging by them won
+49 of 100 games against the race, where the 6-player weights won 84 (README, "Bots"). The
+check is an outcome, not a log-loss.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+
+from referee.coach import value
+from referee.coach.value import Weights
+
+CLEARLY = 3.0  # standard errors of the difference another size's fit must win by to be used
+TRIED_BOT, AGAINST = "strong", "beginner"
+
+
+@contextmanager
+def weights_in_use(weights: Weights) -> Iterator[None]:
+    """Within the block, the judge reads ``weights`` at their board size."""
+    value.OVERRIDE[weights.players] = weights
+    try:
+        yield
+    finally:
+        value.OVERRIDE.pop(weights.players, None)
+
+
+def plays(players: int, weights: Sequence[float], games: int, seed: int, processes: int = 2) -> float:
+    """The strong bot's team win rate against the beginner's at ``players``, judging by
+    ``weights``; teams swapped every other game, the presets in turn."""
+    seeds = list(range(seed, seed + games))
+    jobs = [(players, tuple(weights), seeds[i::processes]) for i in range(processes)]
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        won = sum(pool.map(_wins, jobs))
+    return won / games
+
+
+def _wins(job: tuple[int, tuple[float, ...], list[int]]) -> int:
+    from referee.coach.selfplay import play_one, sides
+    from referee.rulesets import PRESETS, Ruleset
+
+    players, weights, seeds = job
+    presets = sorted(PRESETS)
+    first = set(sides(players)[0])
+    won = 0
+    with weights_in_use(Weights(players, weights)):
+        for seed in seeds:
+            swap = seed % 2 == 1
+            rules = Ruleset.preset(presets[seed % len(presets)])
+            bots = (AGAINST, TRIED_BOT) if swap else (TRIED_BOT, AGAINST)
+            _game, stats = play_one(rules, players, seed, *bots)
+            won += (bool(stats.winner) and stats.winner[0] in first) != swap
+    return won
+
+
+def chosen(own: int, rates: Mapping[int, float], games: int) -> int:
+    """The size whose fit to use at size ``own``: its own, unless another's win rate is
+    higher by ``CLEARLY`` standard errors of the difference (so that chance, over several
+    sizes tried, almost never swaps a fit that plays as well)."""
+    best = max(rates, key=lambda size: (rates[size], size == own))
+    if best == own:
+        return own
+    mine, theirs = rates[own], rates[best]
+    error = math.sqrt((mine * (1 - mine) + theirs * (1 - theirs)) / games)
+    return best if theirs - mine > CLEARLY * max(error, 1e-9) else own
