@@ -158,6 +158,7 @@ TIERS: dict[str, dict[str, tuple[str, ...]]] = {
     "test_hints": {"test_pegs_hint_prints_json_best_first_and_refuses_bad_input": PROCESS},
     "test_judge": {
         "test_pegs_train_refuses_bad_input_before_playing": PROCESS,
+        "test_pegs_train_writes_each_sizes_fit_and_what_it_won_in_play": PROCESS,
         "test_the_levels_play_whole_games_and_the_expert_beats_the_race": SLOW,
     },
     "test_lazy_turns": {

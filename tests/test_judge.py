@@ -11,6 +11,7 @@ import math
 import random
 from collections import Counter
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -274,6 +275,34 @@ def test_the_expert_and_strong_bots_only_play_legal_moves() -> None:
             if game.phase == "over":
                 break
             bot.act(game)  # the game refuses an illegal move: a GameError would fail here
+
+
+def test_pegs_train_writes_each_sizes_fit_and_what_it_won_in_play(tmp_path: Path) -> None:
+    """A short ``pegs train`` of two sizes end to end: each size's weights are the fit the
+    trial chose, the file says what each fit's strong bot won against the race there, and
+    the judge reads the file."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "value.json"
+    args = ["--seed", "2", "--games", "10", "--players", "2", "4", "--in-play", "4", "--processes", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "train", *args, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    for size in ("2", "4"):
+        model = data["models"][size]
+        rates = {int(k): v for k, v in model["in_play"]["strong_bot_beat_the_race"].items()}
+        assert set(rates) == {2, 4} and all(
+            0.0 <= rate <= 1.0 and rate * 4 == round(rate * 4) for rate in rates.values()
+        )
+        assert model["fitted_at"] == trial.chosen(int(size), rates, 4)
+    assert set(weights_from_json(data)) == {2, 4}
 
 
 @pytest.mark.parametrize(
