@@ -159,10 +159,10 @@ class Logins:
             os.replace(self.path, aside)
             kept = f"kept as {aside.name}"
         except OSError as error_moving:
-            kept = f"could not be moved aside: {error_moving}"
+            kept = f"not moved aside: {error_moving.strerror}"
         log.warning("the log-ins in %s were damaged (%s): started afresh, everyone logs in again", self.path, error)
-        if self.damaged is not None:
-            self.damaged(f"the phones' log-in file ({self.path.name})", f"every phone logs in again ({kept}; {error})")
+        if self.damaged is not None:  # the error itself is in the log; the page says what it means
+            self.damaged(f"the phones' log-in file ({self.path.name})", f"every phone logs in again ({kept})")
 
     def _load(self, kept: dict[str, object]) -> None:
         sessions, devices = kept.get("sessions"), kept.get("devices")
