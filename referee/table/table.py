@@ -167,13 +167,10 @@ class Table:
             self._look(force=True)
         threading.Thread(target=self._tick_forever, name="pegs-ticker", daemon=True).start()
         settle_memory()
+        session = self.session
         log.info(
             "started",
-            extra={
-                "game": self.session.game_id,
-                "rules": self.session.game.rules.name,
-                "status": self.session.report.status,
-            },
+            extra={"game": session.game_id, "rules": session.game.rules.name, "status": session.report.status},
         )
         if self.store.recovered:
             log.error("game store recovered", extra={"what": self.store.recovered})
