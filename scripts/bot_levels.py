@@ -25,19 +25,12 @@ GAMES = {"family": 60, "strong": 60, "expert": 30}  # games per cell, by the hig
 
 
 def _games(job: tuple[str, str, str, int, list[int]]) -> list[bool]:
-    from referee.coach.selfplay import play_one, sides
+    from referee.coach.selfplay import won_with_sides_swapped
     from referee.rulesets import Ruleset
 
     higher, lower, rules_name, players, seeds = job
     rules = Ruleset.preset(rules_name)
-    first_team = set(sides(players)[0])
-    won = []
-    for seed in seeds:
-        swap = seed % 2 == 1
-        _game, stats = play_one(rules, players, seed, lower if swap else higher, higher if swap else lower)
-        first_won = bool(stats.winner) and stats.winner[0] in first_team
-        won.append(first_won != swap)
-    return won
+    return [won_with_sides_swapped(rules, players, seed, higher, lower) for seed in seeds]
 
 
 def cells(presets: list[str], sizes: list[int]) -> list[tuple[str, str, str, int]]:

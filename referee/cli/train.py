@@ -75,8 +75,9 @@ def train_command(args: argparse.Namespace) -> int:
     fits = {players: _fit(players, args.games or GAMES[players], args.seed, args.processes) for players in args.players}
     models = {}
     trial = args.in_play if args.in_play is not None else IN_PLAY
+    weights_of = {size: fit[0] for size, fit in fits.items()}
     for players in args.players:
-        rates = _tried(players, {size: fit[0] for size, fit in fits.items()}, trial, args.seed, args.processes)
+        rates = _tried(players, weights_of, trial, args.seed, args.processes)
         used = chosen(players, rates, trial) if rates else players
         weights, _held, samples = fits[used]
         games = args.games or GAMES[used]

@@ -147,7 +147,7 @@ class Told:
 
     def parts(self, outcome: Outcome) -> dict[str, Any]:
         best, mine, lost, size, clear = outcome
-        names = self.names
+        names, shown_clear = self.names, _shown_clear(size, clear)
         shown = hints_of([best, mine], self.rules) if best is not mine else hints_of([mine], self.rules) * 2
         best_hint, played_hint = shown if best is not mine else (None, None)  # None: the move made was the best
         return {
@@ -155,11 +155,11 @@ class Told:
             "played": {"why": shown[1].words_why(names), "note": None},
             "lost": lost,
             "size": size,
-            "lost_clear": _shown_clear(size, clear),
+            "lost_clear": shown_clear,
             "note": (played_hint.note if played_hint and played_hint.breaks else best_hint.note)
             if size and best_hint
             else None,
-            "said": _said(self.words, best_hint, played_hint, (clear, lost), size, names, self.hand),
+            "said": _said(self.words, best_hint, played_hint, (shown_clear, lost), size, names, self.hand),
         }
 
 
@@ -329,7 +329,7 @@ def _said(
     words: str,
     best: Hint | None,
     played: Hint | None,
-    loss: tuple[float, float],
+    loss: tuple[float | None, float],  # the part clear of the noise as shown, the mean
     size: str | None,
     names: Names,
     hand: bool,
@@ -340,7 +340,7 @@ def _said(
     better = best.words(names) if best.move is not None else _lower_first(best.words(names))
     if size is None:
         return f"{words}: as good as the best move with {with_what}, near enough ({better})."
-    gave = given_away(_shown_clear(size, loss[0]), loss[1])
+    gave = given_away(*loss)
     return f"{words}: {size} ({gave}). Better: {better}. {best.words_why(names)}"
 
 

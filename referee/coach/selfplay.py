@@ -106,6 +106,15 @@ def sides(players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return first, tuple(sorted(seat for team in others for seat in team))
 
 
+def won_with_sides_swapped(rules: Ruleset, players: int, seed: int, bot_name: str, vs: str) -> bool:
+    """One game of ``bot_name`` against ``vs``, the teams swapped on odd seeds (so neither bot
+    keeps the seats that play first): whether ``bot_name``'s team won."""
+    swap = seed % 2 == 1
+    _game, stats = play_one(rules, players, seed, vs if swap else bot_name, bot_name if swap else vs)
+    first_won = bool(stats.winner) and stats.winner[0] in sides(players)[0]
+    return first_won != swap
+
+
 def play_one(rules: Ruleset, players: int, seed: int, bot_name: str, vs: str | None = None) -> tuple[Game, GameStats]:
     """One digital game: every seat the same kind of bot, or ``bot_name`` on the first
     team's seats (``sides``) and ``vs`` on the other's."""

@@ -46,21 +46,16 @@ def plays(players: int, weights: Sequence[float], games: int, seed: int, process
 
 
 def _wins(job: tuple[int, tuple[float, ...], list[int]]) -> int:
-    from referee.coach.selfplay import play_one, sides
+    from referee.coach.selfplay import won_with_sides_swapped
     from referee.rulesets import PRESETS, Ruleset
 
     players, weights, seeds = job
     presets = sorted(PRESETS)
-    first = set(sides(players)[0])
-    won = 0
     with weights_in_use(Weights(players, weights)):
-        for seed in seeds:
-            swap = seed % 2 == 1
-            rules = Ruleset.preset(presets[seed % len(presets)])
-            bots = (AGAINST, TRIED_BOT) if swap else (TRIED_BOT, AGAINST)
-            _game, stats = play_one(rules, players, seed, *bots)
-            won += (bool(stats.winner) and stats.winner[0] in first) != swap
-    return won
+        return sum(
+            won_with_sides_swapped(Ruleset.preset(presets[seed % len(presets)]), players, seed, TRIED_BOT, AGAINST)
+            for seed in seeds
+        )
 
 
 def chosen(own: int, rates: Mapping[int, float], games: int) -> int:
