@@ -75,7 +75,9 @@ def _said(
     breaks = [note for note in NOTES if note.name in least and applied[note.name] > least[note.name]]
     if breaks and verdict.chance >= best - SAME:
         keeper = verdicts[kept[breaks[0].name][0]]
-        reason = _gives_way(effect, breaks[0], verdict.chance - keeper.chance, excuse_for(breaks[0], seen))
+        reason = _gives_way(
+            effect or plain_words(seen), breaks[0], verdict.chance - keeper.chance, excuse_for(breaks[0], seen)
+        )
         cited = breaks[0]
     elif breaks:
         reason = _sentence(f"{effect or plain_words(seen)}, though {breaks[0].why}")
@@ -98,15 +100,16 @@ def _said(
 SAME = 0.005  # half a point of the chance to win: as good as the best, as far as words go
 
 
-def _gives_way(effect: str, note: Note, more: float, excuse: Excuse | None) -> str:
-    """The best move breaks a note: say what the note usually asks and why it gives way (the
-    note's own exception, where one applies)."""
-    usually = note.heed or note.why
-    usually = usually.removeprefix("it ").removeprefix("in the endgame ")
-    worth = chance_words(more, "more") if more >= SAME else "as many chances to win"
-    why = f"{EXCUSE_WORDS[excuse]}, and this is worth more" if excuse is not None else "here this is worth more"
-    did = effect or "this move"
-    return _sentence(f"{did}. Usually a move {usually}, but {why}: {worth}")
+def _gives_way(did: str, note: Note, more: float, excuse: Excuse | None) -> str:
+    """The best move (``did``, in words) breaks a note: say what the note usually asks and why
+    it gives way (the note's own exception, where one applies)."""
+    usually = note.heed.removeprefix("in the endgame ").removeprefix("it ")
+    if more >= SAME:
+        judged = f"this is worth more: {chance_words(more, 'more')}"
+    else:  # a tie, near enough: saying "worth more" would claim a gain the judge did not find
+        judged = "this does as well: as many chances to win, near enough"
+    why = f"{EXCUSE_WORDS[excuse]}, and {judged}" if excuse is not None else f"here {judged}"
+    return _sentence(f"{did}. Usually a move {usually}, but {why}")
 
 
 def _standing(verdict: Verdict, best: float) -> str:

@@ -413,7 +413,7 @@ NOTES: tuple[Note, ...] = (
         STRATEGY,
         "advice",
         _ready_for_runner,
-        "it comes out just ahead of a partner's peg: when the partner lands on it, it jumps straight to its in-spot",
+        "it stands just ahead of a partner's peg, so when the partner lands on it, it jumps straight to its in-spot",
     ),
     Note(
         "teammate",
@@ -430,6 +430,8 @@ NOTES: tuple[Note, ...] = (
         "it attacks an opponent when it could put a teammate on its in-spot; a peg sent to start is only two "
         "moves from going home again",
         instead_of="teammate",
+        heed="it puts a teammate on its in-spot rather than attack an opponent, who is only two moves from going home "
+        "again",
     ),
     Note(
         "joker",
@@ -445,7 +447,8 @@ NOTES: tuple[Note, ...] = (
         ERRORS,
         "warning",
         _into_home_short,
-        "it takes your peg into home but not all the way in; better wait for the exact count and rely on your partners",
+        "it stops short of the end of home; better wait for the exact count to go all the way in and rely on your "
+        "partners",
         excuses=("danger",),
         heed="it waits for the exact count to go all the way home",
     ),
@@ -481,7 +484,7 @@ NOTES: tuple[Note, ...] = (
         _big_card_in_endgame,
         "in the endgame a big card that does not go home wastes the count; play your smallest and give your "
         "partners more chances to get home",
-        heed="in the endgame the smallest card keeps the exact count for going home",
+        heed="in the endgame it plays the smallest card, which keeps the exact count for going home",
     ),
 )
 BY_NAME = {note.name: note for note in NOTES}
