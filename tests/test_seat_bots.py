@@ -222,6 +222,9 @@ def test_a_thinking_bot_never_holds_the_table(dealt: Table, monkeypatch: pytest.
         answers.append(time.perf_counter() - start)
         time.sleep(0.05)
     assert time.monotonic() - began >= 1.0 and len(answers) >= 5
-    assert max(answers) < 0.2  # answered while the bot thought
+    # Answered while the bot thought: a lock held through the thinking would take the whole
+    # second. Half of it is the bar, not a sensor event's 15 ms: that budget is `pegs bench`'s to
+    # measure, and a busy CI machine's scheduler alone can take a fifth of a second.
+    assert max(answers) < 0.5
     plan = service.state()["bot"]
     assert plan is not None and plan["seat"] == 0 and plan["card"] in service.session.game.hand(0)
