@@ -63,6 +63,15 @@ def test_the_first_peg_home_goes_all_the_way_in() -> None:
     up ... the Kiss of Death". Red's peg 2 short of its in-spot, a 7 in hand: 2 and 5 deep."""
     hints = rank(_position({0: ["T0:1", "T0:12", "T1:4"]}), BASIC, ["7"])
     assert _text(hints[0]) == "7 T0:1-H0:5"
+    assert hints[0].why.startswith("Your peg goes into home, all the way in")
+
+
+def test_a_peg_in_home_moves_deeper_not_into_home() -> None:
+    """The rules page, Endgame: a peg in home "must eventually be moved all the way to the end
+    of the home track". Red's peg on its home's 1st hole, a 4: it moves deeper, it does not
+    go into home again."""
+    hint = _hint({0: ["H0:1", "T0:12"]}, "4", "4 H0:1-H0:5")
+    assert hint.why.startswith("Your peg moves deeper into home, all the way in"), hint.why
 
 
 def test_a_hand_whose_only_move_is_a_joker_may_keep_it() -> None:

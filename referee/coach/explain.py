@@ -174,7 +174,8 @@ def _step_effect(seen: Seen, board: Board, step: Step, colour: int, said: list[s
             board.home(colour, depth) not in seen.after.on_board(colour)
             for depth in range(board.depth(step.target) + 1, 6)
         )
-        said.append(f"{whose} peg goes into home" + (", all the way in" if deepest else ""))
+        goes = "moves deeper into home" if board.is_home(step.source) else "goes into home"
+        said.append(f"{whose} peg {goes}" + (", all the way in" if deepest else ""))
     elif board.is_track(step.target):
         before_in_spot = (board.in_spot(colour) - step.target) % board.track_length
         its = "your" if colour == seen.seat else "its"
