@@ -139,6 +139,15 @@ def test_each_note_explains_the_moves_it_speaks_to(
         assert hint.why
 
 
+def test_an_attack_is_not_blamed_for_a_teammate_move_nobody_could_make() -> None:
+    """Common Errors: "Attacking an opponent instead of putting a teammate into a scoring
+    position". Red's 4 sends Sky blue's peg back or moves Red's other peg on: no choice puts a
+    teammate anywhere, so the hint does not say it could have."""
+    hints = rank(_position({0: ["T0:12", "T0:1"], 1: ["T0:16"], 2: ["T2:5"]}), BASIC, ["4"])
+    attack = next(h for h in hints if _text(h) == "4 T0:12-T0:16x")
+    assert "attack instead" not in attack.breaks and "teammate" not in attack.why, attack.why
+
+
 def test_every_note_has_a_scenario_here() -> None:
     assert {scenario[0] for scenario in SCENARIOS} == {note.name for note in NOTES}
 

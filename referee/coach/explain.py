@@ -37,12 +37,23 @@ def explain(verdicts: Sequence[Verdict], rules: Ruleset) -> list[Said]:
     """The reasons for the judge's verdicts (best first), each against the best."""
     seen = [Seen.of(v.card, v.move, rules) if v.move is not None else None for v in verdicts]
     applied = [{note.name: note.applies(s) for note in NOTES} if s else None for s in seen]
+    _only_on_offer(applied)
     kept = _kept_by(applied)
     best = verdicts[0].chance if verdicts else 0.0
     return [
         _said(verdict, s, times, kept, verdicts, best)
         for verdict, s, times in zip(verdicts, seen, applied, strict=True)
     ]
+
+
+def _only_on_offer(applied: Sequence[dict[str, int] | None]) -> None:
+    """A warning against doing one thing instead of another ("attacking an opponent instead of
+    putting a teammate into a scoring position") is not broken where no choice does the other."""
+    for note in NOTES:
+        if note.instead_of and not any(times and times[note.instead_of] for times in applied):
+            for times in applied:
+                if times is not None:
+                    times[note.name] = 0
 
 
 def _kept_by(applied: Sequence[Mapping[str, int] | None]) -> dict[str, tuple[int, int]]:
