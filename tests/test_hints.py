@@ -148,6 +148,19 @@ def test_an_attack_is_not_blamed_for_a_teammate_move_nobody_could_make() -> None
     assert "attack instead" not in attack.breaks and "teammate" not in attack.why, attack.why
 
 
+def test_a_partners_peg_is_not_called_yours() -> None:
+    """The rules page, Advanced Game: Arizona Rules, rule 2: "any peg of your team" may be moved.
+    Red, all in start, moves Yellow's peg: the note it follows speaks of "the peg", not "your
+    peg", and the one the other move breaks says what a move usually does with "a peg"."""
+    hints = {_text(h): h for h in rank(_position({2: ["T1:15"]}), Ruleset.preset("arizona"), ["3", "5"])}
+    keeps, breaks = hints["5 T1:15-T2:2"], hints["3 T1:15-T2:0"]
+    assert "corner" in keeps.follows and "corner" in breaks.breaks
+    if keeps.lost < 0.005:  # as good as the best: the warning it keeps is its praise
+        assert "it keeps the peg off the corners" in keeps.why
+    assert "Usually a move keeps a peg off the corners" in breaks.why or "it leaves the peg on a corner" in breaks.why
+    assert not any("your peg" in h.why.lower() for h in hints.values())
+
+
 def test_every_note_has_a_scenario_here() -> None:
     assert {scenario[0] for scenario in SCENARIOS} == {note.name for note in NOTES}
 

@@ -91,11 +91,11 @@ def _said(
         )
         cited = breaks[0]
     elif breaks:
-        reason = _sentence(f"{effect or plain_words(seen)}, though {breaks[0].why}")
+        reason = _sentence(f"{effect or plain_words(seen)}, though {_whose_clause(breaks[0].why, seen)}")
         cited = breaks[0]
     elif cited_follows := [n for n in follows if n.kind == "advice" or (n.heed and verdict.chance >= best - SAME)]:
         cited = cited_follows[0]  # a warning kept is praise only for a move as good as the best
-        clause = cited.why if cited.kind == "advice" else cited.heed
+        clause = _whose_clause(cited.why if cited.kind == "advice" else cited.heed, seen)
         reason = _sentence(f"{effect}: {clause}" if effect else clause)
     else:
         cited = None
@@ -114,7 +114,7 @@ SAME = 0.005  # half a point of the chance to win: as good as the best, as far a
 def _gives_way(did: str, note: Note, more: float, excuse: Excuse | None) -> str:
     """The best move (``did``, in words) breaks a note: say what the note usually asks and why
     it gives way (the note's own exception, where one applies)."""
-    usually = note.heed.removeprefix("in the endgame ").removeprefix("it ")
+    usually = note.heed.removeprefix("in the endgame ").removeprefix("it ").replace("your peg", "a peg")
     if more >= SAME:
         judged = f"this is worth more: {chance_words(more, 'more')}"
     else:  # a tie, near enough: saying "worth more" would claim a gain the judge did not find
@@ -144,6 +144,14 @@ def _sentence(text: str) -> str:
     if not text:
         return text
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _whose_clause(clause: str, seen: Seen) -> str:
+    """A note's clause speaks of "your peg"; where the move takes only other colours' pegs (a
+    partner's, or an opponent's with North Carolina's 10), it is "the peg"."""
+    after = seen.after
+    moved = {after.colour_at(step.target) for step in seen.move.steps if not step.swap}
+    return clause if seen.seat in moved else clause.replace("your peg", "the peg")
 
 
 def _whose(seen: Seen, seat: int) -> str:
