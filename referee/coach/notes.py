@@ -430,8 +430,8 @@ NOTES: tuple[Note, ...] = (
         "it attacks an opponent when it could put a teammate on its in-spot; a peg sent to start is only two "
         "moves from going home again",
         instead_of="teammate",
-        heed="it puts a teammate on its in-spot rather than attack an opponent, who is only two moves from going home "
-        "again",
+        heed="it puts a teammate on its in-spot rather than attack an opponent: a peg sent to start is only two moves "
+        "from going home again",
     ),
     Note(
         "joker",
