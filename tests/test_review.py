@@ -28,7 +28,7 @@ from referee.coach import review_moves, rollout
 from referee.coach.hints import choices_for
 from referee.coach.judge import Choice, Verdict, judge
 from referee.coach.lookahead import Hidden, reply
-from referee.coach.review import review
+from referee.coach.review import BLUNDER, INACCURACY, MISTAKE, review
 from referee.coach.review_moves import Doubt, Known, Told, given_away, screen, settle
 from referee.coach.rollout import BATCH, Budget, confirm, paired_gap, rollouts
 from referee.coach.selfplay import play_one
@@ -408,6 +408,8 @@ def test_the_review_page_and_its_json(app: Flask) -> None:
     page = client.get(f"/games/{over}/review")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Turning points" in html and status["review"]["seats"][0]["summary"] in html
+    for size, bar in (("an inaccuracy", INACCURACY), ("a mistake", MISTAKE), ("a blunder", BLUNDER)):
+        assert f"{size} ({round(bar * 100)} in 100 or more)" in html  # the page says the review's own bars
     assert f'href="/games/{over}/review"' in client.get("/games").get_data(as_text=True)
     assert f'href="/games/{over}/review"' in client.get(f"/games/{over}").get_data(as_text=True)
     # The game being played: its hands are still hidden.
