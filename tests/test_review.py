@@ -408,7 +408,9 @@ def test_the_review_page_and_its_json(app: Flask) -> None:
     page = client.get(f"/games/{over}/review")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Turning points" in html and status["review"]["seats"][0]["summary"] in html
-    for size, bar in (("an inaccuracy", INACCURACY), ("a mistake", MISTAKE), ("a blunder", BLUNDER)):
+    sizes = {"an inaccuracy": INACCURACY, "a mistake": MISTAKE, "a blunder": BLUNDER}
+    assert status["review"]["sizes"] == sizes
+    for size, bar in sizes.items():
         assert f"{size} ({round(bar * 100)} in 100 or more)" in html  # the page says the review's own bars
     assert f'href="/games/{over}/review"' in client.get("/games").get_data(as_text=True)
     assert f'href="/games/{over}/review"' in client.get(f"/games/{over}").get_data(as_text=True)

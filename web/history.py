@@ -24,7 +24,6 @@ from werkzeug.exceptions import NotFound
 
 from referee import events as ev
 from referee import record
-from referee.coach.review import BLUNDER, INACCURACY, MISTAKE
 from referee.file_reading import excerpt
 from referee.game import Game, GameError
 from referee.rulesets import title_of
@@ -165,14 +164,7 @@ def review_page(game_id: int) -> Response | str:
     except GameError as error:
         page = render_template("message.html", title="Still being played", words=str(error))
         return Response(page, status=409)
-    bars = {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER}  # the page says the review's own
-    return render_template(
-        "review.html",
-        game_id=game_id,
-        status=status,
-        review=status.get("review"),
-        bars={size: round(bar * 100) for size, bar in bars.items()},
-    )
+    return render_template("review.html", game_id=game_id, status=status, review=status.get("review"))
 
 
 @history.get(f"/api/games/<int(max={MAX_GAME_ID}):game_id>/review")

@@ -29,7 +29,7 @@ hand is luck, not skill. A game that stopped unfinished is reviewed up to where 
 
 The shape, everything JSON (``version`` is ``VERSION``)::
 
-    {"version": 7,
+    {"version": 8,
      "game": {"players", "rules", "mode", "names": {"0": "Red", ...}, "winner": "Red & Yellow" | null,
               "over": true, "moves": 180},
      "moves": [{"number", "turn", "seat", "name", "move", "words", "cards" | null, "judged",
@@ -43,7 +43,8 @@ The shape, everything JSON (``version`` is ``VERSION``)::
      "seats": [{"seat", "name", "moves", "judged", "best", "near", "inaccuracies", "mistakes",
                 "blunders", "lost", "luck", "bumps_made", "bumps_suffered",
                 "biggest": [{"number", "size", "note", "said", "lost"}, ...], "summary"}, ...],
-     "teams": [{"seats", "name", "won", "lost", "luck", "turning_points": [...], "summary"}, ...]}
+     "teams": [{"seats", "name", "won", "lost", "luck", "turning_points": [...], "summary"}, ...],
+     "sizes": {"an inaccuracy": 0.01, "a mistake": 0.04, "a blunder": 0.12}}  # each size's bar
 
 ``progress(done, total)`` is called after each move, and again after each doubtful move the
 play-outs settle (a daemon shows it while it works, and may stop the review there).
@@ -64,7 +65,7 @@ from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
 PLAYOUT_TURNS = 8_000  # turns of play-out a review may spend settling doubtful moves (its time budget: bench)
-VERSION = 7  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
+VERSION = 8  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
 
@@ -112,6 +113,7 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
         "moves": entries,
         "seats": [seat_entry(seat, names, entries, game, limit) for seat in game.board.seats],
         "teams": [team_entry(team, names, moves, game, limit) for team in game.board.teams],
+        "sizes": {"an inaccuracy": INACCURACY, "a mistake": MISTAKE, "a blunder": BLUNDER},  # what a page says
     }
 
 
