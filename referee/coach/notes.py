@@ -420,7 +420,7 @@ NOTES: tuple[Note, ...] = (
         ERRORS,
         "advice",
         _teammate_scores,
-        "it sends a teammate's peg on to its in-spot, ready to go home",
+        "it puts a teammate into a scoring position, ready to go home",
     ),
     Note(
         "attack instead",
@@ -460,7 +460,7 @@ NOTES: tuple[Note, ...] = (
         ERRORS,
         "advice",
         _all_the_way_in,
-        "it moves a peg deeper into home, so your home does not bind up",
+        "it leaves room behind it, so your home does not bind up",
     ),
     Note(
         "two pegs out",
