@@ -16,6 +16,7 @@ import json
 import multiprocessing
 import sys
 from pathlib import Path
+from typing import TypedDict, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -63,16 +64,28 @@ def run(out: Path, presets: list[str], sizes: list[int], processes: int, seed: i
             print(json.dumps(row), file=sys.stderr, flush=True)
 
 
-def _read(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+class Row(TypedDict):
+    """One match of a run, as a line of its JSON lines file."""
+
+    bot: str
+    vs: str
+    rules: str
+    players: int
+    games: int
+    wins: int
+    ci95: list[float]
+
+
+def _read(path: Path) -> list[Row]:
+    return [cast(Row, json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def table(path: Path) -> str:
     rows = _read(path)
     lines = ["| match | players | preset | games | win rate (95% CI) |", "|---|---|---|---|---|"]
     for r in rows:
-        games, wins = int(r["games"]), int(r["wins"])  # type: ignore[call-overload]
-        low, high = r["ci95"]  # type: ignore[misc]
+        games, wins = r["games"], r["wins"]
+        low, high = r["ci95"]
         lines.append(
             f"| {r['bot']} vs {r['vs']} | {r['players']} | {r['rules']} | {games} | "
             f"{wins / games:.0%} ({low:.0%} to {high:.0%}) |"
