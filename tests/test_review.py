@@ -146,6 +146,7 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
     for entry in data["moves"]:
         assert entry["judged"] and entry["lost"] >= 0  # digital: the referee dealt every hand
         assert entry["size"] is None or entry["lost"] >= reviewing.INACCURACY
+        assert not re.search(r"\byour?\b", entry["said"], re.IGNORECASE), entry["said"]  # told to the table
     for seat in data["seats"]:
         losses = [slip["lost"] for slip in seat["biggest"]]
         assert losses == sorted(losses, reverse=True) and len(losses) <= 3
@@ -155,6 +156,7 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
     for team in data["teams"]:
         numbers = [point["number"] for point in team["turning_points"]]
         assert numbers == sorted(numbers) and len(numbers) <= 3
+        assert not any(re.search(r"\byour?\b", point["said"], re.IGNORECASE) for point in team["turning_points"])
     assert data["game"]["over"] and json.loads(json.dumps(data)) == data
 
 
@@ -243,7 +245,7 @@ def test_a_blunder_is_named_on_every_deal_not_on_the_first_batch() -> None:
     assert budget.turns == 0  # every batch was played, on the first deals and on fresh ones
     short = settle(doubt, Budget(one_set))
     assert short is not None and short.size == "an inaccuracy"
-    parts = Told(BASIC, "Red moves 2", {}, True).parts(short)
+    parts = Told(BASIC, "Red moves 2", {}, True, "Red").parts(short)
     assert f"an inaccuracy (about 3 to {round(short.lost * 100)} in 100 chances" in parts["said"]  # not "about 64"
 
 

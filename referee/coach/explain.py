@@ -12,6 +12,7 @@ more here: about 8 in 100 more chances to win"). A move is never ranked by a not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -144,6 +145,15 @@ def _sentence(text: str) -> str:
     if not text:
         return text
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+_YOU = re.compile(r"\b([Yy])ou(r?)\b")
+
+
+def in_third_person(text: str, mover: str) -> str:
+    """A hint's words, written to the seat that moves ("your peg goes into home"), as the whole
+    table reads them in a review ("Red's peg goes into home")."""
+    return _YOU.sub(lambda found: f"{mover}'s" if found.group(2) else mover, text)
 
 
 def _whose_clause(clause: str, seen: Seen) -> str:

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from referee import events as ev
 from referee.cards import JOKER
+from referee.coach.explain import in_third_person
 from referee.coach.hints import Hint, choices_for, hints_of, which_pegs
 from referee.coach.judge import Choice, Verdict, judge, noise
 from referee.coach.lookahead import Hidden
@@ -130,7 +131,7 @@ def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, 
         choices.append(played)
     outcome, doubt = screen(game, choices, played, known, number)
     words = say(made, names) + which_pegs(made, names) + _free(event)
-    told = Told(game.rules, words, names, len(known.cards) > 1)
+    told = Told(game.rules, words, names, len(known.cards) > 1, name_of(names, event.seat))
     entry = {"luck": _luck(game, known), **told.parts(outcome)}
     return Judged(entry, event.seat, {}, {}, doubt, told)
 
@@ -144,6 +145,7 @@ class Told:
     words: str
     names: Names
     hand: bool
+    mover: str  # the seat's name: the hints' "your peg" is told to the table as "Red's peg"
 
     def parts(self, outcome: Outcome) -> dict[str, Any]:
         best, mine, lost, size, clear = outcome
@@ -159,7 +161,7 @@ class Told:
             "note": (played_hint.note if played_hint and played_hint.breaks else best_hint.note)
             if size and best_hint
             else None,
-            "said": _said(self.words, best_hint, played_hint, (shown_clear, lost), size, names, self.hand),
+            "said": _said(self.words, best_hint, played_hint, (shown_clear, lost), size, names, self.hand, self.mover),
         }
 
 
@@ -333,15 +335,17 @@ def _said(
     size: str | None,
     names: Names,
     hand: bool,
+    mover: str,
 ) -> str:
     with_what = "that hand" if hand else "that card"
     if best is None or played is None:
         return f"{words}: the best move with {with_what}."
     better = best.words(names) if best.move is not None else _lower_first(best.words(names))
+    better = in_third_person(better, mover)
     if size is None:
         return f"{words}: as good as the best move with {with_what}, near enough ({better})."
     gave = given_away(*loss)
-    return f"{words}: {size} ({gave}). Better: {better}. {best.words_why(names)}"
+    return f"{words}: {size} ({gave}). Better: {better}. {in_third_person(best.words_why(names), mover)}"
 
 
 def given_away(clear: float | None, lost: float) -> str:
