@@ -147,9 +147,11 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
         assert entry["judged"] and entry["lost"] >= 0  # digital: the referee dealt every hand
         assert entry["size"] is None or entry["lost"] >= reviewing.INACCURACY
         assert not re.search(r"\byour?\b", entry["said"], re.IGNORECASE), entry["said"]  # told to the table
+    sizes = ("an inaccuracy", "a mistake", "a blunder")
     for seat in data["seats"]:
-        losses = [slip["lost"] for slip in seat["biggest"]]
-        assert losses == sorted(losses, reverse=True) and len(losses) <= 3
+        order = [(sizes.index(slip["size"]), slip["lost"]) for slip in seat["biggest"]]  # size first, then loss
+        assert order == sorted(order, reverse=True) and len(order) <= 3
+        assert "inaccuracys" not in seat["summary"]
         sized = seat["inaccuracies"] + seat["mistakes"] + seat["blunders"]
         assert seat["best"] + seat["near"] + sized == seat["judged"] == seat["moves"]
     assert sum(seat["moves"] for seat in data["seats"]) == len(game.history)

@@ -42,7 +42,8 @@ The shape, everything JSON (``version`` is ``VERSION``)::
                 "note", "said"}, ...],
      "seats": [{"seat", "name", "moves", "judged", "best", "near", "inaccuracies", "mistakes",
                 "blunders", "lost", "luck", "bumps_made", "bumps_suffered",
-                "biggest": [{"number", "size", "note", "said", "lost"}, ...], "summary"}, ...],
+                "biggest": [{"number", "size", "note", "said", "lost"}, ...],  # a blunder first, then by "lost"
+                "summary"}, ...],
      "teams": [{"seats", "name", "won", "lost", "luck", "turning_points": [...], "summary"}, ...],
      "sizes": {"an inaccuracy": 0.01, "a mistake": 0.04, "a blunder": 0.12}}  # each size's bar
 

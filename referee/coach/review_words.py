@@ -19,7 +19,9 @@ def seat_entry(seat: int, names: Names, moves: list[dict[str, Any]], game: Game,
     mine = [entry for entry in moves if entry["seat"] == seat]
     judged = [entry for entry in mine if entry["judged"]]
     sized = {size: [entry for entry in judged if entry["size"] == size] for size in SIZES}
-    flagged = sorted((e for e in judged if e["size"]), key=lambda e: (-e["lost"], e["number"]))
+    # The biggest first by their size word, which only a loss clear of the noise earns, then by
+    # the mean: an unsettled inaccuracy's mean may be large but is the least sure.
+    flagged = sorted((e for e in judged if e["size"]), key=lambda e: (-SIZES.index(e["size"]), -e["lost"], e["number"]))
     best = sum(1 for entry in judged if entry["lost"] == 0)
     near = sum(1 for entry in judged if entry["lost"] > 0 and entry["size"] is None)
     bumps = [bump for bump in game.bumps if not bump.penalty]
@@ -79,9 +81,13 @@ def _seat_summary(
 
 
 def _sizes(flagged: list[dict[str, Any]]) -> str:
-    words = {"an inaccuracy": "inaccuracy", "a mistake": "mistake", "a blunder": "blunder"}
+    words = {
+        "an inaccuracy": ("inaccuracy", "inaccuracies"),
+        "a mistake": ("mistake", "mistakes"),
+        "a blunder": ("blunder", "blunders"),
+    }
     counts = [(sum(1 for e in flagged if e["size"] == size), words[size]) for size in SIZES]
-    parts = [_count(n, word) for n, word in counts if n]
+    parts = [_count(n, *word) for n, word in counts if n]
     return _upper_first(", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
 
 
@@ -148,5 +154,5 @@ def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _count(number: int, thing: str) -> str:
-    return f"{'no' if number == 0 else number} {thing}{'' if number == 1 else 's'}"
+def _count(number: int, thing: str, things: str | None = None) -> str:
+    return f"{'no' if number == 0 else number} {thing if number == 1 else things or thing + 's'}"
