@@ -40,7 +40,11 @@ def _text(hint: Hint) -> str:
 
 
 def _hint(pegs: dict[int, list[str]], hand: str, move: str) -> Hint:
-    return next(h for h in rank(_position(pegs), BASIC, hand.split()) if _text(h) == move)
+    return _hint_in(BASIC, pegs, hand, move)
+
+
+def _hint_in(rules: Ruleset, pegs: dict[int, list[str]], hand: str, move: str) -> Hint:
+    return next(h for h in rank(_position(pegs), rules, hand.split()) if _text(h) == move)
 
 
 def test_the_exact_count_goes_all_the_way_home_first() -> None:
@@ -159,6 +163,8 @@ def test_a_partners_peg_is_not_called_yours() -> None:
         assert "it keeps the peg off the corners" in keeps.why
     assert "Usually a move keeps a peg off the corners" in breaks.why or "it leaves the peg on a corner" in breaks.why
     assert not any("your peg" in h.why.lower() for h in hints.values())
+    deeper = _hint_in(Ruleset.preset("arizona"), {2: ["H2:1", "T1:2"]}, "4", "4 H2:1-H2:5")  # Yellow's home
+    assert deeper.why.endswith("it leaves room behind it, so its home does not bind up."), deeper.why
 
 
 def test_every_note_has_a_scenario_here() -> None:

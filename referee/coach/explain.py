@@ -157,11 +157,14 @@ def in_third_person(text: str, mover: str) -> str:
 
 
 def _whose_clause(clause: str, seen: Seen) -> str:
-    """A note's clause speaks of "your peg"; where the move takes only other colours' pegs (a
-    partner's, or an opponent's with North Carolina's 10), it is "the peg"."""
+    """A note's clause speaks of "your peg" and "your home"; where the move takes only other
+    colours' pegs (a partner's, or an opponent's with North Carolina's 10), they are "the peg"
+    and "its home"."""
     after = seen.after
     moved = {after.colour_at(step.target) for step in seen.move.steps if not step.swap}
-    return clause if seen.seat in moved else clause.replace("your peg", "the peg")
+    if seen.seat in moved:
+        return clause
+    return clause.replace("your peg", "the peg").replace("your home", "its home")
 
 
 def _whose(seen: Seen, seat: int) -> str:
