@@ -158,6 +158,7 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
     for team in data["teams"]:
         numbers = [point["number"] for point in team["turning_points"]]
         assert numbers == sorted(numbers) and len(numbers) <= 3
+        assert all(abs(point["swing"]) >= 0.01 for point in team["turning_points"])  # each turned something
         assert not any(re.search(r"\byour?\b", point["said"], re.IGNORECASE) for point in team["turning_points"])
     assert data["game"]["over"] and json.loads(json.dumps(data)) == data
 

@@ -12,6 +12,7 @@ from referee.game import Game
 from referee.words import Names, name_of
 
 SIZES = ("an inaccuracy", "a mistake", "a blunder")
+TURNED = 0.01  # a turning point moved its team's chances by a point at least
 
 
 def seat_entry(seat: int, names: Names, moves: list[dict[str, Any]], game: Game, limit: int) -> dict[str, Any]:
@@ -97,7 +98,9 @@ def team_entry(team: Sequence[int], names: Names, moves: list[Judged], game: Gam
     entries = [judged.entry for judged in moves if judged.seat in team and judged.entry["judged"]]
     lost = round(sum(entry["lost"] for entry in entries), 3)
     luck = round(sum(entry["luck"] or 0.0 for entry in entries), 3)
-    own = [judged for judged in moves if judged.seat in team]  # the team's own moves that swung it most
+    # The team's own moves that swung its chances most; one that moved them less than a point
+    # turned nothing ("from about 35 to 35 in 100").
+    own = [judged for judged in moves if judged.seat in team and abs(judged.after[key] - judged.before[key]) >= TURNED]
     swings = sorted(own, key=lambda j: -abs(j.after[key] - j.before[key]))[:limit]
     name = " & ".join(name_of(names, seat) for seat in team)
     won = game.winner is not None and set(game.winner) == set(team)
