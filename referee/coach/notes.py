@@ -482,7 +482,7 @@ NOTES: tuple[Note, ...] = (
         ERRORS,
         "warning",
         _big_card_in_endgame,
-        "in the endgame a big card that does not go home wastes the count; play your smallest and give your "
+        "in the endgame a big card that does not go home wastes the count; play your smallest card and give your "
         "partners more chances to get home",
         heed="in the endgame it plays the smallest card, which keeps the exact count for going home",
     ),
