@@ -98,10 +98,14 @@ def team_entry(team: Sequence[int], names: Names, moves: list[Judged], game: Gam
     entries = [judged.entry for judged in moves if judged.seat in team and judged.entry["judged"]]
     lost = round(sum(entry["lost"] for entry in entries), 3)
     luck = round(sum(entry["luck"] or 0.0 for entry in entries), 3)
+
     # The team's own moves that swung its chances most; one that moved them less than a point
     # turned nothing ("from about 35 to 35 in 100").
-    own = [judged for judged in moves if judged.seat in team and abs(judged.after[key] - judged.before[key]) >= TURNED]
-    swings = sorted(own, key=lambda j: -abs(j.after[key] - j.before[key]))[:limit]
+    def moved(judged: Judged) -> float:
+        return abs(judged.after[key] - judged.before[key])
+
+    own = [judged for judged in moves if judged.seat in team and moved(judged) >= TURNED]
+    swings = sorted(own, key=lambda j: -moved(j))[:limit]
     name = " & ".join(name_of(names, seat) for seat in team)
     won = game.winner is not None and set(game.winner) == set(team)
     return {
