@@ -58,8 +58,18 @@ from typing import Any
 
 from referee import events as ev
 from referee import record
-from referee.coach.review_moves import BLUNDER, INACCURACY, MISTAKE, Judged, Known, given_away, judge_move, known_at
-from referee.coach.review_words import SIZES, seat_entry, team_entry
+from referee.coach.review_moves import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    SIZES,
+    Judged,
+    Known,
+    given_away,
+    judge_move,
+    known_at,
+)
+from referee.coach.review_words import seat_entry, team_entry
 from referee.coach.rollout import Budget
 from referee.events import Event
 from referee.words import name_of
@@ -114,7 +124,7 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
         "moves": entries,
         "seats": [seat_entry(seat, names, entries, game, limit) for seat in game.board.seats],
         "teams": [team_entry(team, names, moves, game, limit) for team in game.board.teams],
-        "sizes": dict(zip(SIZES, (INACCURACY, MISTAKE, BLUNDER), strict=True)),  # each size's bar, for a page
+        "sizes": dict(SIZES),  # each size's bar, for a page
     }
 
 

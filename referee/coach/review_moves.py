@@ -28,7 +28,8 @@ from referee.words import Names, name_of, say
 # in the learned value after a few rounds, and its own error is not in their noise (README,
 # "Teaching": measured against that reference, a 2-point bar named mistakes it did not find).
 INACCURACY, MISTAKE, BLUNDER = 0.01, 0.04, 0.12
-MISTAKE_WORDS = ("a mistake", "a blunder")
+SIZES = {"an inaccuracy": INACCURACY, "a mistake": MISTAKE, "a blunder": BLUNDER}  # each size's bar, smallest first
+MISTAKE_WORDS = tuple(word for word, bar in SIZES.items() if bar >= MISTAKE)
 BEYOND_NOISE = 2.0  # standard errors of the paired difference a size must clear
 SETTLE_ROUNDS, SETTLE_DEALS = 8, 32  # the play-outs that may name a mistake: longer than a bot's look
 RIVALS = 6  # the choices that keep a joker played out against a joker played
@@ -296,9 +297,8 @@ def _luck(game: Game, known: Known) -> float | None:
 
 
 def size_word(lost: float) -> str:
-    if lost < MISTAKE:
-        return "an inaccuracy"
-    return "a mistake" if lost < BLUNDER else "a blunder"
+    """The largest size whose bar ``lost`` reaches (an inaccuracy below every bar)."""
+    return next((word for word, bar in reversed(SIZES.items()) if lost >= bar), "an inaccuracy")
 
 
 def _find(verdicts: list[Verdict], choice: Choice) -> Verdict:

@@ -7,11 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.coach.explain import in_third_person
-from referee.coach.review_moves import Judged
+from referee.coach.review_moves import SIZES, Judged
 from referee.game import Game
 from referee.words import Names, name_of
 
-SIZES = ("an inaccuracy", "a mistake", "a blunder")
 TURNED = 0.01  # a turning point moved its team's chances by a point at least
 
 
@@ -22,7 +21,7 @@ def seat_entry(seat: int, names: Names, moves: list[dict[str, Any]], game: Game,
     sized = {size: [entry for entry in judged if entry["size"] == size] for size in SIZES}
     # The biggest first by their size word, which only a loss clear of the noise earns, then by
     # the mean: an unsettled inaccuracy's mean may be large but is the least sure.
-    flagged = sorted((e for e in judged if e["size"]), key=lambda e: (-SIZES.index(e["size"]), -e["lost"], e["number"]))
+    flagged = sorted((e for e in judged if e["size"]), key=lambda e: (-SIZES[e["size"]], -e["lost"], e["number"]))
     best = sum(1 for entry in judged if entry["lost"] == 0)
     near = sum(1 for entry in judged if entry["lost"] > 0 and entry["size"] is None)
     bumps = [bump for bump in game.bumps if not bump.penalty]
