@@ -146,7 +146,8 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
     for entry in data["moves"]:
         assert entry["judged"] and entry["lost"] >= 0  # digital: the referee dealt every hand
         assert entry["size"] is None or entry["lost"] >= reviewing.INACCURACY
-        assert not re.search(r"\byour?\b", entry["said"], re.IGNORECASE), entry["said"]  # told to the table
+        told = [entry["said"], entry["best"]["why"], entry["played"]["why"]] if entry["best"] else [entry["said"]]
+        assert not any(re.search(r"\byour?\b", text, re.IGNORECASE) for text in told), told  # told to the table
     sizes = ("an inaccuracy", "a mistake", "a blunder")
     for seat in data["seats"]:
         order = [(sizes.index(slip["size"]), slip["lost"]) for slip in seat["biggest"]]  # size first, then loss

@@ -154,8 +154,8 @@ class Told:
         shown = hints_of([best, mine], self.rules) if best is not mine else hints_of([mine], self.rules) * 2
         best_hint, played_hint = shown if best is not mine else (None, None)  # None: the move made was the best
         return {
-            "best": _best_json(shown[0], names),
-            "played": {"why": shown[1].words_why(names), "note": None},
+            "best": _best_json(shown[0], names, self.mover),
+            "played": {"why": in_third_person(shown[1].words_why(names), self.mover), "note": None},
             "lost": lost,
             "size": size,
             "lost_clear": shown_clear,
@@ -305,11 +305,11 @@ def _find(verdicts: list[Verdict], choice: Choice) -> Verdict:
     return next(verdict for verdict in verdicts if verdict.choice == choice)
 
 
-def _best_json(hint: Hint, names: Names) -> dict[str, Any]:
+def _best_json(hint: Hint, names: Names, mover: str) -> dict[str, Any]:
     return {
         "move": hint.move.text if hint.move else None,
         "words": hint.words(names),
-        "why": hint.words_why(names),
+        "why": in_third_person(hint.words_why(names), mover),
         "note": hint.note,
     }
 
