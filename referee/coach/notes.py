@@ -450,7 +450,7 @@ NOTES: tuple[Note, ...] = (
         "it stops short of the end of home; better wait for the exact count to go all the way in and rely on your "
         "partners",
         excuses=("danger",),
-        heed="it waits for the exact count to go all the way home",
+        heed="it keeps to the exact count for going all the way home",
     ),
     # Common Errors' "Getting bound up ... the Kiss of Death" is said by "into home short" (a peg
     # entering home) and "all the way in": a peg within home only ever moves deeper, so no move
