@@ -13,7 +13,7 @@ run: $(STAMP)
 
 # Every test, then the product's branch coverage (pyproject.toml, [tool.coverage]).
 test: $(STAMP)
-	scripts/ensure-chromium.sh
+	scripts/ensure-test-tools.sh
 	$(BIN)/python -m pytest --cov --cov-report=term
 
 # The tests a developer runs every few minutes (under a minute): all but the slow, real-process

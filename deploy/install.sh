@@ -321,6 +321,7 @@ fi
 # [board], or a [board] table added at the end. The board may also be written as dotted keys
 # (board.players = 4) or an inline table (board = { players = 4 }) before any [table]: set in place
 # there too. Reads the file twice (awk ... FILE FILE); `checked_players` then reads the result as TOML.
+# shellcheck disable=SC2016  # an awk program: its $ are awk's, never the shell's
 board_awk='
     function trim(s) { gsub(/^[ \t\r]+|[ \t\r]+$/, "", s); return s }
     function section_of(line) { sub(/#.*/, "", line); line = trim(line); return trim(substr(line, 2, length(line) - 2)) }
@@ -374,6 +375,7 @@ sys.exit(0 if players == int(sys.argv[1]) else 1)' "$1"
 }
 # [leds] max_amps in a config: mode=get prints it, mode=set prints the config with it set to n (in
 # place, its comment kept). Only a max_amps line under a [leds] table is read or changed.
+# shellcheck disable=SC2016  # an awk program, as above
 leds_awk='
     function trim(s) { gsub(/^[ \t\r]+|[ \t\r]+$/, "", s); return s }
     /^[ \t]*\[/ { line = $0; sub(/#.*/, "", line); line = trim(line); leds = trim(substr(line, 2, length(line) - 2)) == "leds" }

@@ -353,7 +353,7 @@ def test_pio_rule_is_piolibs() -> None:
 def test_install_script_is_clean_bash() -> None:
     assert subprocess.run(["bash", "-n", str(DEPLOY / "install.sh")], check=False).returncode == 0
     if shutil.which("shellcheck") is None:
-        pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
+        pytest.fail("shellcheck is missing: scripts/ensure-test-tools.sh installs it")
     done = subprocess.run(["shellcheck", str(DEPLOY / "install.sh")], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout
 

@@ -15,7 +15,7 @@ from tests.browser.pages import ARGS, CHROMIUM
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is missing: scripts/ensure-chromium.sh installs it")
+        pytest.fail("Debian's chromium is missing: scripts/ensure-test-tools.sh installs it")
     with sync_playwright() as driver:
         chromium = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
