@@ -170,6 +170,23 @@ def seat_names(start: Event) -> dict[int, str]:
     return {seat: f"seat {seat + 1}" for seat in seats}
 
 
+def side_names(start: Event) -> dict[int, str]:
+    """``seat_names``, and the sides of the board nobody plays by the names the table gave them
+    (the start event's ``table``: ``{"sides": {"1": "Sky blue"}}``), so that a move's words name
+    a corner of a 2-player board as the table did, never after a "seat 4" nobody sits at."""
+    sides = _table(start).get("sides")
+    empty = (
+        {
+            int(side): name
+            for side, name in sides.items()
+            if isinstance(side, str) and side.isdigit() and isinstance(name, str)
+        }
+        if isinstance(sides, dict)
+        else {}
+    )
+    return {**empty, **seat_names(start)}
+
+
 def _table(start: Event) -> Mapping[str, object]:
     """How the table showed the game (the start event's ``table``), or nothing."""
     return (start.table or {}) if isinstance(start, ev.Start) else {}
@@ -282,7 +299,7 @@ def checked(event: Event) -> Iterator[None]:
 
 def _narration(events: list[Event]) -> list[str]:
     game = opening(events)
-    names, marked = seat_names(events[0]), shown_names(events[0])
+    names, marked = side_names(events[0]), shown_names(events[0])
     lines: list[str] = []
     pending: list[str] = []
     play: ev.Play | None = None

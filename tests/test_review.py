@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +37,10 @@ from referee.events import event_to_json
 from referee.game import Game
 from referee.movegen import legal_moves
 from referee.position import Position
+from referee.protocol_types import NewGame
 from referee.rulesets import Ruleset
 from referee.settings.config import Config
+from referee.table.game_settings import new_table
 from referee.table.reviews import Reviews
 from referee.table.store import Store
 from referee.table.table import Table
@@ -128,6 +131,24 @@ def test_undone_moves_leave_the_review() -> None:
     replayed.undo()
     data = review(replayed.events)
     assert [entry["move"] for entry in data["moves"]] == replayed.moves
+
+
+def test_a_two_player_boards_empty_sides_are_named_as_the_table_names_them() -> None:
+    """The rules page, "Players and Equipment": the corners and come-out holes are each
+    player's. On a 2-player game's 4-sided board two sides have no player: the live table
+    calls them by their colours, and the review and the replay must too, never "Seat 4"."""
+    table = new_table(NewGame(2, BASIC))
+    assert table["sides"] == {"1": "Sky blue", "3": "Blue"}  # seats 0 and 2 play: Red and Yellow
+    game, _stats = play_one(BASIC, 2, seed=5, bot_name="greedy")
+    events = [replace(game.events[0], table=table), *game.events[1:]]
+    data = review(events)
+    said = " ".join(entry["words"] + " " + entry["said"] for entry in data["moves"])
+    told = said + " ".join(record.narrate(events))
+    assert "Sky blue's" in said and "Blue's corner" in said  # pegs pass every side in a whole game
+    assert not re.search(r"\bseat [24]\b", told, re.IGNORECASE), "a side named after a seat nobody plays"
+    assert data["game"]["names"] == {"0": "Red", "2": "Yellow"}  # the players, not the empty sides
+    taken = new_table(NewGame(2, BASIC, names=["Sky blue", "Mum"]))
+    assert taken["sides"] == {"3": "Blue"}  # a side's colour a seat took as its name is not given twice
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -105,7 +105,7 @@ def replay(game_id: int) -> str:
     except (Unavailable, record.RecordError) as error:  # kept as it is on the card, and said so
         words = f"Game {game_id}'s record is damaged and cannot be shown: {excerpt(error)}"
         return render_template("message.html", title=f"Game {game_id} is damaged", words=words)
-    names, marked = record.seat_names(events[0]), record.shown_names(events[0])
+    names, marked = record.side_names(events[0]), record.shown_names(events[0])
     turns = _turns(events, game, names, marked)
     winner = " & ".join(names.get(seat, f"seat {seat + 1}") for seat in game.winner) if game.winner else None
     running = _table().state().get("game") == game_id

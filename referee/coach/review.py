@@ -76,7 +76,7 @@ from referee.words import name_of
 
 __all__ = ["BLUNDER", "INACCURACY", "MISTAKE", "VERSION", "review", "without_cards"]
 PLAYOUT_TURNS = 8_000  # turns of play-out a review may spend settling doubtful moves (its time budget: bench)
-VERSION = 8  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
+VERSION = 9  # of the shape and the judgement: bump it when either changes (stored reviews are redone)
 Progress = Callable[[int, int], None]
 
 
@@ -84,7 +84,7 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
     """The whole review of a game record (see the module docstring for its shape). A broken
     record raises ``record.RecordError``."""
     game = record.replay(events[:1])
-    names = {seat: _upper_first(name) for seat, name in record.seat_names(events[0]).items()}
+    names = {side: _upper_first(name) for side, name in record.side_names(events[0]).items()}
     total = sum(1 for event in events if isinstance(event, ev.Move))
     moves: list[Judged] = []
     known: Known | None = None
@@ -115,7 +115,7 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
             "players": game.board.players,
             "rules": game.rules.name,
             "mode": game.mode,
-            "names": {str(seat): name for seat, name in names.items()},
+            "names": {str(seat): names[seat] for seat in record.seat_names(events[0])},
             "phones": [names[seat] for seat in record.phone_seats(events[0]) if seat in names],  # issue 36
             "winner": " & ".join(name_of(names, seat) for seat in game.winner) if game.winner else None,
             "over": game.phase == "over",

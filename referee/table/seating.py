@@ -61,12 +61,15 @@ def seats(game: Game) -> list[dict[str, Any]]:
     return [dict(seat) for seat in seat_list(game)]
 
 
+def names_of_sides(board: Board) -> dict[int, str]:
+    """Each side of the board by its LED colour's name, as a side nobody plays is called."""
+    return {side: seat_default(side)[0] for side in range(min(board.sides, len(SEAT_NAMES)))}
+
+
 def names(game: Game) -> dict[int, str]:
     """What the table calls each side of the board: a seat in play by the name chosen for it,
     a side nobody plays by its colour."""
-    called = {side: seat_default(side)[0] for side in range(min(game.board.sides, len(SEAT_NAMES)))}
-    called.update({seat["seat"]: seat["name"] for seat in seat_list(game)})
-    return called
+    return {**names_of_sides(game.board), **{seat["seat"]: seat["name"] for seat in seat_list(game)}}
 
 
 def name(game: Game, seat: int) -> str:
