@@ -42,6 +42,7 @@ from referee.rulesets import Ruleset
 from referee.settings.config import Config
 from referee.table.game_settings import new_table
 from referee.table.reviews import Reviews
+from referee.table.seating import default_table
 from referee.table.store import Store
 from referee.table.table import Table
 from web import create_app
@@ -139,6 +140,7 @@ def test_a_two_player_boards_empty_sides_are_named_as_the_table_names_them() -> 
     calls them by their colours, and the review and the replay must too, never "Seat 4"."""
     table = new_table(NewGame(2, BASIC))
     assert table["sides"] == {"1": "Sky blue", "3": "Blue"}  # seats 0 and 2 play: Red and Yellow
+    assert default_table(2)["sides"] == table["sides"]  # a game the config starts keeps them too
     game, _stats = play_one(BASIC, 2, seed=5, bot_name="greedy")
     events = [replace(game.events[0], table=table), *game.events[1:]]
     data = review(events)

@@ -41,7 +41,8 @@ def new_table(request: NewGame) -> dict[str, Any]:
                 raise ValueError(f"'{key}' needs one entry per player ({len(table[key])})")
             table[key] = list(given)
     _all_different(table["names"], "name", str.casefold)
-    if sides := _empty_sides(board, table["names"]):
+    table.pop("sides", None)
+    if sides := seating.empty_sides(board, table["names"]):  # after the names chosen: none given twice
         table["sides"] = sides
     _all_different(table["colours"], "colour", str.lower)
     if mode not in ("table", "digital"):
@@ -54,17 +55,6 @@ def config_game(config: Config) -> NewGame:
     """The game the config names, started when the table has none to resume."""
     mode: Mode = "digital" if config.mode == "digital" else "table"  # the config allows only these two
     return NewGame(config.players, config.ruleset(), mode, config.teams)
-
-
-def _empty_sides(board: Board, names: Sequence[str]) -> dict[str, str]:
-    """The sides nobody plays, by the names the live table calls them (``seating.names``), for
-    the record's words; a side whose name a seat took is left to the record's "seat N"."""
-    taken = {name.strip().casefold() for name in names}
-    return {
-        str(side): name
-        for side, name in seating.names_of_sides(board).items()
-        if side not in board.seats and name.casefold() not in taken
-    }
 
 
 def _all_different(values: Sequence[str], what: str, same: Callable[[str], str]) -> None:

@@ -3,12 +3,13 @@ chose them or else the LEDs' own (``hardware.signals``). Said once here for the 
 notices, the page's state and the LEDs, so that they never name a seat two ways; a seat
 nobody named is "Seat 3" (``referee.words.name_of``: people count from 1).
 
-    default_table(2)          # {"names": ["Red", "Yellow"], "colours": [...]}: seats 0 and 2
+    default_table(2)          # {"names": ["Red", "Yellow"], "colours": [...], "sides": {"1": "Sky blue", "3": "Blue"}}
     name(game, 1)             # "Sky blue", or what the table called seat 1
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from hardware.signals import SEAT_COLOURS, SEAT_NAMES
@@ -34,10 +35,26 @@ def seat_default(side: int) -> tuple[str, str]:
     return SEAT_NAMES[side], "#{:02x}{:02x}{:02x}".format(*SEAT_COLOURS[side])
 
 
-def default_table(players: int) -> dict[str, list[str]]:
-    """Names and colours for the seats in play (``Board.for_players`` says which they are)."""
-    seats = Board.for_players(players).seats
-    return {"names": [seat_default(s)[0] for s in seats], "colours": [seat_default(s)[1] for s in seats]}
+def default_table(players: int) -> dict[str, Any]:
+    """Names and colours for the seats in play (``Board.for_players`` says which they are), and
+    the names of the sides nobody plays, if any (``empty_sides``)."""
+    board = Board.for_players(players)
+    names = [seat_default(s)[0] for s in board.seats]
+    table: dict[str, Any] = {"names": names, "colours": [seat_default(s)[1] for s in board.seats]}
+    if sides := empty_sides(board, names):
+        table["sides"] = sides
+    return table
+
+
+def empty_sides(board: Board, names: Sequence[str]) -> dict[str, str]:
+    """The sides nobody plays by the names the live table calls them (``names_of_sides``), kept
+    in the record for its words; a side whose name a seat took is left to the record's "seat N"."""
+    taken = {name.strip().casefold() for name in names}
+    return {
+        str(side): name
+        for side, name in names_of_sides(board).items()
+        if side not in board.seats and name.casefold() not in taken
+    }
 
 
 def seat_list(game: Game) -> list[Seat]:
