@@ -22,12 +22,12 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow and not process and not browser"
 
 lint: $(STAMP)
-	$(BIN)/ruff check referee hardware firmware_bridge web tests
-	$(BIN)/ruff format --check referee hardware firmware_bridge web tests
+	$(BIN)/ruff check referee hardware firmware_bridge web tests scripts
+	$(BIN)/ruff format --check referee hardware firmware_bridge web tests scripts
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format referee hardware firmware_bridge web tests
+	$(BIN)/ruff format referee hardware firmware_bridge web tests scripts
 
 # A pre-commit hook that runs `make lint` (.githooks/pre-commit), once per clone.
 hooks:

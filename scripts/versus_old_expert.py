@@ -44,13 +44,13 @@ def _games(job: tuple[str, str, str, list[int], str]) -> list[tuple[int, bool]]:
     """Play the seeds of one job; (seed, new bot's team won) for each."""
     old_dir, rules_name, bot, seeds, _ = job
     sys.path.insert(0, old_dir)
-    import old_coach.bots as old_bots
+    import old_coach.bots as old_bots  # type: ignore[import-not-found]  # written above, at run time
 
     from referee.coach.bots import BOTS
     from referee.coach.selfplay import play_one
     from referee.rulesets import Ruleset
 
-    BOTS["old-expert"] = old_bots.ExpertBot  # type: ignore[assignment]
+    BOTS["old-expert"] = old_bots.ExpertBot
     rules = Ruleset.preset(rules_name)
     found = []
     for seed in seeds:

@@ -33,7 +33,7 @@ from referee.coach.review import BLUNDER, INACCURACY, MISTAKE, review
 from referee.coach.review_moves import Doubt, Known, Told, given_away, screen, settle
 from referee.coach.rollout import BATCH, Budget, confirm, paired_gap, rollouts
 from referee.coach.selfplay import play_one
-from referee.events import event_to_json
+from referee.events import Start, event_to_json
 from referee.game import Game
 from referee.movegen import legal_moves
 from referee.position import Position
@@ -142,7 +142,9 @@ def test_a_two_player_boards_empty_sides_are_named_as_the_table_names_them() -> 
     assert table["sides"] == {"1": "Sky blue", "3": "Blue"}  # seats 0 and 2 play: Red and Yellow
     assert default_table(2)["sides"] == table["sides"]  # a game the config starts keeps them too
     game, _stats = play_one(BASIC, 2, seed=5, bot_name="greedy")
-    events = [replace(game.events[0], table=table), *game.events[1:]]
+    start = game.events[0]
+    assert isinstance(start, Start)
+    events = [replace(start, table=table), *game.events[1:]]
     data = review(events)
     said = " ".join(entry["words"] + " " + entry["said"] for entry in data["moves"])
     told = said + " ".join(record.narrate(events))
