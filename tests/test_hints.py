@@ -167,6 +167,17 @@ def test_a_partners_peg_is_not_called_yours() -> None:
     assert deeper.why.endswith("it leaves room behind it, so its home does not bind up."), deeper.why
 
 
+def test_a_split_between_a_partners_peg_and_yours_calls_neither_yours() -> None:
+    """Arizona Rules, rule 2 (any peg of your team may be moved), with the Basic Game's split 7.
+    Red splits the 7 between Green's peg on its come-out hole and Red's own: the note the move
+    follows (a short hop past a come-out hole) speaks of Green's peg, so the clause says "a
+    peg", never "your peg"."""
+    hop = _hint_in(Ruleset.preset("arizona"), {0: ["T0:12"], 2: ["T2:8"]}, "7", "7 T2:8-T2:10 T0:12-T0:17")
+    assert "short hop" in hop.follows
+    assert "It keeps a peg 1 to 3 holes past its come-out hole" in hop.why, hop.why
+    assert "your peg" not in hop.why.lower()
+
+
 def test_every_note_has_a_scenario_here() -> None:
     assert {scenario[0] for scenario in SCENARIOS} == {note.name for note in NOTES}
 

@@ -159,12 +159,14 @@ def in_third_person(text: str, mover: str) -> str:
 def _whose_clause(clause: str, seen: Seen) -> str:
     """A note's clause speaks of "your peg" and "your home"; where the move takes only other
     colours' pegs (a partner's, or an opponent's with North Carolina's 10), they are "the peg"
-    and "its home"."""
+    and "its home"; where it splits between the seat's peg and another colour's, "a peg" (the
+    note may speak of either)."""
     after = seen.after
     moved = {after.colour_at(step.target) for step in seen.move.steps if not step.swap}
-    if seen.seat in moved:
+    if moved == {seen.seat}:
         return clause
-    return clause.replace("your peg", "the peg").replace("your home", "its home")
+    peg = "a peg" if seen.seat in moved else "the peg"
+    return clause.replace("your peg", peg).replace("your home", "its home")
 
 
 def _whose(seen: Seen, seat: int) -> str:
