@@ -41,10 +41,10 @@ def new_table(request: NewGame) -> dict[str, Any]:
                 raise ValueError(f"'{key}' needs one entry per player ({len(table[key])})")
             table[key] = list(given)
     _all_different(table["names"], "name", str.casefold)
+    _all_different(table["colours"], "colour", str.lower)
     table.pop("sides", None)
     if sides := seating.empty_sides(board, table["names"]):  # after the names chosen: none given twice
         table["sides"] = sides
-    _all_different(table["colours"], "colour", str.lower)
     if mode not in ("table", "digital"):
         raise ValueError("'mode' must be 'table' or 'digital'")
     Game(request.rules, players, mode=mode, teams=request.teams, pegs=request.pegs, table=table)

@@ -35,6 +35,11 @@ def seat_default(side: int) -> tuple[str, str]:
     return SEAT_NAMES[side], "#{:02x}{:02x}{:02x}".format(*SEAT_COLOURS[side])
 
 
+def names_of_sides(board: Board) -> dict[int, str]:
+    """Each side of the board by its LED colour's name, as a side nobody plays is called."""
+    return {side: seat_default(side)[0] for side in range(min(board.sides, len(SEAT_NAMES)))}
+
+
 def default_table(players: int) -> dict[str, Any]:
     """Names and colours for the seats in play (``Board.for_players`` says which they are), and
     the names of the sides nobody plays, if any (``empty_sides``)."""
@@ -76,11 +81,6 @@ def seat_list(game: Game) -> list[Seat]:
 def seats(game: Game) -> list[dict[str, Any]]:
     """``seat_list`` as plain mappings, for callers that pass them on as JSON."""
     return [dict(seat) for seat in seat_list(game)]
-
-
-def names_of_sides(board: Board) -> dict[int, str]:
-    """Each side of the board by its LED colour's name, as a side nobody plays is called."""
-    return {side: seat_default(side)[0] for side in range(min(board.sides, len(SEAT_NAMES)))}
 
 
 def names(game: Game) -> dict[int, str]:
