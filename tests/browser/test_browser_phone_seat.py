@@ -13,6 +13,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import random
+import re
 import urllib.request
 from typing import Any
 from urllib.parse import urlsplit
@@ -86,7 +87,9 @@ def phone_chooses(phone: Page, table: Page, rng: random.Random) -> str | None:
     """Grandma taps a card, then one of its moves (a move home first: she wants to win), and
     sends it; a move the lights do not show plainly (tests/led_hands.py) she takes back and
     chooses again. Her move's words, or None when no card moves and she discarded."""
-    expect(phone.locator("#phone-move")).to_contain_text("card")
+    # Her turn's own words, not the last turn's "On your turn, choose a card here": read before
+    # the phone has its new hand, they sent her looking for cards a discard turn does not show.
+    expect(phone.locator("#phone-move")).to_contain_text(re.compile("tap a card|discard one"))
     if "discard" in phone.locator("#phone-move").inner_text():  # Can't move: she discards from the phone
         phone.locator("#hand .discard").first.click()
         expect(phone.locator("#phone-move")).not_to_contain_text("discard")
