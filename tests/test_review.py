@@ -182,6 +182,8 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
         assert seat["best"] + seat["near"] + sized == seat["judged"] == seat["moves"]
     assert sum(seat["moves"] for seat in data["seats"]) == len(game.history)
     for team in data["teams"]:
+        judged = sum(1 for entry in data["moves"] if entry["seat"] in team["seats"])
+        assert f"Added up over their {judged} move" in team["summary"], team["summary"]  # a sum, said as one
         numbers = [point["number"] for point in team["turning_points"]]
         assert numbers == sorted(numbers) and len(numbers) <= 3
         assert all(abs(point["swing"]) >= 0.01 for point in team["turning_points"])  # each turned something

@@ -69,7 +69,7 @@ from referee.coach.review_moves import (
     judge_move,
     known_at,
 )
-from referee.coach.review_words import seat_entry, team_entry
+from referee.coach.review_words import LUCK_AND_CHOICES, seat_entry, team_entry
 from referee.coach.rollout import Budget
 from referee.events import Event
 from referee.words import name_of
@@ -163,7 +163,7 @@ def _move_without_cards(entry: dict[str, Any]) -> dict[str, Any]:
 def _team_without_cards(team: dict[str, Any]) -> dict[str, Any]:
     """A team's part without its draws' luck (the cards drawn) or the better moves its hands allowed."""
     points = [{**point, "said": point["said"].split(" Instead: ")[0]} for point in team["turning_points"]]
-    summary = team["summary"].split(" Their draws were worth")[0] + " Their luck is told once the game is over."
+    summary = team["summary"].split(LUCK_AND_CHOICES)[0] + " Their luck is told once the game is over."
     return {**team, "luck": None, "summary": summary, "turning_points": points}
 
 

@@ -12,6 +12,7 @@ from referee.game import Game
 from referee.words import Names, name_of
 
 TURNED = 0.01  # a turning point moved its team's chances by a point at least
+LUCK_AND_CHOICES = " Added up over their"  # where a team's summary begins its luck and choices (cut unfinished)
 
 
 def seat_entry(seat: int, names: Names, moves: list[dict[str, Any]], game: Game, limit: int) -> dict[str, Any]:
@@ -141,9 +142,11 @@ def _team_summary(name: str, won: bool, over: bool, entries: list[dict[str, Any]
     if not entries:
         return f"{result} The referee did not know their cards, so neither luck nor choices can be told."
     cards = f"{_points(abs(luck))} {'more' if luck >= 0 else 'less'}"
+    # Said as a sum over the moves, which is what it is: a long game's can pass 100.
     return (
-        f"{result} Their draws were worth {cards} than average draws, and their choices gave away "
-        f"{_points(lost)} against the best moves their cards allowed (a point is 1 chance in 100 to win)."
+        f"{result}{LUCK_AND_CHOICES} {_count(len(entries), 'move')}, their draws were worth {cards} than "
+        f"average draws, and their choices gave away {_points(lost)} against the best moves their cards "
+        "allowed (a point is 1 chance in 100 to win)."
     )
 
 
