@@ -171,7 +171,11 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
     for entry in data["moves"]:
         assert entry["judged"] and entry["lost"] >= 0  # digital: the referee dealt every hand
         assert entry["size"] is None or entry["lost"] >= reviewing.INACCURACY
-        told = [entry["said"], entry["best"]["why"], entry["played"]["why"]] if entry["best"] else [entry["said"]]
+        told = (
+            [entry["said"], entry["best"]["words"], entry["best"]["why"], entry["played"]["why"]]
+            if entry["best"]
+            else [entry["said"]]
+        )
         assert not any(re.search(r"\byour?\b", text, re.IGNORECASE) for text in told), told  # told to the table
     sizes = ("an inaccuracy", "a mistake", "a blunder")
     for seat in data["seats"]:

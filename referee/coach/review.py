@@ -115,7 +115,7 @@ def review(events: list[Event], progress: Progress | None = None, limit: int = 3
             "players": game.board.players,
             "rules": game.rules.name,
             "mode": game.mode,
-            "names": {str(seat): names[seat] for seat in record.seat_names(events[0])},
+            "names": {str(seat): names[seat] for seat in game.board.seats},
             "phones": [names[seat] for seat in record.phone_seats(events[0]) if seat in names],  # issue 36
             "winner": " & ".join(name_of(names, seat) for seat in game.winner) if game.winner else None,
             "over": game.phase == "over",

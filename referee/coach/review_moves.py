@@ -308,7 +308,7 @@ def _find(verdicts: list[Verdict], choice: Choice) -> Verdict:
 def _best_json(hint: Hint, names: Names, mover: str) -> dict[str, Any]:
     return {
         "move": hint.move.text if hint.move else None,
-        "words": hint.words(names),
+        "words": in_third_person(hint.words(names), mover),  # "Keep your joker …": the table reads it
         "why": in_third_person(hint.words_why(names), mover),
         "note": hint.note,
     }
@@ -362,8 +362,9 @@ def _shown_clear(size: str | None, clear: float) -> float | None:
     (a mistake the budget could not measure again is "an inaccuracy", its low end 3)."""
     if size is None:
         return None
-    ceiling = {"an inaccuracy": MISTAKE, "a mistake": BLUNDER}.get(size)
-    return round(min(clear, ceiling - 0.01), 3) if ceiling is not None else clear
+    bars = list(SIZES.values())
+    above = bars[list(SIZES).index(size) + 1 :]  # the next size's bar, none above a blunder
+    return round(min(clear, above[0] - 0.01), 3) if above else clear
 
 
 def _lower_first(text: str) -> str:

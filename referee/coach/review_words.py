@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.coach.explain import in_third_person
 from referee.coach.review_moves import SIZES, Judged
 from referee.game import Game
 from referee.words import Names, name_of
@@ -132,8 +131,7 @@ def _turning_point(judged: Judged, team: tuple[int, ...]) -> dict[str, Any]:
         f"The team's chances to win went from about {before} to {after} in 100."
     )
     if entry["size"] and entry["best"]:
-        instead = f"{entry['best']['words']}. {entry['best']['why']}"
-        said += f" Instead: {in_third_person(instead, entry['name'])}"
+        said += f" Instead: {entry['best']['words']}. {entry['best']['why']}"  # told to the table already
     return {"number": entry["number"], "seat": judged.seat, "swing": round(swing, 3), "said": said}
 
 
