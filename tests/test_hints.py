@@ -167,6 +167,17 @@ def test_a_partners_peg_is_not_called_yours() -> None:
     assert deeper.why.endswith("it leaves room behind it, so its home does not bind up."), deeper.why
 
 
+def test_the_first_seats_peg_moved_by_a_partner_is_called_by_its_colour() -> None:
+    """Arizona Rules, rule 2: "you may move any of the pegs belonging to your team". Green, all
+    in start, moves Red's peg (seat 0) 3 or 5 holes: a move no note speaks to says whose peg
+    it is by the board, Red's, not Green's own ("your peg": seat 0 was read as no colour)."""
+    hints = rank(_position({0: ["T2:10"]}, turn=2), Ruleset.preset("arizona"), ["3", "5"])
+    plain = [h for h in hints if "holes further round" in h.why]
+    assert plain, [h.why for h in hints]
+    for hint in plain:
+        assert hint.words_why(NAMES).startswith("Red's peg moves"), hint.words_why(NAMES)
+
+
 def test_a_split_between_a_partners_peg_and_yours_calls_neither_yours() -> None:
     """Arizona Rules, rule 2 (any peg of your team may be moved), with the Basic Game's split 7.
     Red splits the 7 between Green's peg on its come-out hole and Red's own: the note the move

@@ -177,7 +177,7 @@ def plain_words(seen: Seen) -> str:
     """A move no note speaks to: how far it takes the peg, which anyone can count on the board."""
     step = seen.move.steps[0]
     distance = travelled(seen.board, step)
-    whose = _whose(seen, seen.after.colour_at(step.target) or seen.seat)
+    whose = _whose(seen, seen.owner(seen.after, step.target))
     direction = "further round" if distance >= 0 else "back"
     return f"{whose} peg moves {abs(distance)} hole{'s' if abs(distance) != 1 else ''} {direction}"
 

@@ -85,6 +85,12 @@ class Seen:
     def opponent(self, seat: int) -> bool:
         return seat in self.board.seats and seat not in self.team
 
+    def owner(self, position: Position, hole: int) -> int:
+        """The colour of the peg in ``hole``, or the mover's where it is empty (seat 0's pegs
+        are colour 0, so ``colour_at(hole) or seat`` would give them to the mover)."""
+        colour = position.colour_at(hole)
+        return self.seat if colour is None else colour
+
 
 @dataclass(frozen=True)
 class Note:
@@ -498,7 +504,7 @@ def excuse_for(note: Note, seen: Seen) -> Excuse | None:
         if excuse == "big bump" and _big_bump(seen):
             return excuse
         if excuse == "danger" and any(
-            threatened(seen.before, seen.before.colour_at(step.source) or seen.seat, step.source, seen.rules)
+            threatened(seen.before, seen.owner(seen.before, step.source), step.source, seen.rules)
             for step in seen.move.steps
         ):
             return excuse
