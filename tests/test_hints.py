@@ -178,6 +178,15 @@ def test_the_first_seats_peg_moved_by_a_partner_is_called_by_its_colour() -> Non
         assert hint.words_why(NAMES).startswith("Red's peg moves"), hint.words_why(NAMES)
 
 
+def test_a_note_about_the_moved_peg_names_it_after_a_bump() -> None:
+    """Larry Hatcher's variations, as the club sheet gives them: a peg "between an opponent's
+    in-spot and come-out hole" tends to be safe. Red's jack sends Yellow's peg back to start and
+    stops in that stretch: after the bump's words, the note names Red's peg, not "it" (which
+    read as Yellow's peg, just sent to start)."""
+    bump = _hint({0: ["T2:15", "T1:4"], 3: ["T3:7"]}, "J", "J T2:15-T3:7x")
+    assert bump.words_why(NAMES).startswith("Yellow's peg goes back to start: your peg stops between"), bump.why
+
+
 def test_a_split_between_a_partners_peg_and_yours_calls_neither_yours() -> None:
     """Arizona Rules, rule 2 (any peg of your team may be moved), with the Basic Game's split 7.
     Red splits the 7 between Green's peg on its come-out hole and Red's own: the note the move

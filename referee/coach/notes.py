@@ -383,7 +383,7 @@ NOTES: tuple[Note, ...] = (
         HATCHER,
         "advice",
         _safe_stretch,
-        "it stops between an opponent's in-spot and come-out hole, a stretch that tends to be safe",
+        "your peg stops between an opponent's in-spot and come-out hole, a stretch that tends to be safe",
     ),
     Note(
         "short hop",
@@ -398,14 +398,14 @@ NOTES: tuple[Note, ...] = (
         STRATEGY,
         "advice",
         _lurk_partner,
-        "it waits 10 holes before a partner's come-out hole, where a 10 or a face card sets up a home run",
+        "your peg waits 10 holes before a partner's come-out hole, where a 10 or a face card sets up a home run",
     ),
     Note(
         "lurk for an in-spot",
         STRATEGY,
         "advice",
         _lurk_in_spot,
-        "it waits 10 holes before an opponent's in-spot, where a 10 or a face card catches their pegs going home",
+        "your peg waits 10 holes before an opponent's in-spot, where a 10 or a face card catches their pegs going home",
     ),
     Note(
         "home run",
@@ -419,7 +419,7 @@ NOTES: tuple[Note, ...] = (
         STRATEGY,
         "advice",
         _ready_for_runner,
-        "it stands just ahead of a partner's peg, so when the partner lands on it, it jumps straight to its in-spot",
+        "your peg stands just ahead of a partner's peg, so when the partner lands on it, it jumps straight to its in-spot",
     ),
     Note(
         "teammate",
