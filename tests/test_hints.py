@@ -198,6 +198,15 @@ def test_a_split_between_a_partners_peg_and_yours_calls_neither_yours() -> None:
     assert "your peg" not in hop.why.lower()
 
 
+def test_a_split_of_two_partners_pegs_says_a_peg_where_the_note_may_mean_either() -> None:
+    """Arizona Rules, rules 2 and 5: a 7 split may move "any two different pegs belonging to
+    your team". Red splits it between Green's two pegs: one stops on Green's in-spot, the other
+    3 holes past Green's come-out hole. The short-hop note speaks of the second, so after words
+    naming the first it says "a peg", not "the peg" (the one just named)."""
+    split = _hint_in(Ruleset.preset("arizona"), {2: ["T2:8", "T1:17"]}, "7", "7 T2:8-T2:11 T1:17-T2:3")
+    assert "stops on its in-spot, ready to go home: it keeps a peg 1 to 3 holes past" in split.why, split.why
+
+
 def test_every_note_has_a_scenario_here() -> None:
     assert {scenario[0] for scenario in SCENARIOS} == {note.name for note in NOTES}
 

@@ -157,16 +157,17 @@ def in_third_person(text: str, mover: str) -> str:
 
 
 def _whose_clause(clause: str, seen: Seen) -> str:
-    """A note's clause speaks of "your peg" and "your home"; where the move takes only other
+    """A note's clause speaks of "your peg" and "your home". Where the move takes only other
     colours' pegs (a partner's, or an opponent's with North Carolina's 10), they are "the peg"
-    and "its home"; where it splits between the seat's peg and another colour's, "a peg" (the
-    note may speak of either)."""
-    after = seen.after
-    moved = {after.colour_at(step.target) for step in seen.move.steps if not step.swap}
+    and "its home"; where it moves two pegs (a split), "a peg" and then "the peg", since the note
+    may speak of either and the words before it name the other."""
+    after, pegs = seen.after, [step for step in seen.move.steps if not step.swap]
+    moved = {after.colour_at(step.target) for step in pegs}
+    if len(pegs) > 1:
+        clause = clause.replace("your peg", "a peg", 1).replace("your peg", "the peg")
     if moved == {seen.seat}:
         return clause
-    peg = "a peg" if seen.seat in moved else "the peg"
-    return clause.replace("your peg", peg).replace("your home", "its home")
+    return clause.replace("your peg", "the peg").replace("your home", "its home")
 
 
 def _whose(seen: Seen, seat: int) -> str:
