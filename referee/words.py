@@ -64,16 +64,26 @@ def travelled(board: Board, step: Step) -> int:
     return forward if forward <= board.track_length // 2 or step.swap else forward - board.track_length
 
 
+def _peg_on(board: Board, hole: int, seat: int, names: Names) -> str:
+    """A peg the move lands on or swaps with, and where: a joker or a swap may reach any peg,
+    so "Green's peg" alone would not tell two of Green's pegs apart."""
+    return f"{name_of(names, seat)}'s peg on {hole_words(board.hole_name(hole), names)}"
+
+
 def _step_words(board: Board, step: Step, names: Names, before: Position) -> str:
     where = place(board, step.target, names)
-    if step.bumps and where == "the track":
-        where = f"{name_of(names, step.bumps[0].seat)}'s peg"
     if step.swap:
         other = before.colour_at(step.target)
-        return f"swaps places with {name_of(names, other if other is not None else 0)}'s peg"
+        return f"swaps places with {_peg_on(board, step.target, other if other is not None else 0, names)}"
     if board.is_start(step.source):
         seat = step.source - board.board_holes
-        return "comes out" if step.target == board.come_out(seat) else f"comes out onto {where}"
+        if step.target == board.come_out(seat):
+            return "comes out"
+        if step.bumps and where == "the track":
+            where = _peg_on(board, step.target, step.bumps[0].seat, names)
+        return f"comes out onto {where}"
+    if step.bumps and where == "the track":
+        where = f"{name_of(names, step.bumps[0].seat)}'s peg"
     distance = travelled(board, step)
     if board.is_home(step.target):
         return (
@@ -170,7 +180,7 @@ def say(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
         if named == JOKER and len(steps) == 1 and not steps[0].swap and not board.is_start(steps[0].source):
             target = place(board, steps[0].target, names)
             if steps[0].bumps and target == "the track":
-                target = f"{name_of(names, steps[0].bumps[0].seat)}'s peg"
+                target = _peg_on(board, steps[0].target, steps[0].bumps[0].seat, names)
             parts = [f"jumps onto {target}"]
         text = f"{mover} {' and '.join(parts)}"
         if board.is_start(steps[0].source) and named is not None:

@@ -4,7 +4,10 @@ codes, colours named, the places of the rules page, "Players and Equipment" (cor
 
 from __future__ import annotations
 
+import random
 import re
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +15,7 @@ from hypothesis import strategies as st
 
 from referee.board import Board
 from referee.cards import RANKS
+from referee.coach.hints import which_pegs
 from referee.geometry import geometry
 from referee.movegen import legal_moves
 from referee.position import Position
@@ -63,10 +67,30 @@ def test_backwards_swaps_and_jokers() -> None:
     "8s move backwards"; North Carolina's 2 swaps two pegs; the joker jumps onto any peg."""
     assert _say({0: ["T0:8"]}, "8", "8 T0:8-T0:0") == "Red moves 8 back to Red's corner"
     swap = _say({0: ["T0:12"], 1: ["T1:12"]}, "2", "2 T0:12<>T1:12", rules="north-carolina")
-    assert swap == "Red swaps places with Blue's peg"
+    assert swap == "Red swaps places with Blue's peg on the 12th hole past Blue's corner"
     assert _say({0: ["T0:12"], 3: ["T3:16"]}, "JOKER", "JOKER T0:12-T3:16x") == (
-        "Red jumps onto Yellow's peg and sends Yellow's peg back to start"
+        "Red jumps onto Yellow's peg on the 16th hole past Yellow's corner and sends Yellow's peg back to start"
     )
+    assert _say({3: ["T3:16", "T1:5"]}, "JOKER", "JOKER S0-T1:5x") == (
+        "Red comes out onto Yellow's peg on the 5th hole past Blue's corner with a joker and sends Yellow's peg back to start"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    positions(players=st.sampled_from((4, 6))),
+    st.sampled_from(["JOKER", "2", "7", "10"]),
+    st.sampled_from(["basic", "north-carolina", "wizard-woodworks"]),
+)
+def test_two_moves_of_one_card_are_never_said_alike(position: Position, card: str, rules: str) -> None:
+    """The rules page, Basic Game: the joker may land on any other peg; North Carolina and
+    Wizard Woodworks: a 2 swaps two pegs. A hint names each choice in words, so two choices of
+    one card must read differently: "onto Green's peg" alone did not say which of Green's pegs."""
+    names = {seat: f"Colour{seat}" for seat in range(position.board.sides)}
+    said: dict[str, str] = {}
+    for move in legal_moves(position, card, Ruleset.preset(rules)):
+        words = say(move, names) + which_pegs(move, names)
+        assert said.setdefault(words, move.text) == move.text, (words, said[words], move.text)
 
 
 def test_corrections_name_the_colour_and_the_place() -> None:
@@ -105,3 +129,30 @@ def test_every_hole_of_every_board_is_said_without_its_code(sides: int) -> None:
         assert hole_words(name, names) == name
     assert fix_words("place", "S2:1", 2, names, back=False) == "put Colour2's peg in Colour2's start"
     assert fix_words("place", "C2", None, names, back=False) == "put a peg on Colour2's colour hole"
+
+
+def test_each_cards_moves_on_the_teaching_panel_read_apart() -> None:
+    """The rules page, Note on Table Talk: when teaching, "possible moves" may be discussed. The
+    panel lists each card's moves in words, and a partner's phone the moves without their cards:
+    two pegs that a 5 can move are two lines ("Red moves 5" twice said neither which), and one
+    move that two cards make is one line. Checked at every turn of a self-played teaching game."""
+    from referee.coach.bots import BOTS
+    from referee.game import Game
+    from referee.table.session import Session
+    from referee.table.teaching import moves_by_card, moves_without_cards
+
+    game = Game(Ruleset.preset("basic"), 4, seed=5)
+    session = cast(Session, SimpleNamespace(game=game, declared=None))
+    bots = {seat: BOTS["greedy"](random.Random(seat)) for seat in range(4)}
+    checked = 0
+    while game.phase != "over":
+        if game.phase == "play":
+            for card, shown in moves_by_card(session, NAMES, per_card=50).items():
+                results = {move.result for move in legal_moves(game.position, card, game.rules)}
+                assert len(set(shown["moves"])) == len(shown["moves"]) == len(results), (card, shown)
+            team = moves_without_cards(session, NAMES, most=500)
+            results = {m.result for c in set(game.hand(game.turn)) for m in legal_moves(game.position, c, game.rules)}
+            assert len(team) == len(results), team
+            checked += 1
+        bots[game.turn].act(game)
+    assert checked > 100

@@ -153,7 +153,7 @@ def moves_without_cards(session: Session, names: Mapping[int, str], most: int = 
         return []
     for card in sorted(_cards(session), key=CARDS.index):
         for move in legal_moves(game.position, card, game.rules):
-            said[say(move, names, ())] = None
+            said[say(move, names, ()) + which_pegs(move, names)] = None
     return list(said)[:most]
 
 
@@ -176,7 +176,7 @@ def moves_by_card(session: Session, names: Mapping[int, str], per_card: int = PE
         words, more = [], 0
         for count, move in enumerate(legal_moves(game.position, card, game.rules)):
             if count < per_card:
-                words.append(say(move, names))
+                words.append(say(move, names) + which_pegs(move, names))  # two pegs' 5s read apart
             else:
                 more += 1
         shown[card] = {"moves": words, "more": more}
