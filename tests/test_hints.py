@@ -207,6 +207,21 @@ def test_a_split_of_two_partners_pegs_says_a_peg_where_the_note_may_mean_either(
     assert "stops on its in-spot, ready to go home: it keeps a peg 1 to 3 holes past" in split.why, split.why
 
 
+@pytest.mark.parametrize(
+    ("rules", "tens"),
+    [("basic", "a 10 or a face card"), ("social-security", "a 10"), ("north-carolina", "a face card")],
+)
+def test_the_notes_name_the_cards_that_move_10_in_the_rules_played(rules: str, tens: str) -> None:
+    """The rules page's Notes on Strategy count on "a 10 or a face card" to move a peg 10 holes:
+    so in the basic game. Larry Hatcher's Social Security makes "J=11, Q=12, K=13", and North
+    Carolina's 10 must be split between two pegs: there the notes name the cards that do."""
+    hints = rank(_position({0: ["T0:12", "T2:5"]}), Ruleset.preset(rules), ["6", "4"])
+    lurk = next(h for h in hints if _text(h) == "6 T2:5-T2:11")
+    assert f"where {tens} catches their pegs going home" in lurk.why, lurk.why
+    kept = next(h for h in hints if _text(h) == "4 T0:12-T0:16")
+    assert f"where a peg that comes out and plays {tens} lands" in kept.why, kept.why
+
+
 def test_every_note_has_a_scenario_here() -> None:
     assert {scenario[0] for scenario in SCENARIOS} == {note.name for note in NOTES}
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from referee.board import Board
 from referee.coach.judge import Verdict
-from referee.coach.notes import BY_NAME, EXCUSE_WORDS, NOTES, RACE, Excuse, Note, Seen, excuse_for
+from referee.coach.notes import BY_NAME, EXCUSE_WORDS, NOTES, RACE, Excuse, Note, Seen, excuse_for, in_these_rules
 from referee.moves import Move, Step
 from referee.rulesets import Ruleset
 from referee.words import travelled
@@ -102,7 +102,7 @@ def _said(
         cited = None
         reason = _sentence(effect or plain_words(seen))
     return Said(
-        reason + _standing(verdict, best),
+        in_these_rules(reason, seen.rules) + _standing(verdict, best),
         cited.source if cited else RACE,
         tuple(note.name for note in follows),
         tuple(note.name for note in breaks),

@@ -31,6 +31,7 @@ from referee.holes import COME_OUT, CORNER, IN_SPOT, SIDE_LENGTH
 from referee.moves import Move
 from referee.position import Position
 from referee.rulesets import Ruleset
+from referee.words import cards_words
 
 SIDE = SIDE_LENGTH  # a track hole's number along its side is hole % SIDE
 NEAR_HOME = 14  # holes from the end of home within which one card could finish a peg
@@ -90,6 +91,17 @@ class Seen:
         are colour 0, so ``colour_at(hole) or seat`` would give them to the mover)."""
         colour = position.colour_at(hole)
         return self.seat if colour is None else colour
+
+
+TEN = "a 10 or a face card"  # the notes' words for the cards that move a peg 10 holes: the basic game's
+
+
+def in_these_rules(text: str, rules: Ruleset) -> str:
+    """A note's words with the cards that move a peg exactly 10 holes under ``rules``: the notes
+    were written for the basic game, and Social Security's face cards move 11 to 13 while North
+    Carolina's 10 must be split."""
+    tens = [card for card in CARD_VALUE if card != JOKER and 10 in rules.power(card).forward]
+    return text.replace(TEN, cards_words(tens) if tens else "a card that moves 10")
 
 
 @dataclass(frozen=True)
@@ -358,7 +370,7 @@ NOTES: tuple[Note, ...] = (
         "it leaves your peg on a corner, 10 holes past a come-out hole, where a peg that comes out and plays a 10 "
         "or a face card lands on it",
         excuses=("big bump", "endgame"),
-        heed="it keeps your peg off the corners, where a peg that comes out and plays a 10 lands",
+        heed="it keeps your peg off the corners, where a peg that comes out and plays a 10 or a face card lands",
     ),
     Note(
         "come-out",
