@@ -1,7 +1,7 @@
 """What the page shows a learner: hints for the seat to play, and each card's moves in words.
 
     hints_for(session, names)          # the best 3 moves, each with its reason and its note
-    moves_by_card(session, names)      # {"5": ["Red moves 5", ...], ...}: a newcomer's first game
+    moves_by_card(session, names)      # {"5": {"moves": ["Red moves 5 (the peg on Red's corner)", ...], "more": 0}}
 
 With the referee's cards (digital mode) the seat's own hand is used; at a real table the hand
 is unknown, so every rank is considered (or only the card declared). The rules page's Note on
