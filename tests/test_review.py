@@ -26,6 +26,7 @@ from referee import record
 from referee.board import Board
 from referee.coach import review as reviewing
 from referee.coach import review_moves, rollout
+from referee.coach.explain import KEEP_JOKER, in_third_person
 from referee.coach.hints import choices_for
 from referee.coach.judge import Choice, Verdict, judge
 from referee.coach.lookahead import Hidden, reply
@@ -177,6 +178,7 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
             else [entry["said"]]
         )
         assert not any(re.search(r"\byour?\b", text, re.IGNORECASE) for text in told), told  # told to the table
+        assert not any(re.match(r"(Keep|Discard|Play|Let) ", text) for text in told), told  # not advice to the seat
     sizes = ("an inaccuracy", "a mistake", "a blunder")
     for seat in data["seats"]:
         order = [(sizes.index(slip["size"]), slip["lost"]) for slip in seat["biggest"]]  # size first, then loss
@@ -193,6 +195,18 @@ def test_one_entry_per_move_losses_never_negative_mistakes_biggest_first(seed: i
         assert all(abs(point["swing"]) >= 0.01 for point in team["turning_points"])  # each turned something
         assert not any(re.search(r"\byour?\b", point["said"], re.IGNORECASE) for point in team["turning_points"])
     assert data["game"]["over"] and json.loads(json.dumps(data)) == data
+
+
+def test_a_kept_joker_is_told_to_the_table_as_what_the_seat_could_have_done() -> None:
+    """The rules page, Basic Game: "a player is never forced to play a joker". The hint tells
+    the seat "Keep your joker and discard the 9"; the review tells the table what Red could have
+    done, not an order to keep Red's joker."""
+    hint = "Keep your joker and discard the 9"
+    why = f"{KEEP_JOKER}."  # the hint's own words
+    assert in_third_person(hint, "Red") == "Red keeps the joker and discards the 9"
+    assert in_third_person(why, "Red") == (
+        "Red keeps the joker for a double or triple play later: no other card can move, so Red lets a card go instead."
+    )
 
 
 # -- the play-outs that settle a doubtful loss ----------------------------------------------------

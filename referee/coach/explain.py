@@ -150,9 +150,19 @@ def _sentence(text: str) -> str:
 _YOU = re.compile(r"\b([Yy])ou(r?)\b")
 
 
+_ADVICE = (  # what a hint tells the seat to do, as the table is told what the seat could have done
+    ("Keep your joker and discard the", "{mover} keeps the joker and discards the"),
+    ("Keep your joker for", "{mover} keeps the joker for"),
+    ("so let a card go instead", "so {mover} lets a card go instead"),
+)
+
+
 def in_third_person(text: str, mover: str) -> str:
-    """A hint's words, written to the seat that moves ("your peg goes into home"), as the whole
-    table reads them in a review ("Red's peg goes into home")."""
+    """A hint's words, written to the seat that moves ("your peg goes into home", "Keep your
+    joker"), as the whole table reads them in a review ("Red's peg goes into home", "Red keeps
+    the joker")."""
+    for advice, told in _ADVICE:
+        text = text.replace(advice, told.format(mover=mover))
     return _YOU.sub(lambda found: f"{mover}'s" if found.group(2) else mover, text)
 
 
