@@ -20,6 +20,7 @@ offer ("attacking an opponent *instead of* putting a teammate into a scoring pos
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -100,8 +101,13 @@ def in_these_rules(text: str, rules: Ruleset) -> str:
     """A note's words with the cards that move a peg exactly 10 holes under ``rules``: the notes
     were written for the basic game, and Social Security's face cards move 11 to 13 while North
     Carolina's 10 must be split."""
+    return text.replace(TEN, _tens(rules)) if TEN in text else text
+
+
+@functools.lru_cache(maxsize=64)  # a daemon reads each game's rules anew: equal rules, one entry
+def _tens(rules: Ruleset) -> str:
     tens = [card for card in CARD_VALUE if card != JOKER and 10 in rules.power(card).forward]
-    return text.replace(TEN, cards_words(tens) if tens else "a card that moves 10")
+    return cards_words(tens) if tens else "a card that moves 10"
 
 
 @dataclass(frozen=True)
