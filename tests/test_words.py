@@ -135,7 +135,7 @@ def test_each_cards_moves_on_the_teaching_panel_read_apart() -> None:
     """The rules page, Note on Table Talk: when teaching, "possible moves" may be discussed. The
     panel lists each card's moves in words, and a partner's phone the moves without their cards:
     two pegs that a 5 can move are two lines ("Red moves 5" twice said neither which), and one
-    move that two cards make is one line. Checked at every turn of a self-played teaching game."""
+    move that two cards make is one line. Checked at every turn of a self-played game."""
     from referee.coach.bots import BOTS
     from referee.game import Game
     from referee.table.session import Session
