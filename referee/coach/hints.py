@@ -56,7 +56,7 @@ class Hint:
     def words(self, names: Names) -> str:
         if self.move is None:
             return f"Keep your joker and discard the {self.card}"
-        return say(self.move, names) + which_pegs(self.move, names)
+        return said_with_pegs(self.move, names)
 
     def as_json(self, names: Names) -> dict[str, Any]:
         return {
@@ -68,6 +68,12 @@ class Hint:
             "lost": round(self.lost, 3),
             **({"discard": self.card} if self.move is None else {}),
         }
+
+
+def said_with_pegs(move: Move, names: Names, cards: tuple[str, ...] | None = None) -> str:
+    """The move in words and the pegs it takes: two moves of one card read apart by their pegs
+    ("Red moves 5 (the peg on Red's corner)"). ``cards`` as for ``referee.words.say``."""
+    return say(move, names, cards) + which_pegs(move, names)
 
 
 def which_pegs(move: Move, names: Names) -> str:

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from referee import events as ev
 from referee.cards import JOKER
 from referee.coach.explain import in_third_person
-from referee.coach.hints import Hint, choices_for, hints_of, which_pegs
+from referee.coach.hints import Hint, choices_for, hints_of, said_with_pegs
 from referee.coach.judge import Choice, Verdict, judge, noise
 from referee.coach.lookahead import Hidden
 from referee.coach.luck import luck
@@ -21,7 +21,7 @@ from referee.movegen import parse_move
 from referee.moves import Move
 from referee.position import Position
 from referee.rulesets import Ruleset
-from referee.words import Names, name_of, say
+from referee.words import Names, name_of
 
 # Chances to win given away, beyond twice the noise. A mistake is 4 in 100, twice the 2 an
 # independent reference of play-outs to the end calls a real mistake: the play-outs here end
@@ -100,7 +100,7 @@ def judge_move(game: Game, event: ev.Move, known: Known | None, names: Names, nu
         "seat": event.seat,
         "name": name_of(names, event.seat),
         "move": event.text,
-        "words": say(made, names) + which_pegs(made, names) + _free(event),
+        "words": said_with_pegs(made, names) + _free(event),
         "cards": list(known.cards) if known else None,
         "judged": known is not None,
         "best": None,
@@ -115,12 +115,12 @@ def judge_move(game: Game, event: ev.Move, known: Known | None, names: Names, nu
     if known is None:
         entry["said"] = entry["words"] + "."
         return Judged(entry, event.seat, before, after)
-    judged = _judged(game, event, made, known, names, number)
+    judged = _judged(game, event, made, known, names, number, entry["words"])
     entry.update(judged.entry)
     return Judged(entry, event.seat, before, after, judged.doubt, judged.told)
 
 
-def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, number: int) -> Judged:
+def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, number: int, words: str) -> Judged:
     choices = choices_for(game.position, game.rules, known.cards)
     if game.mode == "table":  # one declared card: "keep the joker" needs the whole hand
         choices = [choice for choice in choices if choice.move is not None]
@@ -131,7 +131,6 @@ def _judged(game: Game, event: ev.Move, made: Move, known: Known, names: Names, 
         played = Choice(known.card or made.card, made)
         choices.append(played)
     outcome, doubt = screen(game, choices, played, known, number)
-    words = say(made, names) + which_pegs(made, names) + _free(event)
     told = Told(game.rules, words, names, len(known.cards) > 1, name_of(names, event.seat))
     entry = {"luck": _luck(game, known), **told.parts(outcome)}
     return Judged(entry, event.seat, {}, {}, doubt, told)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.cards import CARDS, RANKS
-from referee.coach.hints import Hint, best_per_card, rank, which_pegs
+from referee.coach.hints import Hint, best_per_card, rank, said_with_pegs
 from referee.coach.judge import DEALS
 from referee.coach.lookahead import Hidden
 from referee.coach.outlook import outlook
@@ -30,7 +30,6 @@ from referee.position import Position
 from referee.rulesets import Ruleset
 from referee.table import seating
 from referee.table.session import Session
-from referee.words import say
 
 HINTS = 3
 PER_CARD = 8
@@ -136,9 +135,7 @@ def for_the_team(hints: list[Hint], names: Mapping[int, str]) -> list[dict[str, 
     moves, but exchanges no information about the cards): the move, never the card it takes."""
     return [
         {
-            "words": say(hint.move, names, ()) + which_pegs(hint.move, names)
-            if hint.move
-            else "Play no card: discard one",
+            "words": said_with_pegs(hint.move, names, ()) if hint.move else "Play no card: discard one",
             "why": hint.words_why(names),
             "note": hint.note,
         }
@@ -153,7 +150,7 @@ def moves_without_cards(session: Session, names: Mapping[int, str], most: int = 
         return []
     for card in sorted(_cards(session), key=CARDS.index):
         for move in legal_moves(game.position, card, game.rules):
-            said[say(move, names, ()) + which_pegs(move, names)] = None
+            said[said_with_pegs(move, names, ())] = None
     return list(said)[:most]
 
 
@@ -176,7 +173,7 @@ def moves_by_card(session: Session, names: Mapping[int, str], per_card: int = PE
         words, more = [], 0
         for count, move in enumerate(legal_moves(game.position, card, game.rules)):
             if count < per_card:
-                words.append(say(move, names) + which_pegs(move, names))  # two pegs' 5s read apart
+                words.append(said_with_pegs(move, names))  # two pegs' 5s read apart
             else:
                 more += 1
         shown[card] = {"moves": words, "more": more}
